@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ImageRefusalCode } from './images.ts';
+
+/**
+ * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
+ * one object per line (DESIGN §5.7, §10). Every field here is part of that contract.
+ */
+export const TextEvent = z.object({ type: z.literal('text'), delta: z.string() });
+export const ThinkingEvent = z.object({ type: z.literal('thinking'), delta: z.string() });
+export const ToolCallEvent = z.object({
+  type: z.literal('tool_call'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export const ToolProgressEvent = z.object({
+  type: z.literal('tool_progress'),
+  id: z.string(),
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
+export const ToolResultEvent = z.object({
+  type: z.literal('tool_result'),
+  id: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  text: z.string(),
+  durationMs: z.number().nonnegative().optional(),
+  attachmentIds: z.array(z.string()).optional(),
+});
+export const ImageAttachedEvent = z.object({
+  type: z.literal('image_attached'),
+  attachmentId: z.string(),
+  origin: z.string(),
+  name: z.string().optional(),
+  mime: z.string(),
+  width: z.number(),
+  height: z.number(),
+  bytes: z.number(),
+  /** The tool call that captured it, when a tool did. */
+  toolCallId: z.string().optional(),
+});
+export const ImageRefusedEvent = z.object({
+  type: z.literal('image_refused'),
+  origin: z.string(),
+  code: ImageRefusalCode,
+  message: z.string(),
+});
+export const ImageDeliveredEvent = z.object({
+  type: z.literal('image_delivered'),
+  attachmentIds: z.array(z.string()),
+  origin: z.string(),
+});
+export const ImageRetractedEvent = z.object({
+  type: z.literal('image_retracted'),
+  attachmentIds: z.array(z.string()),
+});
+export const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
+export const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string() });
+
+export const ChatEvent = z.discriminatedUnion('type', [
+  TextEvent,
+  ThinkingEvent,
+  ToolCallEvent,
+  ToolProgressEvent,
+  ToolResultEvent,
+  ImageAttachedEvent,
+  ImageRefusedEvent,
+  ImageDeliveredEvent,
+  ImageRetractedEvent,
+  ErrorEvent,
+  DoneEvent,
+]);
+export type ChatEvent = z.infer<typeof ChatEvent>;
+export type ChatEventOf<T extends ChatEvent['type']> = Extract<ChatEvent, { type: T }>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** Every way an image can be refused (DESIGN §3). Refusals are values, never exceptions. */
+export const ImageRefusalCode = z.enum([
+  'model-blind',
+  'capability-unknown',
+  'not-an-image',
+  'unsupported-format',
+  'too-large',
+  'too-many-pixels',
+  'corrupt',
+  'source-unreachable',
+  'source-forbidden',
+  'limit-reached',
+]);
+export type ImageRefusalCode = z.infer<typeof ImageRefusalCode>;
+
+export type ImageRefusal = { ok: false; code: ImageRefusalCode; message: string };
+
+/** Formats a model may receive. */
+export const ImageMime = z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+export type ImageMime = z.infer<typeof ImageMime>;
+
+/** What an image was before normalisation. */
+export const SourceImageInfo = z.object({
+  mime: z.string(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type SourceImageInfo = z.infer<typeof SourceImageInfo>;
+
+/**
+ * An image as it is stored and sent: normalised, metadata-free, fitted to a model's
+ * profile. `id` names it in the attachment store, in stubs and in events.
+ */
+export const AttachmentInfo = z.object({
+  id: z.string().regex(/^[a-f0-9]{16,64}$/),
+  sha256: z.string().regex(/^[a-f0-9]{64}$/),
+  mime: ImageMime,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bytes: z.number().int().positive(),
+  /** A display name (file name for drops, "screenshot-….png" for captures). Never a path. */
+  name: z.string(),
+  /** Where it came from: "user", "hotkey", a tool name such as "screenshot_desktop" or "server__tool". */
+  origin: z.string(),
+  source: SourceImageInfo,
+  createdAt: z.string(),
+});
+export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
+
+/** A durable one-line text stub that stands in for an image the model no longer sees. */
+export function attachmentStub(a: Pick<AttachmentInfo, 'id' | 'origin' | 'width' | 'height' | 'bytes' | 'sha256' | 'mime' | 'name'>): string {
+  return `[image ${a.id} from ${a.origin}: ${a.name}, ${a.mime}, ${a.width}×${a.height}, ${a.bytes} bytes, sha256 ${a.sha256.slice(0, 16)}… — no longer shown; call show_attachment("${a.id}") to see it again]`;
+}
+
+/** "1568×882 · 212 KB" — the size the model actually receives. */
+export function formatImageSize(a: Pick<AttachmentInfo, 'width' | 'height' | 'bytes'>): string {
+  return `${a.width}×${a.height} · ${formatBytes(a.bytes)}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

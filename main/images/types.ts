@@ -1,0 +1,72 @@
+import type { AttachmentInfo, ImageMime, ImageRefusal } from '../../common/images.ts';
+import type { Limits } from '../../common/limits.ts';
+import type { ProviderKind, Tristate, VisionSource } from '../../common/models.ts';
+
+/**
+ * Where an image comes from. Bytes arrive from a capture, a drop, a paste or a tool;
+ * a source string is an absolute path, a file:// URL, a data: URL or an http(s) URL.
+ */
+export type ImageInput = {
+  /** Raw bytes, or a source string to resolve. */
+  source: Uint8Array | string;
+  /** Display name (a drop's file name). Never trusted for the type: the bytes decide. */
+  name?: string;
+  /** "user", "hotkey", "screenshot_desktop", "server__tool", … (ends up in events and stubs). */
+  origin: string;
+  /** A model-requested path is confined to the allowed roots; a user's is not. */
+  requestedBy: 'user' | 'model';
+};
+
+/** What a model accepts: fit the image to this before sending it. */
+export type ImageProfile = {
+  /** Longest edge in pixels. */
+  maxLongEdge: number;
+  /** Width × height after fitting. */
+  maxPixels: number;
+  /** Encodings the provider accepts, in no particular order. */
+  formats: readonly ImageMime[];
+  /** Largest encoded payload the provider accepts (bytes). */
+  maxBytes: number;
+};
+
+/** The model an image is meant for. */
+export type ImageTarget = {
+  provider: ProviderKind;
+  model: string;
+  vision: Tristate;
+  visionSource: VisionSource;
+  profile: ImageProfile;
+};
+
+/** Dependencies of the chokepoint, made once in a composition root. */
+export type IntakeConfig = {
+  limits: Limits;
+  /** Roots a model-requested local path must stay under (realpath-checked). */
+  allowedRoots: readonly string[];
+  /** Test-only: let http(s) sources reach loopback so the happy path can be exercised. */
+  allowLoopbackFetch?: boolean;
+};
+
+/** A normalised, model-ready image that is not (yet) stored. */
+export type PreparedImage = {
+  data: Uint8Array;
+  mime: ImageMime;
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  name: string;
+  source: AttachmentInfo['source'];
+};
+
+export type PrepareResult = { ok: true; image: PreparedImage } | ImageRefusal;
+export type AttachResult = { ok: true; attachment: AttachmentInfo } | ImageRefusal;
+
+/** Content-addressed attachment store (DESIGN §5.6): the only place image bytes live on disk. */
+export interface AttachmentStore {
+  put(image: PreparedImage, origin: string): Promise<AttachmentInfo>;
+  get(id: string): Promise<{ info: AttachmentInfo; data: Uint8Array } | undefined>;
+  info(id: string): Promise<AttachmentInfo | undefined>;
+  /** Absolute path of the stored payload (for thumbnails in the harness/app). */
+  pathOf(info: AttachmentInfo): string;
+}
