@@ -55,6 +55,11 @@ export function attachmentStub(a: Pick<AttachmentInfo, 'id' | 'origin' | 'width'
   return `[image ${a.id} from ${a.origin}: ${a.name}, ${a.mime}, ${a.width}×${a.height}, ${a.bytes} bytes, sha256 ${a.sha256.slice(0, 16)}… — no longer shown; call show_attachment("${a.id}") to see it again]`;
 }
 
+/** One-line descriptor for an image in a tool message or delivery text: no bytes, ever. */
+export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime' | 'width' | 'height' | 'bytes'>): string {
+  return `[image ${a.id}: ${a.name}, ${a.mime}, ${a.width}×${a.height}, ${a.bytes} bytes]`;
+}
+
 /** "1568×882 · 212 KB" — the size the model actually receives. */
 export function formatImageSize(a: Pick<AttachmentInfo, 'width' | 'height' | 'bytes'>): string {
   return `${a.width}×${a.height} · ${formatBytes(a.bytes)}`;

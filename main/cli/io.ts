@@ -1,0 +1,50 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Exit codes scripts rely on (DESIGN §10). */
+export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, imageRefused: 3, modelFailed: 4 });
+
+/** Where a command writes; tests pass their own to capture output. */
+export type CommandIO = {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+};
+
+export function stdio(): CommandIO {
+  return {
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
+    env: process.env,
+  };
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** parseArgs that turns its errors into UsageError (exit code 2 with the message). */
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  allowPositionals = true,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Options shared by commands that talk to a model server. */
+export const MODEL_OPTIONS = {
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  vision: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;

@@ -1,0 +1,46 @@
+// The `glance` command (DESIGN §10): a thin dispatcher over the same core the app uses.
+// Each command lives in its own module and returns its exit code.
+import { pathToFileURL } from 'node:url';
+import { EXIT, type CommandIO, UsageError, stdio } from './io.ts';
+
+type Command = { summary: string; run: (argv: string[], io: CommandIO) => Promise<number> };
+
+const commands: Record<string, Command> = {
+  // Each command module adds its line here.
+};
+
+const USAGE = `Usage: glance <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
+  .join('\n')}
+
+Run "glance <command> --help" for a command's options.`;
+
+export async function main(argv: string[], io: CommandIO = stdio()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE + '\n');
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`glance: unknown command "${name}"\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`glance ${name}: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+// Run directly: `node main/cli/main.ts …` (the bin script imports `main` instead).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,20 @@
+import { homedir, platform } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The app's data directory — the same folder Electron's `app.getPath('userData')` gives for
+ * an app named "Glance" — so the CLI and the app share conversations, attachments and settings.
+ * GLANCE_DATA_DIR overrides it.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.GLANCE_DATA_DIR) return env.GLANCE_DATA_DIR;
+  const home = homedir();
+  switch (platform()) {
+    case 'darwin':
+      return join(home, 'Library', 'Application Support', 'Glance');
+    case 'win32':
+      return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Glance');
+    default:
+      return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Glance');
+  }
+}
