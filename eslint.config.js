@@ -11,7 +11,7 @@ const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'ht
 const pattern = (group, message) => ({ group, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', 'renderer/dist/**', 'test-results/**'] },
+  { ignores: ['.tmp/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', 'renderer/dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

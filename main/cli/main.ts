@@ -1,12 +1,20 @@
 // The `glance` command (DESIGN §10): a thin dispatcher over the same core the app uses.
 // Each command lives in its own module and returns its exit code.
 import { pathToFileURL } from 'node:url';
+import { askCommand } from './ask.ts';
+import { checkImageCommand } from './checkImage.ts';
 import { EXIT, type CommandIO, UsageError, stdio } from './io.ts';
+import { mcpCommand } from './mcp.ts';
+import { modelsCommand } from './models.ts';
 
 type Command = { summary: string; run: (argv: string[], io: CommandIO) => Promise<number> };
 
 const commands: Record<string, Command> = {
   // Each command module adds its line here.
+  ask: askCommand,
+  'check-image': checkImageCommand,
+  models: modelsCommand,
+  mcp: mcpCommand,
 };
 
 const USAGE = `Usage: glance <command> [options]

@@ -45,6 +45,11 @@ export type IntakeConfig = {
   allowedRoots: readonly string[];
   /** Test-only: let http(s) sources reach loopback so the happy path can be exercised. */
   allowLoopbackFetch?: boolean;
+  /**
+   * Test-only, with allowLoopbackFetch: loopback is reachable only on these ports, so a test
+   * can prove that a redirect from an allowed fixture server to another loopback port is refused.
+   */
+  loopbackFetchPorts?: readonly number[];
 };
 
 /** A normalised, model-ready image that is not (yet) stored. */

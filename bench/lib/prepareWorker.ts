@@ -1,0 +1,54 @@
+// One measurement in a process of its own, so its peak RSS is its own:
+//   node bench/lib/prepareWorker.ts <input file> <profile JSON> <runs> [<payload out file>]
+// Prints one JSON line: per-run milliseconds, RSS before and at peak, and the last result.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
+import { FileAttachmentStore } from '../../main/images/attachmentStore.ts';
+import { ImageIntake } from '../../main/images/imageIntake.ts';
+import type { ImageProfile } from '../../main/images/types.ts';
+
+export type WorkerReport = {
+  runsMs: number[];
+  rssBeforeMb: number;
+  rssPeakMb: number;
+  result: { ok: true; mime: string; width: number; height: number; bytes: number } | { ok: false; code: string; message: string };
+};
+
+const [inputPath, profileJson, runsText, outPath] = process.argv.slice(2);
+if (!inputPath || !profileJson || !runsText) {
+  process.stderr.write('usage: prepareWorker.ts <input file> <profile JSON> <runs> [<payload out file>]\n');
+  process.exit(2);
+}
+const profile = JSON.parse(profileJson) as ImageProfile;
+const runs = Number(runsText);
+const input = new Uint8Array(await readFile(inputPath));
+const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-'));
+try {
+  const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new FileAttachmentStore(dataDir) });
+  const prepare = () => intake.prepare({ source: input, origin: 'bench', requestedBy: 'user' }, profile);
+  const rssBeforeMb = process.resourceUsage().maxRSS / 1024;
+  // Two untimed runs: first-use costs (libvips start-up, thread pool) are not per-image costs.
+  await prepare();
+  await prepare();
+  const runsMs: number[] = [];
+  let last = await prepare();
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    last = await prepare();
+    runsMs.push(performance.now() - start);
+  }
+  if (last.ok && outPath) await writeFile(outPath, last.image.data);
+  const report: WorkerReport = {
+    runsMs,
+    rssBeforeMb,
+    rssPeakMb: process.resourceUsage().maxRSS / 1024,
+    result: last.ok
+      ? { ok: true, mime: last.image.mime, width: last.image.width, height: last.image.height, bytes: last.image.bytes }
+      : { ok: false, code: last.code, message: last.message },
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,295 @@
+import { z } from 'zod';
+import { ChatEvent } from './events.ts';
+import { AttachmentInfo, ImageMime } from './images.ts';
+import { ModelInfo } from './models.ts';
+import { formatZodIssues } from './zodIssues.ts';
+import { ModelSelection, SecretName, Settings, SettingsPatch } from './settings.ts';
+import {
+  EVENT_CHANNELS,
+  INVOKE_CHANNELS,
+  type EventChannel,
+  type EventMethodName,
+  type InvokeChannel,
+  type InvokeMethodName,
+} from './ipcChannels.ts';
+
+/**
+ * The IPC contract between the renderer and main (DESIGN §8): one zod schema per request,
+ * response and push event; main validates every request with it and the types below are
+ * derived from it. The preload exposes `GlanceApi` as `window.glance`; the harness adapter
+ * implements the same type over a WebSocket.
+ *
+ * Every call answers `{ ok: true, value } | { ok: false, code, message }` and never rejects.
+ */
+
+// ---------------------------------------------------------------------------- shared pieces
+
+/** `{ ok:false, code, message }`: a refusal or failure a person can act on. */
+export const IpcFailure = z.object({ ok: z.literal(false), code: z.string().min(1), message: z.string() });
+export type IpcFailure = z.infer<typeof IpcFailure>;
+export type IpcResult<T> = { ok: true; value: T } | IpcFailure;
+
+/** Codes the IPC layer itself answers with (handlers add their own: image refusals, provider errors…). */
+export const IPC_ERROR = Object.freeze({
+  badRequest: 'bad-request',
+  forbiddenSender: 'forbidden-sender',
+  internal: 'internal',
+  notFound: 'not-found',
+  unavailable: 'unavailable',
+  ipcFailed: 'ipc-failed',
+});
+
+const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an id of letters, digits, "_" or "-"');
+const AttachmentId = AttachmentInfo.shape.id;
+const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be bytes (a Uint8Array)');
+const Empty = z.strictObject({});
+
+export const ConversationSummary = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/**
+ * A stored conversation as the renderer replays it: each user turn with the `ChatEvent`s it
+ * produced, so history and live streaming go through the same reducer.
+ */
+export const ConversationView = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  model: ModelSelection.optional(),
+  turns: z.array(
+    z.object({
+      id: z.string(),
+      text: z.string(),
+      attachmentIds: z.array(AttachmentId),
+      createdAt: z.string(),
+      events: z.array(ChatEvent),
+    }),
+  ),
+});
+export type ConversationView = z.infer<typeof ConversationView>;
+
+/** A model from one endpoint ("ollama" or an OpenAI-compatible endpoint's name). */
+export const ListedModel = ModelInfo.extend({ endpoint: z.string() });
+export type ListedModel = z.infer<typeof ListedModel>;
+
+export const McpServerStatus = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
+  tools: z.array(z.string()),
+  /** Why it failed, in plain words. */
+  message: z.string().optional(),
+});
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
+
+export const Notice = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  /** e.g. "hotkey-unavailable", "secrets-insecure", "settings-recovered". */
+  code: z.string(),
+  message: z.string(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+export const SecretBackendInfo = z.object({
+  /** "keychain", "dpapi", "gnome_libsecret", "kwallet5", "basic_text", "env", "unavailable"… */
+  name: z.string(),
+  /** Survives a restart. */
+  persistent: z.boolean(),
+  /** Encrypted by the OS (false for basic_text and when no backend is available). */
+  secure: z.boolean(),
+  warning: z.string().optional(),
+});
+export type SecretBackendInfo = z.infer<typeof SecretBackendInfo>;
+
+/** What the renderer may know about a key: its name and whether it is set. Never the value. */
+export const SecretStatus = z.object({ name: SecretName, set: z.boolean() });
+export type SecretStatus = z.infer<typeof SecretStatus>;
+
+const Region = z.strictObject({
+  x: z.number().int().nonnegative(),
+  y: z.number().int().nonnegative(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+
+const AttachmentSource = z.discriminatedUnion('kind', [
+  /** From `glance.pathForFile(file)` (drops and the file picker). */
+  z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
+  /** A paste, or a drop whose file has no path. */
+  z.strictObject({ kind: z.literal('bytes'), name: z.string().min(1).max(255), bytes: Bytes }),
+]);
+
+// ---------------------------------------------------------------------------- the channels
+
+const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
+
+export const IPC = {
+  /** Start a user turn; its `ChatEvent`s arrive on `chat:event` tagged with `turnId`. Resolves once accepted. */
+  'chat:send': channel(
+    z
+      .strictObject({
+        /** Chosen by the renderer so it can match events that arrive before this call resolves. */
+        turnId: Id,
+        /** Absent: a new conversation. */
+        conversationId: Id.optional(),
+        text: z.string().max(200_000),
+        attachmentIds: z.array(AttachmentId).max(64).default([]),
+        /** Absent: the default model from settings. */
+        model: ModelSelection.optional(),
+      })
+      .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
+    z.object({ conversationId: Id, turnId: Id }),
+  ),
+  /** Abort the model request and running tools of a turn. */
+  'chat:cancel': channel(z.strictObject({ turnId: Id }), z.object({ cancelled: z.boolean() })),
+
+  /** Check, normalise and store an image for `model` (the gate refuses with an image refusal code). */
+  'attachments:add': channel(
+    z.strictObject({ source: AttachmentSource, model: ModelSelection.optional() }),
+    AttachmentInfo,
+  ),
+  'attachments:thumbnail': channel(
+    z.strictObject({ id: AttachmentId, maxEdge: z.number().int().min(16).max(1024).default(256) }),
+    z.object({
+      dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]*={0,2}$/),
+      mime: ImageMime,
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+    }),
+  ),
+  /** A region of an attachment (pixels of the stored image) as a new attachment: sharper text than the whole. */
+  'attachments:crop': channel(
+    z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional() }),
+    AttachmentInfo,
+  ),
+
+  'conversations:list': channel(Empty, z.array(ConversationSummary)),
+  'conversations:get': channel(z.strictObject({ id: Id }), ConversationView),
+  'conversations:rename': channel(z.strictObject({ id: Id, title: z.string().trim().min(1).max(200) }), ConversationSummary),
+  'conversations:delete': channel(z.strictObject({ id: Id }), z.object({ id: Id })),
+
+  /** Every endpoint's models; an endpoint that fails is listed in `errors`, the others still answer. */
+  'models:list': channel(
+    z.strictObject({ refresh: z.boolean().default(false) }),
+    z.object({
+      models: z.array(ListedModel),
+      errors: z.array(z.object({ endpoint: z.string(), code: z.string(), message: z.string() })),
+    }),
+  ),
+  /** Pull an Ollama model; progress arrives on `models:pullProgress`; resolves when done. */
+  'models:pull': channel(z.strictObject({ name: z.string().min(1).max(256) }), z.object({ name: z.string() })),
+  'models:cancelPull': channel(z.strictObject({ name: z.string().min(1).max(256) }), z.object({ cancelled: z.boolean() })),
+
+  /** Settings as the renderer sees them (secret-looking MCP env/header values masked). */
+  'settings:get': channel(Empty, Settings),
+  /** The sections given replace the current ones; answers the new settings. */
+  'settings:set': channel(z.strictObject({ patch: SettingsPatch }), Settings),
+
+  /** Store (or, with `value: null`, delete) a key. The value only ever travels renderer → main. */
+  'secrets:set': channel(z.strictObject({ name: SecretName, value: z.string().min(1).max(16_384).nullable() }), SecretStatus),
+  /** Which keys are set (those endpoints refer to and those stored) and how they are kept. */
+  'secrets:status': channel(Empty, z.object({ backend: SecretBackendInfo, secrets: z.array(SecretStatus) })),
+
+  'mcp:status': channel(Empty, z.array(McpServerStatus)),
+  'mcp:restart': channel(z.strictObject({ name: z.string().min(1).max(64) }), McpServerStatus),
+
+  /** Capture a display (Glance's windows hidden first) and attach it for `model`. */
+  'capture:screenshot': channel(
+    z.strictObject({
+      display: z
+        .union([z.enum(['under-cursor', 'all']), z.strictObject({ id: z.string().min(1) })], {
+          error: 'must be "under-cursor", "all" or { id: <display id> }',
+        })
+        .default('under-cursor'),
+      model: ModelSelection.optional(),
+    }),
+    AttachmentInfo,
+  ),
+
+  /** From the ask window: show the main window, optionally on a conversation. */
+  'app:openMain': channel(z.strictObject({ conversationId: Id.optional() }), z.object({})),
+  /** Version, platform, the hotkey's state and pending notices (so a late window still sees them). */
+  'app:info': channel(
+    Empty,
+    z.object({
+      version: z.string(),
+      platform: z.string(),
+      hotkey: z.object({ accelerator: z.string(), registered: z.boolean(), message: z.string().optional() }),
+      notices: z.array(Notice),
+    }),
+  ),
+} as const satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>;
+
+export const IPC_EVENTS = {
+  'chat:event': z.object({ conversationId: Id, turnId: Id, event: ChatEvent }),
+  'models:pullProgress': z.object({
+    name: z.string(),
+    status: z.string(),
+    completed: z.number().nonnegative().optional(),
+    total: z.number().nonnegative().optional(),
+  }),
+  /** An image that reached a window from outside it: the hotkey capture, a drop on the tray/dock icon. */
+  'attachments:incoming': z.object({
+    target: z.enum(['ask', 'main']),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), attachment: AttachmentInfo }),
+      z.object({ ok: z.literal(false), origin: z.string(), code: z.string(), message: z.string() }),
+    ]),
+  }),
+  'settings:changed': Settings,
+  'mcp:changed': z.array(McpServerStatus),
+  'app:notice': Notice,
+} as const satisfies Record<EventChannel, z.ZodType>;
+
+// Compile-time check: the schemas cover exactly the channel lists the preload uses.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _invokeCovered: Exactly<keyof typeof IPC, InvokeChannel> = true;
+const _eventsCovered: Exactly<keyof typeof IPC_EVENTS, EventChannel> = true;
+void _invokeCovered;
+void _eventsCovered;
+
+export { INVOKE_CHANNELS, EVENT_CHANNELS, type InvokeChannel, type EventChannel };
+
+// ---------------------------------------------------------------------------- derived types
+
+/** What a caller sends (defaults not yet applied). */
+export type IpcRequestInput<C extends InvokeChannel> = z.input<(typeof IPC)[C]['request']>;
+/** What a handler receives (validated, defaults applied). */
+export type IpcRequest<C extends InvokeChannel> = z.output<(typeof IPC)[C]['request']>;
+export type IpcValue<C extends InvokeChannel> = z.output<(typeof IPC)[C]['response']>;
+export type IpcEventPayload<E extends EventChannel> = z.output<(typeof IPC_EVENTS)[E]>;
+
+/** A dropped file, structurally (common/ has no DOM types; a DOM `File` fits). */
+export type DroppedFile = { readonly name: string; readonly size: number; readonly type: string };
+
+type InvokeMethods = {
+  [C in InvokeChannel as InvokeMethodName<C>]: Record<never, never> extends IpcRequestInput<C>
+    ? (request?: IpcRequestInput<C>) => Promise<IpcResult<IpcValue<C>>>
+    : (request: IpcRequestInput<C>) => Promise<IpcResult<IpcValue<C>>>;
+};
+type EventMethods = {
+  [E in EventChannel as EventMethodName<E>]: (listener: (payload: IpcEventPayload<E>) => void) => () => void;
+};
+
+/**
+ * `window.glance`: one method per invoke channel (`chat:send` → `chatSend`), one
+ * subscription per push channel (`chat:event` → `onChatEvent`, returning an unsubscribe),
+ * and `pathForFile` for drops (returns "" when the file has no path: send its bytes instead).
+ */
+export type GlanceApi = InvokeMethods &
+  EventMethods & {
+    pathForFile(file: DroppedFile): string;
+  };
+
+/** Names the request's offending field: "chat:send: text: Invalid input: expected string, received number". */
+export function describeIssues(channelName: string, error: z.ZodError): string {
+  return `${channelName}: ${formatZodIssues(error).replaceAll('(value)', '(request)')}`;
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { DEFAULT_LIMITS } from './limits.ts';
+import { ProviderKind } from './models.ts';
+
+/**
+ * The settings file (`<dataDir>/settings.json`) and what the renderer may read of it.
+ * It lives in common/ because the IPC contract carries it; reading, migrating and writing
+ * the file is main/settings' job. API keys are never here: an endpoint names its key
+ * (`apiKeyRef`) and the secret store holds the value.
+ */
+export const SETTINGS_VERSION = 1;
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_HOTKEY = 'CommandOrControl+Shift+Space';
+export const DEFAULT_RETENTION_DAYS = 90;
+/** The endpoint id of the local Ollama server (OpenAI-compatible endpoints use their name). */
+export const OLLAMA_ENDPOINT = 'ollama';
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** A key's name in the secret store, e.g. "openrouter". */
+export const SecretName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, "_", "." or "-" (1–64)');
+
+const EndpointName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'letters, digits, space, "_", "." or "-" (1–64), starting with a letter or digit')
+  .refine((n) => n !== OLLAMA_ENDPOINT, `"${OLLAMA_ENDPOINT}" is the local Ollama server's name`);
+
+export const OpenAIEndpoint = z.object({
+  name: EndpointName,
+  baseUrl: HttpUrl,
+  /** Name of the API key in the secret store; absent for servers that need none (LM Studio, llama.cpp). */
+  apiKeyRef: SecretName.optional(),
+});
+export type OpenAIEndpoint = z.infer<typeof OpenAIEndpoint>;
+
+/** A model to talk to: which server (Ollama, or an OpenAI-compatible endpoint by name) and which model. */
+export const ModelSelection = z
+  .object({
+    provider: ProviderKind,
+    /** Endpoint name; required for provider "openai". */
+    endpoint: z.string().optional(),
+    name: z.string().min(1).max(256),
+  })
+  .refine((m) => m.provider !== 'openai' || (m.endpoint !== undefined && m.endpoint !== ''), {
+    message: 'an openai model needs its endpoint name',
+    path: ['endpoint'],
+  });
+export type ModelSelection = z.infer<typeof ModelSelection>;
+
+const ProvidersSection = z
+  .object({
+    ollama: z.object({ host: HttpUrl.default(DEFAULT_OLLAMA_HOST) }).prefault({}),
+    openai: z.array(OpenAIEndpoint).default([]),
+  })
+  .refine((p) => new Set(p.openai.map((e) => e.name)).size === p.openai.length, {
+    message: 'endpoint names must be unique',
+    path: ['openai'],
+  });
+
+/** Declared vision per model: endpoint id ("ollama" or an endpoint name) → model name → yes/no. */
+const VisionSection = z.record(z.string(), z.record(z.string(), z.enum(['yes', 'no'])));
+
+const LimitsSection = z.object({
+  ingestBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_LIMITS.ingestBytes),
+  maxInputPixels: z.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_LIMITS.maxInputPixels),
+  maxImageDeliveriesPerTurn: z.number().int().min(0).max(20).default(DEFAULT_LIMITS.maxImageDeliveriesPerTurn),
+  maxImagesPerRequest: z.number().int().min(1).max(32).default(DEFAULT_LIMITS.maxImagesPerRequest),
+  fetchTimeoutMs: z.number().int().min(1000).max(300_000).default(DEFAULT_LIMITS.fetchTimeoutMs),
+});
+
+const AbsolutePath = z
+  .string()
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'must be an absolute path');
+
+/**
+ * One MCP server in the `mcpServers` shape Claude Desktop and others use (DESIGN §6):
+ * stdio `{ command, args, env, cwd }` or streamable HTTP `{ url, headers }`. Deliberately
+ * loose here (other keys kept, e.g. `capture`, `timeoutMs`, `disabled`): main/mcp/config.ts
+ * is the authoritative check, per server, so one bad entry never costs the whole settings file.
+ */
+export const McpServerConfig = z.looseObject({
+  type: z.string().optional(),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+export const McpServers = z.record(z.string().min(1, 'a server needs a non-empty name'), McpServerConfig);
+
+const AttachmentsSection = z.object({
+  /** Days an attachment nobody refers to is kept; null keeps them forever. */
+  retentionDays: z.number().int().min(1).max(3650).nullable().default(DEFAULT_RETENTION_DAYS),
+});
+
+/** Each top-level section; a settings patch replaces whole sections. */
+const SECTIONS = {
+  providers: ProvidersSection,
+  defaultModel: ModelSelection.nullable(),
+  /** A vision model that describes images for a blind chat model (DESIGN §3, "Gate"). */
+  visionHelper: ModelSelection.nullable(),
+  vision: VisionSection,
+  limits: LimitsSection,
+  /** Roots a model-requested local path must stay under. */
+  allowedRoots: z.array(AbsolutePath),
+  /** Electron accelerator for screenshot-and-ask; "" turns the hotkey off. */
+  hotkey: z.string().max(100),
+  mcpServers: McpServers,
+  attachments: AttachmentsSection,
+} as const;
+
+export const Settings = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  providers: SECTIONS.providers.prefault({}),
+  defaultModel: SECTIONS.defaultModel.default(null),
+  visionHelper: SECTIONS.visionHelper.default(null),
+  vision: SECTIONS.vision.default({}),
+  limits: SECTIONS.limits.prefault({}),
+  allowedRoots: SECTIONS.allowedRoots.default([]),
+  hotkey: SECTIONS.hotkey.default(DEFAULT_HOTKEY),
+  mcpServers: SECTIONS.mcpServers.default({}),
+  attachments: SECTIONS.attachments.prefault({}),
+});
+export type Settings = z.infer<typeof Settings>;
+export type SettingsSection = Exclude<keyof Settings, 'version'>;
+export const SETTINGS_SECTIONS = Object.keys(SECTIONS) as SettingsSection[];
+
+/** A change from the UI: the sections given replace the current ones; absent sections stay. */
+export const SettingsPatch = z.strictObject({
+  providers: SECTIONS.providers.optional(),
+  defaultModel: SECTIONS.defaultModel.optional(),
+  visionHelper: SECTIONS.visionHelper.optional(),
+  vision: SECTIONS.vision.optional(),
+  limits: SECTIONS.limits.optional(),
+  allowedRoots: SECTIONS.allowedRoots.optional(),
+  hotkey: SECTIONS.hotkey.optional(),
+  mcpServers: SECTIONS.mcpServers.optional(),
+  attachments: SECTIONS.attachments.optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export function defaultSettings(): Settings {
+  return Settings.parse({ version: SETTINGS_VERSION });
+}
+
+/** The endpoint id a selection talks to: "ollama" or the OpenAI-compatible endpoint's name. */
+export function endpointId(model: ModelSelection): string {
+  return model.provider === 'ollama' ? OLLAMA_ENDPOINT : (model.endpoint ?? '');
+}
+
+/** What the user declared about a model's vision, if anything. */
+export function declaredVision(settings: Pick<Settings, 'vision'>, model: ModelSelection): 'yes' | 'no' | undefined {
+  return settings.vision[endpointId(model)]?.[model.name];
+}

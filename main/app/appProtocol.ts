@@ -1,0 +1,51 @@
+// `app://glance/…` serves the built renderer. A custom scheme (rather than file://) gives the
+// pages a real origin for CSP 'self' and the IPC sender check, and confines them to one folder.
+import { extname, join, relative, isAbsolute, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Net, Protocol } from 'electron';
+import { contentSecurityPolicy } from './security.ts';
+
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'glance';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+
+/** The file an app:// URL names inside `root`, or undefined (wrong host, traversal, bad encoding). */
+export function resolveAppPath(url: string, root: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return undefined;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(parsed.pathname);
+  } catch {
+    return undefined;
+  }
+  if (pathname.includes('\0')) return undefined;
+  const file = normalize(join(root, pathname === '/' || pathname === '' ? 'index.html' : pathname));
+  const rel = relative(root, file);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  // A client-side route ("/settings") serves the app shell.
+  return extname(file) === '' ? join(root, 'index.html') : file;
+}
+
+/** Call once, after `app` is ready. `protocol.registerSchemesAsPrivileged` must have run before. */
+export function registerAppProtocol(protocol: Protocol, net: Net, root: string, devServerUrl?: string): void {
+  const csp = contentSecurityPolicy(devServerUrl);
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppPath(request.url, root);
+    if (!file) return new Response('Not found', { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).href);
+    const headers = new Headers(response.headers);
+    headers.set('Content-Security-Policy', csp);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    return new Response(response.body, { status: response.status, headers });
+  });
+}
+
+export const APP_SCHEME_PRIVILEGES = [
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+];

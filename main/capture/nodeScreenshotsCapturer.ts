@@ -1,0 +1,310 @@
+// ScreenCapturer on node-screenshots (xcap via N-API): X11, Wayland (portal / wlroots),
+// macOS and Windows, in plain Node and in Electron's main process.
+//
+// Two facts about node-screenshots 0.2.8 on Linux shape this file (both measured):
+// - It reads DISPLAY when it first connects and keeps that connection — including a failed
+//   one — for the life of the process. So we check that the X server answers (our own tiny
+//   X11 client) before the first native call, and a test that wants another display runs in
+//   its own process.
+// - It lists RandR monitors that have an output; that is every real monitor.
+import sharp from 'sharp';
+import { displayAt, fitRegion } from './screenCapturer.ts';
+import type {
+  Capture,
+  CaptureFailure,
+  CaptureOptions,
+  CaptureRegion,
+  CaptureResult,
+  CaptureTarget,
+  CursorLocator,
+  DisplayInfo,
+  ScreenCapturer,
+} from './screenCapturer.ts';
+import { probeX11Display } from './x11Pointer.ts';
+import type { Image as NativeImage, Monitor as NativeMonitor } from 'node-screenshots';
+
+type NativeModule = { Monitor: { all(): NativeMonitor[] } };
+
+export type PermissionStatus = 'granted' | 'denied' | 'unknown';
+
+export type NodeScreenshotsCapturerOptions = {
+  /** Pointer position for 'under-cursor' (Electron: screen.getCursorScreenPoint()). Default: ask the X server on Linux/X11; elsewhere none (primary is used). */
+  cursor?: CursorLocator;
+  /** macOS: Screen Recording permission (Electron: systemPreferences.getMediaAccessStatus('screen')). Checked before every capture when given. */
+  checkPermission?: () => Promise<PermissionStatus>;
+  /** Give up on one capture after this long (default 15 s): a Wayland portal may wait on a dialog. */
+  timeoutMs?: number;
+};
+
+type Monitors = { displays: DisplayInfo[]; natives: Map<string, NativeMonitor> };
+
+const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const; // fast: the chokepoint re-encodes anyway
+
+export class NodeScreenshotsCapturer implements ScreenCapturer {
+  readonly #options: NodeScreenshotsCapturerOptions;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #platform: NodeJS.Platform;
+  #native: Promise<NativeModule | CaptureFailure> | undefined;
+  #xReachable = false;
+
+  constructor(options: NodeScreenshotsCapturerOptions = {}) {
+    this.#options = options;
+    // process.env, not an injected copy: the native code reads DISPLAY/WAYLAND_DISPLAY from it.
+    this.#env = process.env;
+    this.#platform = process.platform;
+  }
+
+  async listDisplays(): Promise<DisplayInfo[]> {
+    const monitors = await this.#monitors();
+    return 'displays' in monitors ? monitors.displays : [];
+  }
+
+  async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
+    const timeoutMs = this.#options.timeoutMs ?? 15_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      return await abortable(this.#capture(target, options.region, signal), signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (timeout.aborted) {
+        return { ok: false, code: 'capture-unavailable', message: `The screen capture did not finish within ${Math.round(timeoutMs / 1000)} s.${this.#isWayland() ? ' On Wayland the desktop may be waiting for you to allow the screenshot.' : ''}` };
+      }
+      throw error;
+    }
+  }
+
+  async #capture(target: CaptureTarget, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
+    if (this.#platform === 'darwin' && this.#options.checkPermission) {
+      if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
+    }
+    const monitors = await this.#monitors(signal);
+    if (!('displays' in monitors)) return monitors;
+    signal.throwIfAborted();
+    const { displays, natives } = monitors;
+
+    let chosen: DisplayInfo[];
+    if (target === 'all') chosen = displays;
+    else if (target === 'primary') chosen = [primaryOf(displays)];
+    else if (target === 'under-cursor') chosen = [await this.#underCursor(displays)];
+    else {
+      const found = displays.find((d) => d.id === target.display) ?? displays.find((d) => d.name === target.display);
+      if (!found) {
+        return { ok: false, code: 'no-display', message: `There is no display "${target.display}". Displays: ${displays.map(describeDisplay).join('; ')}.` };
+      }
+      chosen = [found];
+    }
+    signal.throwIfAborted();
+
+    try {
+      if (chosen.length === 1) {
+        const display = chosen[0] as DisplayInfo;
+        return await this.#captureOne(display, natives.get(display.id) as NativeMonitor, region);
+      }
+      return await this.#captureAll(chosen, natives, region);
+    } catch (error) {
+      return this.#nativeFailure(error);
+    }
+  }
+
+  async #captureOne(display: DisplayInfo, monitor: NativeMonitor, region: CaptureRegion | undefined): Promise<CaptureResult> {
+    let image: NativeImage = await monitor.captureImage();
+    let fitted: CaptureRegion | undefined;
+    if (region) {
+      const fit = fitRegion(region, image.width, image.height);
+      if (!fit.ok) return fit;
+      fitted = fit.region;
+      image = await image.crop(fitted.x, fitted.y, fitted.width, fitted.height);
+    }
+    const raw = await image.toRaw();
+    const png = await sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+    return { ok: true, capture: capture(png, image.width, image.height, display, fitted) };
+  }
+
+  /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
+  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
+    const scale = Math.max(...displays.map((d) => d.scaleFactor));
+    const left = Math.min(...displays.map((d) => d.x));
+    const top = Math.min(...displays.map((d) => d.y));
+    const right = Math.max(...displays.map((d) => d.x + d.width));
+    const bottom = Math.max(...displays.map((d) => d.y + d.height));
+    const width = Math.round((right - left) * scale);
+    const height = Math.round((bottom - top) * scale);
+    const layers = await Promise.all(
+      displays.map(async (d) => {
+        const image = await (natives.get(d.id) as NativeMonitor).captureImage();
+        const w = Math.round(d.width * scale);
+        const h = Math.round(d.height * scale);
+        let tile = sharp(await image.toRaw(), { raw: { width: image.width, height: image.height, channels: 4 } });
+        if (image.width !== w || image.height !== h) tile = tile.resize(w, h, { fit: 'fill' });
+        return {
+          input: await tile.raw().toBuffer(),
+          raw: { width: w, height: h, channels: 4 as const },
+          left: Math.round((d.x - left) * scale),
+          top: Math.round((d.y - top) * scale),
+        };
+      }),
+    );
+    const all: DisplayInfo = { id: 'all', name: 'All displays', x: left, y: top, width: right - left, height: bottom - top, scaleFactor: scale, primary: false };
+    let canvas = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).composite(layers);
+    let fitted: CaptureRegion | undefined;
+    if (region) {
+      const fit = fitRegion(region, width, height);
+      if (!fit.ok) return fit;
+      fitted = fit.region;
+      // composite() runs after extract() in sharp's pipeline: flatten first, then crop.
+      canvas = sharp(await canvas.raw().toBuffer(), { raw: { width, height, channels: 4 } }).extract({ left: fitted.x, top: fitted.y, width: fitted.width, height: fitted.height });
+    }
+    const png = await canvas.removeAlpha().png(PNG_OPTIONS).toBuffer();
+    return { ok: true, capture: capture(png, fitted?.width ?? width, fitted?.height ?? height, all, fitted) };
+  }
+
+  async #underCursor(displays: DisplayInfo[]): Promise<DisplayInfo> {
+    let point: { x: number; y: number } | undefined;
+    try {
+      if (this.#options.cursor) point = await this.#options.cursor();
+      else if (this.#platform === 'linux' && !this.#isWayland()) {
+        // X reports device pixels; xcap's monitor geometry is divided by one global scale (Xft.dpi / 96).
+        const scale = displays[0]?.scaleFactor ?? 1;
+        const probe = await probeX11Display({ env: this.#env });
+        if (probe.ok) point = { x: probe.pointer.x / scale, y: probe.pointer.y / scale };
+      }
+    } catch {
+      point = undefined; // no cursor: the primary display is the sensible guess
+    }
+    return (point && displayAt(displays, point)) ?? primaryOf(displays);
+  }
+
+  async #monitors(signal?: AbortSignal): Promise<Monitors | CaptureFailure> {
+    const ready = await this.#preflight(signal);
+    if (ready) return ready;
+    const native = await this.#loadNative();
+    if ('ok' in native) return native;
+    let list: NativeMonitor[];
+    try {
+      list = native.Monitor.all();
+    } catch (error) {
+      return this.#nativeFailure(error);
+    }
+    if (list.length === 0) return { ok: false, code: 'no-display', message: 'The system reports no displays to capture.' };
+    const natives = new Map<string, NativeMonitor>();
+    const displays = list.map((m): DisplayInfo => {
+      const id = String(m.id());
+      natives.set(id, m);
+      return { id, name: m.name(), x: m.x(), y: m.y(), width: m.width(), height: m.height(), scaleFactor: m.scaleFactor() || 1, primary: m.isPrimary() };
+    });
+    // Xvfb and some drivers mark no output primary: the one at the origin is what users call primary.
+    if (!displays.some((d) => d.primary)) {
+      const origin = displays.find((d) => d.x === 0 && d.y === 0) ?? displays[0];
+      if (origin) origin.primary = true;
+    }
+    displays.sort((a, b) => Number(b.primary) - Number(a.primary) || a.x - b.x || a.y - b.y);
+    return { displays, natives };
+  }
+
+  /** On Linux, say plainly when there is nothing to capture, before native code gets a chance to fail for good. */
+  async #preflight(signal?: AbortSignal): Promise<CaptureFailure | undefined> {
+    if (this.#platform !== 'linux' || this.#xReachable) return undefined;
+    const display = this.#env.DISPLAY;
+    if (!display) {
+      if (this.#isWayland()) {
+        // Measured: node-screenshots finds monitors through X (XWayland) even on Wayland, so without it nothing works.
+        return {
+          ok: false,
+          code: 'capture-unavailable',
+          message:
+            'Screen capture is unavailable: this is a Wayland session without XWayland (DISPLAY is not set), and the capture backend ' +
+            'finds monitors through XWayland. Turn XWayland on (most desktops have it on by default) or log in to an X11 session.',
+        };
+      }
+      return {
+        ok: false,
+        code: 'no-display',
+        message: 'There is no display to capture: DISPLAY is not set and this is not a Wayland session. Run Glance inside a desktop session (for tests, under Xvfb).',
+      };
+    }
+    const probe = await probeX11Display({ env: this.#env, ...(signal ? { signal } : {}) });
+    if (!probe.ok) {
+      const what = this.#isWayland() ? `the XWayland display ${display}` : `the X display ${display}`;
+      return { ok: false, code: 'no-display', message: `Cannot reach ${what}: ${probe.reason}. Is the desktop session running, and is DISPLAY right?` };
+    }
+    this.#xReachable = true;
+    return undefined;
+  }
+
+  #loadNative(): Promise<NativeModule | CaptureFailure> {
+    // Loaded on first use, so importing this module has no side effects and a missing binary is a value.
+    this.#native ??= import('node-screenshots').then(
+      (m) => m,
+      (error: unknown): CaptureFailure => ({
+        ok: false,
+        code: 'capture-unavailable',
+        message: `Screen capture is unavailable: the node-screenshots native module did not load on ${this.#platform}-${process.arch} (${errorText(error)}).`,
+      }),
+    );
+    return this.#native;
+  }
+
+  #isWayland(): boolean {
+    // The same test xcap applies: it captures through Wayland whenever this holds.
+    return this.#env.XDG_SESSION_TYPE === 'wayland' || (this.#env.WAYLAND_DISPLAY ?? '').toLowerCase().includes('wayland');
+  }
+
+  #nativeFailure(error: unknown): CaptureFailure {
+    const detail = errorText(error);
+    if (this.#platform === 'darwin') return { ok: false, code: 'permission-denied', message: `Could not capture the screen (${detail}). ${MACOS_PERMISSION}` };
+    if (this.#platform === 'linux' && this.#isWayland()) {
+      return {
+        ok: false,
+        code: 'capture-unavailable',
+        message:
+          `Screen capture is unavailable in this Wayland session: the compositor did not provide a screenshot (${detail}). ` +
+          "Wayland lets apps capture the screen only through the desktop's screenshot portal (xdg-desktop-portal) or wlroots screencopy: " +
+          'install or enable the portal for your desktop, or log in to an X11 session.',
+      };
+    }
+    return { ok: false, code: 'capture-unavailable', message: `Screen capture failed: ${detail}.` };
+  }
+}
+
+const MACOS_PERMISSION =
+  'On macOS, Glance needs the Screen Recording permission: open System Settings → Privacy & Security → Screen & System Audio Recording, ' +
+  'turn it on for Glance (for the command line, for your terminal app), then quit and reopen it.';
+
+function capture(png: Buffer, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture {
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height, display, ...(region ? { region } : {}), capturedAt: new Date().toISOString() };
+}
+
+function primaryOf(displays: DisplayInfo[]): DisplayInfo {
+  return displays.find((d) => d.primary) ?? (displays[0] as DisplayInfo);
+}
+
+function describeDisplay(d: DisplayInfo): string {
+  return `${d.id} (${d.name}, ${d.width}×${d.height} at ${d.x},${d.y}${d.primary ? ', primary' : ''})`;
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim() || 'no details';
+}
+
+/** Stops waiting when the signal fires; the native work itself cannot be cancelled and is left to finish. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined); // nobody is waiting for it any more
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,91 @@
+import { attachmentStub, describeAttachment, type AttachmentInfo } from '../../common/images.ts';
+import type { AttachmentStore } from '../images/types.ts';
+import type { ModelImage, ModelMessage } from '../models/provider.ts';
+import type { Conversation } from './conversation.ts';
+
+export type BuildOptions = {
+  store: AttachmentStore;
+  /** Whether the chat model itself sees images (else images are never put in a request). */
+  chatSees: boolean;
+  /** User-attached images per request; older ones become stubs (DESIGN §5.5). */
+  maxImagesPerRequest: number;
+  systemPrompt?: string;
+};
+
+/**
+ * The conversation as provider-neutral messages for the next model step. Images ride only
+ * on user messages: the newest `maxImagesPerRequest` user attachments and deliveries that
+ * are not yet retracted. Everything else is a text stub.
+ */
+export async function buildMessages(conversation: Conversation, options: BuildOptions): Promise<ModelMessage[]> {
+  const { store, chatSees } = options;
+  const riding = new Set<string>();
+  if (chatSees) {
+    const userIds = conversation.messages.flatMap((m) => (m.role === 'user' ? m.attachmentIds : []));
+    for (const id of userIds.slice(Math.max(0, userIds.length - options.maxImagesPerRequest))) riding.add(id);
+  }
+
+  const infoCache = new Map<string, AttachmentInfo | undefined>();
+  const info = async (id: string) => {
+    if (!infoCache.has(id)) infoCache.set(id, await store.info(id));
+    return infoCache.get(id);
+  };
+  const stubFor = async (id: string) => {
+    const a = await info(id);
+    return a ? attachmentStub(a) : `[image ${id}: no longer available]`;
+  };
+  const load = async (ids: string[]): Promise<{ images: ModelImage[]; missing: string[] }> => {
+    const images: ModelImage[] = [];
+    const missing: string[] = [];
+    for (const id of ids) {
+      const got = await store.get(id);
+      if (got) images.push({ data: got.data, mime: got.info.mime });
+      else missing.push(id);
+    }
+    return { images, missing };
+  };
+
+  const out: ModelMessage[] = [];
+  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+
+  for (const m of conversation.messages) {
+    switch (m.role) {
+      case 'user': {
+        const lines = [m.text];
+        const ride = m.attachmentIds.filter((id) => riding.has(id));
+        for (const id of m.attachmentIds) {
+          const description = m.descriptions?.[id];
+          if (description !== undefined) lines.push(`${await stubFor(id)}\nDescription of that image by the vision helper: ${description}`);
+          else if (!riding.has(id)) lines.push(await stubFor(id));
+        }
+        const { images, missing } = await load(ride);
+        for (const id of missing) lines.push(`[image ${id}: no longer available]`);
+        out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
+        break;
+      }
+      case 'delivery': {
+        if (m.retracted || !chatSees) {
+          const stubs = await Promise.all(m.attachmentIds.map(stubFor));
+          out.push({ role: 'user', content: `(Images captured by ${m.origin} earlier in this conversation:)\n${stubs.join('\n')}` });
+        } else {
+          const { images, missing } = await load(m.attachmentIds);
+          const descriptors = await Promise.all(m.attachmentIds.map(async (id) => {
+            const a = await info(id);
+            return a ? describeAttachment(a) : `[image ${id}]`;
+          }));
+          const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...descriptors];
+          for (const id of missing) lines.push(`[image ${id}: no longer available]`);
+          out.push({ role: 'user', content: lines.join('\n'), images });
+        }
+        break;
+      }
+      case 'assistant':
+        out.push(m.toolCalls?.length ? { role: 'assistant', content: m.text, toolCalls: m.toolCalls } : { role: 'assistant', content: m.text });
+        break;
+      case 'tool':
+        out.push({ role: 'tool', content: m.text, toolCallId: m.toolCallId, name: m.name });
+        break;
+    }
+  }
+  return out;
+}

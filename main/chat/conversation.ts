@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { ProviderKind } from '../../common/models.ts';
+
+/**
+ * A conversation as it is stored on disk (DESIGN §5.6). It holds attachment ids and text
+ * stubs, never image bytes or base64: the schema has no field that could carry them.
+ */
+const ToolCallRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+const UserMessage = z.object({
+  role: z.literal('user'),
+  id: z.string(),
+  text: z.string(),
+  /** Images the user attached (ids in the attachment store). */
+  attachmentIds: z.array(z.string()).default([]),
+  /** Descriptions a vision helper wrote for a blind chat model, by attachment id. */
+  descriptions: z.record(z.string(), z.string()).optional(),
+  createdAt: z.string(),
+});
+
+/**
+ * A synthetic user turn that showed tool-captured images to the model (DESIGN §5.3).
+ * While `retracted` is false (only within the user turn that made it) its images ride in
+ * requests; afterwards it is rendered as durable text stubs.
+ */
+const DeliveryMessage = z.object({
+  role: z.literal('delivery'),
+  id: z.string(),
+  origin: z.string(),
+  attachmentIds: z.array(z.string()),
+  retracted: z.boolean(),
+  createdAt: z.string(),
+});
+
+const AssistantMessage = z.object({
+  role: z.literal('assistant'),
+  id: z.string(),
+  text: z.string(),
+  thinking: z.string().optional(),
+  toolCalls: z.array(ToolCallRecord).optional(),
+  /** The stream ended early (dropped or stopped): `text` is what arrived. */
+  interrupted: z.enum(['error', 'cancelled']).optional(),
+  createdAt: z.string(),
+});
+
+const ToolMessage = z.object({
+  role: z.literal('tool'),
+  id: z.string(),
+  toolCallId: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  /** What the model reads: text and image descriptors only. */
+  text: z.string(),
+  attachmentIds: z.array(z.string()).optional(),
+  durationMs: z.number().optional(),
+  createdAt: z.string(),
+});
+
+export const StoredMessage = z.discriminatedUnion('role', [UserMessage, DeliveryMessage, AssistantMessage, ToolMessage]);
+export type StoredMessage = z.infer<typeof StoredMessage>;
+export type StoredUserMessage = z.infer<typeof UserMessage>;
+export type StoredDeliveryMessage = z.infer<typeof DeliveryMessage>;
+export type StoredAssistantMessage = z.infer<typeof AssistantMessage>;
+export type StoredToolMessage = z.infer<typeof ToolMessage>;
+
+export const CONVERSATION_VERSION = 1;
+
+export const Conversation = z.object({
+  version: z.literal(CONVERSATION_VERSION),
+  id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** The last model used; `endpoint` names an OpenAI-compatible endpoint from settings. */
+  model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
+  messages: z.array(StoredMessage),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export type ConversationSummary = Pick<Conversation, 'id' | 'title' | 'createdAt' | 'updatedAt'> & { messageCount: number };

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fsAtomic.ts';
+import { Conversation, CONVERSATION_VERSION, type ConversationSummary } from './conversation.ts';
+
+const ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function newConversationId(now = new Date().toISOString()): string {
+  return `${now.slice(0, 10).replaceAll('-', '')}-${randomBytes(6).toString('hex')}`;
+}
+
+/** Conversations as JSON files in `<dataDir>/conversations`, each written atomically. */
+export class ConversationStore {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'conversations');
+  }
+
+  /** A new, unsaved conversation; `id` lets a caller name it before the first turn runs. */
+  create(title = 'New chat', id?: string): Conversation {
+    const now = new Date().toISOString();
+    if (id !== undefined && !ID.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
+    id ??= newConversationId(now);
+    return { version: CONVERSATION_VERSION, id, title, createdAt: now, updatedAt: now, messages: [] };
+  }
+
+  async get(id: string): Promise<Conversation | undefined> {
+    if (!ID.test(id)) return undefined;
+    let text: string;
+    try {
+      text = await readFile(this.fileOf(id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return Conversation.parse(JSON.parse(text));
+  }
+
+  async save(conversation: Conversation): Promise<void> {
+    const valid = Conversation.parse(conversation);
+    valid.updatedAt = new Date().toISOString();
+    conversation.updatedAt = valid.updatedAt;
+    await mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.fileOf(valid.id), JSON.stringify(valid, null, 1));
+  }
+
+  async list(): Promise<ConversationSummary[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const out: ConversationSummary[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const c = await this.get(name.slice(0, -5));
+        if (c) out.push({ id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length });
+      } catch {
+        // An unreadable file is skipped in listings, never deleted: the user may recover it.
+      }
+    }
+    return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const c = await this.get(id);
+    if (!c) return false;
+    c.title = title;
+    await this.save(c);
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    try {
+      await rm(this.fileOf(id));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  fileOf(id: string): string {
+    if (!ID.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
+    return join(this.dir, `${id}.json`);
+  }
+}

@@ -1,0 +1,125 @@
+// `glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json]`
+// (DESIGN §10): runs a source through the image chokepoint and says what a model would receive,
+// or why it is refused. Stores nothing. With --model (or --vision) the capability gate applies.
+import { formatImageSize, type ImageRefusal } from '../../common/images.ts';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
+import type { ModelCapabilities } from '../../common/models.ts';
+import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
+import { profileFor, targetFor } from '../images/profiles.ts';
+import type { AttachmentStore } from '../images/types.ts';
+import { createProvider } from '../models/createProvider.ts';
+import { ProviderError, type ModelProvider } from '../models/provider.ts';
+import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
+
+const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json]
+
+Checks an image the way Glance does before sending it to a model: reads it, checks what it
+really is, decodes it safely, fits it to the provider's image profile and reports the result.
+Nothing is sent or stored.
+
+  SOURCE          an absolute path, a file://, data: or http(s) URL
+  --model NAME    also check that this model can see images
+  --provider      ollama (default) or openai (any OpenAI-compatible server)
+  --base-url      server URL; Ollama default: $OLLAMA_HOST or http://127.0.0.1:11434
+  --api-key-env   name of the environment variable holding the API key (openai)
+  --vision yes|no declare whether the model can see (overrides detection; no server needed)
+  --json          print one JSON object
+
+Exit status: 0 accepted, 3 refused, 4 the model server failed, 2 usage.
+`;
+
+// check-image never stores: a store that is used would be a bug.
+const NO_STORE: AttachmentStore = {
+  put: () => Promise.reject(new Error('check-image stores nothing')),
+  get: async () => undefined,
+  info: async () => undefined,
+  pathOf: () => {
+    throw new Error('check-image stores nothing');
+  },
+};
+
+function printRefusal(io: CommandIO, json: boolean, refusal: { code: string; message: string }): void {
+  if (json) io.out(JSON.stringify({ ok: false, code: refusal.code, message: refusal.message }) + '\n');
+  else io.err(`Refused (${refusal.code}): ${refusal.message}\n`);
+}
+
+export const checkImageCommand = {
+  summary: 'Check an image the way Glance would send it to a model',
+  async run(argv: string[], io: CommandIO): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, MODEL_OPTIONS);
+    if (values.help) {
+      io.out(HELP);
+      return EXIT.ok;
+    }
+    const [source, ...extra] = positionals;
+    if (source === undefined) throw new UsageError('SOURCE is required: an absolute path, or a file://, data: or http(s) URL');
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const kind = values.provider ?? 'ollama';
+    if (kind !== 'ollama' && kind !== 'openai') throw new UsageError(`--provider must be ollama or openai, not "${kind}"`);
+    const vision = values.vision;
+    if (vision !== undefined && vision !== 'yes' && vision !== 'no') throw new UsageError(`--vision must be yes or no, not "${vision}"`);
+    const model = values.model;
+    const json = values.json;
+
+    // The gate first: nothing is read for a model that cannot see.
+    if (model !== undefined || vision !== undefined) {
+      let capabilities: ModelCapabilities | undefined;
+      if (vision === undefined && model !== undefined) {
+        let apiKey: string | undefined;
+        const keyVar = values['api-key-env'];
+        if (keyVar !== undefined) {
+          apiKey = io.env[keyVar];
+          if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: that environment variable is not set`);
+        }
+        let provider: ModelProvider;
+        try {
+          provider = createProvider({ kind, baseUrl: values['base-url'], apiKey, env: io.env });
+        } catch (error) {
+          // e.g. an OLLAMA_HOST or --base-url that is not a host
+          throw new UsageError(error instanceof Error ? error.message : String(error));
+        }
+        try {
+          capabilities = await provider.capabilities(model);
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          printRefusal(io, json, { code: error.code, message: error.message });
+          return EXIT.modelFailed;
+        }
+      }
+      const target = targetFor(kind, model ?? '', capabilities, vision);
+      const refusal = visionRefusal(target);
+      if (refusal) {
+        printRefusal(io, json, refusal);
+        return EXIT.imageRefused;
+      }
+    }
+
+    const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: NO_STORE });
+    // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
+    const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profileFor(kind));
+    if (!result.ok) {
+      printRefusal(io, json, result satisfies ImageRefusal);
+      return EXIT.imageRefused;
+    }
+    const { image } = result;
+    if (json) {
+      io.out(
+        JSON.stringify({
+          ok: true,
+          mime: image.mime,
+          width: image.width,
+          height: image.height,
+          bytes: image.bytes,
+          sha256: image.sha256,
+          source: { mime: image.source.mime, width: image.source.width, height: image.source.height, bytes: image.source.bytes },
+        }) + '\n',
+      );
+    } else {
+      const forWhom = model ? ` for ${model}` : ` for ${kind}`;
+      io.out(
+        `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)}), sha256 ${image.sha256.slice(0, 16)}…\n`,
+      );
+    }
+    return EXIT.ok;
+  },
+};

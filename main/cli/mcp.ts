@@ -1,0 +1,180 @@
+// `glance mcp list [--mcp-config FILE] [--json]`
+// `glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]`
+// (DESIGN §10): the MCP hub from the command line, through the same binary capture the chat
+// uses, so `mcp call --json` shows exactly what a model would get.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
+import { FileAttachmentStore } from '../images/attachmentStore.ts';
+import { ImageIntake } from '../images/imageIntake.ts';
+import { BinaryCapture } from '../mcp/binaryCapture.ts';
+import { formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
+import { McpHub, type McpServerStatus } from '../mcp/mcpHub.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
+
+const OPTIONS = {
+  'mcp-config': { type: 'string' },
+  'data-dir': { type: 'string' },
+  args: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Exit code 4: the other side (here an MCP server) could not be reached, crashed or hung. */
+const UNREACHABLE = EXIT.modelFailed;
+
+const HELP = `Usage: glance mcp list [--mcp-config FILE] [--json]
+       glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]
+
+list   starts every configured MCP server and lists its tools as a model is offered them
+       (namespaced server__tool), with each server's state.
+call   calls one tool and prints its result as the model would see it: images and other
+       binaries are captured (images into the attachment store, the rest under
+       <data dir>/captures) and replaced by one-line descriptors.
+
+  --mcp-config  the {"mcpServers": {...}} file; default <data dir>/mcp.json
+  --args        the tool's arguments as a JSON object (default {})
+  --data-dir    where captures are stored; default the app's data directory
+  --json        list: {servers, tools, errors}; call: {ok, text, images, files, notes}
+
+Exit codes: 0 ok; 1 the tool failed; 2 usage or configuration; 4 a server could not be
+reached, crashed or did not answer.
+`;
+
+export const mcpCommand = {
+  summary: 'List MCP tools, or call one as a model would',
+  async run(argv: string[], io: CommandIO): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+    const [sub, ...rest] = positionals;
+    if (values.help || sub === 'help') {
+      io.out(HELP);
+      return EXIT.ok;
+    }
+    if (sub === 'list') return list(rest, values, io);
+    if (sub === 'call') return call(rest, values, io);
+    throw new UsageError(sub ? `unknown subcommand "${sub}": use "list" or "call"` : 'give a subcommand: "list" or "call"');
+  },
+};
+
+type Values = { 'mcp-config'?: string; 'data-dir'?: string; args?: string; json: boolean };
+
+async function list(rest: string[], values: Values, io: CommandIO): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (values.args !== undefined) throw new UsageError('--args belongs to "mcp call"');
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env);
+  const config = await readConfig(values['mcp-config'], dataDir, io);
+  if (!config) return EXIT.usage;
+  const hub = makeHub(config, dataDir);
+  try {
+    const tools = await hub.listTools();
+    const servers = hub.status();
+    const errors = config.errors.filter((e) => e.server === undefined).map(formatConfigError);
+    if (values.json) {
+      io.out(JSON.stringify({ servers, tools, errors }, null, 2) + '\n');
+    } else {
+      if (servers.length === 0) io.out('No MCP servers are configured.\n');
+      for (const server of servers) {
+        io.out(`${server.name} (${server.transport ?? 'config'}): ${server.state}${server.message ? ` — ${server.message}` : ''}\n`);
+        for (const tool of tools.filter((t) => t.server === server.name)) {
+          io.out(`  ${tool.name}${tool.description ? `  ${firstLine(tool.description)}` : ''}\n`);
+        }
+      }
+    }
+    if (servers.some((s) => s.state === 'failed' || s.state === 'crashed')) return UNREACHABLE;
+    return servers.some((s) => s.state === 'invalid') ? EXIT.usage : EXIT.ok;
+  } finally {
+    await hub.close();
+  }
+}
+
+async function call(rest: string[], values: Values, io: CommandIO): Promise<number> {
+  const [serverName, toolName, extra] = rest;
+  if (!serverName || !toolName) throw new UsageError('mcp call needs SERVER and TOOL');
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  let args: Record<string, unknown> = {};
+  if (values.args !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.args);
+    } catch (error) {
+      throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--args must be a JSON object');
+    args = parsed as Record<string, unknown>;
+  }
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env);
+  const config = await readConfig(values['mcp-config'], dataDir, io, serverName);
+  if (!config) return EXIT.usage;
+  const serverConfig = config.servers.get(serverName);
+  if (!serverConfig) {
+    const bad = config.errors.find((e) => e.server === serverName);
+    if (bad) throw new UsageError(formatConfigError(bad));
+    const known = [...config.servers.keys()];
+    throw new UsageError(`no MCP server named "${serverName}"${known.length ? ` (configured: ${known.join(', ')})` : ' (none are configured)'}`);
+  }
+
+  const store = new FileAttachmentStore(dataDir);
+  // Only the server asked for is started.
+  const hub = makeHub({ servers: new Map([[serverName, serverConfig]]), errors: [] }, dataDir, store);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  try {
+    const tools = await hub.listTools(controller.signal);
+    const server = hub.status().find((s) => s.name === serverName) as McpServerStatus;
+    if (server.state !== 'ready') {
+      io.err(`glance mcp: ${server.message ?? `server "${serverName}" is ${server.state}`}\n`);
+      return UNREACHABLE;
+    }
+    const offered = tools.filter((t) => t.server === serverName);
+    if (!offered.some((t) => t.tool === toolName)) {
+      throw new UsageError(`server "${serverName}" has no tool "${toolName}" (it has: ${offered.map((t) => t.tool).join(', ') || 'none'})`);
+    }
+    const outcome = await hub.callServerTool(serverName, toolName, args, {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (!values.json) io.err(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
+      },
+    });
+    if (values.json) {
+      const images = outcome.images.map((info) => ({ ...info, path: store.pathOf(info) }));
+      io.out(JSON.stringify({ ...outcome, images }, null, 2) + '\n');
+    } else {
+      io.out(outcome.text.endsWith('\n') ? outcome.text : `${outcome.text}\n`);
+      for (const info of outcome.images) io.err(`image ${info.id}: ${info.width}×${info.height} ${info.mime}, ${info.bytes} bytes → ${store.pathOf(info)}\n`);
+      for (const file of outcome.files) io.err(`file: ${file.mime}, ${file.bytes} bytes → ${file.path}\n`);
+      for (const note of outcome.notes) io.err(`note: ${note}\n`);
+    }
+    if (outcome.ok) return EXIT.ok;
+    const unreachable = outcome.failure === 'server-crashed' || outcome.failure === 'server-unavailable' || outcome.failure === 'timeout';
+    return unreachable ? UNREACHABLE : EXIT.failure;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await hub.close();
+  }
+}
+
+/** The config file, or undefined after printing why it cannot be used. Default: <data dir>/mcp.json. */
+async function readConfig(file: string | undefined, dataDir: string, io: CommandIO, only?: string): Promise<McpConfig | undefined> {
+  let path = file;
+  if (path === undefined) {
+    path = join(dataDir, 'mcp.json');
+    if (!existsSync(path)) return { servers: new Map(), errors: [] };
+  }
+  const config = await loadMcpConfig(isAbsolute(path) ? path : resolve(path));
+  const fatal = config.errors.filter((e) => e.server === undefined);
+  for (const error of config.errors) if (only === undefined || error.server === undefined) io.err(`glance mcp: ${formatConfigError(error)}\n`);
+  return fatal.length > 0 ? undefined : config;
+}
+
+function makeHub(config: McpConfig, dataDir: string, store = new FileAttachmentStore(dataDir)): McpHub {
+  const intake = new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store });
+  const capture = new BinaryCapture({ intake, store, capturesDir: join(dataDir, 'captures') });
+  return new McpHub({ config, capture });
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 97)}…` : line;
+}

@@ -1,0 +1,68 @@
+import type { ChatEvent } from '../../common/events.ts';
+import type { ConversationView } from '../../common/ipc.ts';
+import type { Conversation } from '../chat/conversation.ts';
+import type { AttachmentStore } from '../images/types.ts';
+
+/**
+ * A stored conversation replayed as the `ChatEvent`s each user turn produced, so the UI
+ * renders history through the same reducer as live streaming.
+ */
+export async function conversationView(conversation: Conversation, store: AttachmentStore): Promise<ConversationView> {
+  const turns: ConversationView['turns'] = [];
+  let current: ConversationView['turns'][number] | undefined;
+  let answer = '';
+  const finish = () => {
+    if (current) current.events.push({ type: 'done', conversationId: conversation.id, text: answer });
+  };
+  const attached = async (id: string, origin: string, toolCallId?: string): Promise<ChatEvent | undefined> => {
+    const a = await store.info(id);
+    if (!a) return undefined;
+    const event: ChatEvent = { type: 'image_attached', attachmentId: a.id, origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
+    if (toolCallId) event.toolCallId = toolCallId;
+    return event;
+  };
+
+  for (const m of conversation.messages) {
+    if (m.role === 'user') {
+      finish();
+      answer = '';
+      current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
+      turns.push(current);
+      for (const id of m.attachmentIds) {
+        const e = await attached(id, 'user');
+        if (e) current.events.push(e);
+      }
+      continue;
+    }
+    if (!current) continue;
+    const events = current.events;
+    if (m.role === 'assistant') {
+      if (m.thinking) events.push({ type: 'thinking', delta: m.thinking });
+      if (m.text) events.push({ type: 'text', delta: m.text });
+      answer = m.text;
+      for (const call of m.toolCalls ?? []) events.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      if (m.interrupted) {
+        events.push(
+          m.interrupted === 'cancelled'
+            ? { type: 'error', code: 'cancelled', message: 'Stopped.' }
+            : { type: 'error', code: 'interrupted', message: 'The answer was cut off.' },
+        );
+      }
+    } else if (m.role === 'tool') {
+      for (const id of m.attachmentIds ?? []) {
+        const e = await attached(id, m.name, m.toolCallId);
+        if (e) events.push(e);
+      }
+      const result: ChatEvent = { type: 'tool_result', id: m.toolCallId, name: m.name, ok: m.ok, text: m.text, attachmentIds: m.attachmentIds ?? [] };
+      if (m.durationMs !== undefined) result.durationMs = m.durationMs;
+      events.push(result);
+    } else {
+      events.push({ type: 'image_delivered', attachmentIds: m.attachmentIds, origin: m.origin });
+      if (m.retracted) events.push({ type: 'image_retracted', attachmentIds: m.attachmentIds });
+    }
+  }
+  finish();
+  const view: ConversationView = { id: conversation.id, title: conversation.title, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt, turns };
+  if (conversation.model) view.model = { provider: conversation.model.provider, name: conversation.model.name, ...(conversation.model.endpoint ? { endpoint: conversation.model.endpoint } : {}) };
+  return view;
+}

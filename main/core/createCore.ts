@@ -1,0 +1,60 @@
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS, type Limits } from '../../common/limits.ts';
+import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import { ChatEngine } from '../chat/chatEngine.ts';
+import { ConversationStore } from '../chat/conversationStore.ts';
+import { FileAttachmentStore } from '../images/attachmentStore.ts';
+import { ImageIntake } from '../images/imageIntake.ts';
+import { analyzeImageTool } from '../tools/analyzeImage.ts';
+import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
+import { showAttachmentTool } from '../tools/showAttachment.ts';
+import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
+
+export type CoreOptions = {
+  dataDir: string;
+  limits?: Partial<Limits>;
+  /** Roots a model-requested path must stay under. Default: the user's picture/desktop/download folders. */
+  allowedRoots?: string[];
+  /** Without a capturer there is no screenshot_desktop tool. */
+  capturer?: ScreenCapturer;
+  /** Extra tool sources (the MCP hub). */
+  toolProviders?: ToolProvider[];
+  systemPrompt?: string;
+  /** Test-only: let http(s) image sources reach loopback fixture servers. */
+  allowLoopbackFetch?: boolean;
+};
+
+export type GlanceCore = {
+  dataDir: string;
+  limits: Limits;
+  intake: ImageIntake;
+  attachments: FileAttachmentStore;
+  conversations: ConversationStore;
+  tools: ToolRegistry;
+  engine: ChatEngine;
+};
+
+export function defaultAllowedRoots(dataDir: string): string[] {
+  const home = homedir();
+  return [join(dataDir, 'attachments'), join(home, 'Pictures'), join(home, 'Desktop'), join(home, 'Downloads'), tmpdir()];
+}
+
+/**
+ * The services every composition root shares (the Electron app, the CLI, the harness):
+ * one intake, one attachment store, one engine. Each root adds what only it has.
+ */
+export function createCore(options: CoreOptions): GlanceCore {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const attachments = new FileAttachmentStore(options.dataDir);
+  const intake = new ImageIntake({
+    config: { limits, allowedRoots: options.allowedRoots ?? defaultAllowedRoots(options.dataDir), allowLoopbackFetch: options.allowLoopbackFetch },
+    store: attachments,
+  });
+  const conversations = new ConversationStore(options.dataDir);
+  const tools = new ToolRegistry().add(showAttachmentTool(attachments)).add(analyzeImageTool(intake, attachments));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake }));
+  for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
+  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt });
+  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine };
+}

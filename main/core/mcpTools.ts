@@ -1,0 +1,28 @@
+import type { McpHub } from '../mcp/mcpHub.ts';
+import type { Tool, ToolProvider } from '../tools/tool.ts';
+
+/**
+ * The MCP hub as a tool source for the engine. Every MCP tool may return images, but it is
+ * offered to blind models too: its text still helps, and captured images then stay
+ * descriptors (the engine only delivers images to a model that sees).
+ */
+export function mcpToolProvider(hub: McpHub): ToolProvider {
+  return {
+    async listTools(signal) {
+      const tools = await hub.listTools(signal);
+      return tools.map((t): Tool => ({
+        needsVision: false,
+        spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
+        async run(args, context) {
+          const outcome = await hub.callTool(t.name, args, {
+            signal: context.signal,
+            onProgress: context.onProgress,
+            imageTarget: context.imageTarget,
+          });
+          // outcome.text already carries a descriptor for every captured image and file.
+          return { ok: outcome.ok, text: outcome.text, images: outcome.images };
+        },
+      }));
+    },
+  };
+}

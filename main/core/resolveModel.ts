@@ -1,0 +1,41 @@
+import type { ModelCapabilities, ProviderKind } from '../../common/models.ts';
+import type { ModelChoice } from '../chat/chatEngine.ts';
+import type { ImageProfile } from '../images/types.ts';
+import { targetFor } from '../images/profiles.ts';
+import { createProvider } from '../models/createProvider.ts';
+import { ProviderError } from '../models/provider.ts';
+
+export type ModelSpec = {
+  kind: ProviderKind;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** A person's declaration (--vision, or the model's Vision setting) wins over detection. */
+  vision?: 'yes' | 'no';
+  visionSource?: 'flag' | 'settings';
+  /** Per-model vision declarations from settings (OpenAI-compatible endpoints). */
+  visionOverrides?: Record<string, 'yes' | 'no'>;
+  profile?: Partial<ImageProfile>;
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+};
+
+const UNKNOWN: ModelCapabilities = { vision: 'unknown', visionSource: 'none', tools: 'unknown', thinking: 'unknown' };
+
+/**
+ * A model with its provider, capabilities and image target. Detection failures (server down)
+ * leave capabilities unknown: the chat request that follows reports the real error.
+ */
+export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
+  const provider = createProvider({ kind: spec.kind, baseUrl: spec.baseUrl, apiKey: spec.apiKey, visionOverrides: spec.visionOverrides, env: spec.env });
+  let detected = UNKNOWN;
+  try {
+    detected = await provider.capabilities(spec.model, { signal: spec.signal });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+  }
+  const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
+  const target = targetFor(spec.kind, spec.model, detected, override, spec.profile);
+  const capabilities: ModelCapabilities = { ...detected, vision: target.vision, visionSource: target.visionSource };
+  return { provider, model: spec.model, capabilities, target };
+}

@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
+import {
+  BLUE,
+  GREEN,
+  RED,
+  WHITE,
+  animatedGif,
+  decompressionBomb,
+  exifHasGps,
+  exifRotatedJpeg,
+  flatUiRaw,
+  gpsJpeg,
+  near,
+  photoRaw,
+  pixelAt,
+  quadrantImage,
+  solidPng,
+  truncatedJpeg,
+  truncatedPng,
+  type FixtureFormat,
+} from '../../test/fixtures/images.ts';
+import { fitInside, normaliseImage } from './normalise.ts';
+import { DEFAULT_PROFILES, profileFor } from './profiles.ts';
+import { sniffImage } from './sniff.ts';
+import type { ImageProfile } from './types.ts';
+
+const OLLAMA = DEFAULT_PROFILES.ollama;
+const OPENAI = DEFAULT_PROFILES.openai;
+
+async function normalise(data: Uint8Array, profile: ImageProfile = OLLAMA, limits = DEFAULT_LIMITS) {
+  const sniffed = await sniffImage(data);
+  if (!sniffed.ok) throw new Error(`fixture did not sniff as an image: ${sniffed.message}`);
+  return normaliseImage(data, sniffed, profile, limits);
+}
+
+async function accepted(data: Uint8Array, profile: ImageProfile = OLLAMA) {
+  const result = await normalise(data, profile);
+  if (!result.ok) throw new Error(`refused: ${result.code}: ${result.message}`);
+  return result.image;
+}
+
+describe('fitInside', () => {
+  it('never enlarges', () => {
+    expect(fitInside(100, 50, OLLAMA)).toEqual({ width: 100, height: 50 });
+  });
+  it('caps the long edge', () => {
+    expect(fitInside(3840, 2160, OLLAMA)).toEqual({ width: 1568, height: 882 });
+  });
+  it('caps total pixels for near-square images', () => {
+    const { width, height } = fitInside(4000, 4000, OLLAMA);
+    expect(width * height).toBeLessThanOrEqual(OLLAMA.maxPixels);
+    expect(width).toBe(height);
+  });
+  it('keeps at least one pixel on the short edge', () => {
+    expect(fitInside(20000, 20, OLLAMA)).toEqual({ width: 1568, height: 1 });
+  });
+});
+
+describe('normaliseImage', () => {
+  it.each<FixtureFormat>(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif'])('decodes %s and keeps its pixels', async (format) => {
+    const image = await accepted(await quadrantImage(format), OPENAI);
+    expect(OPENAI.formats).toContain(image.mime);
+    expect([image.width, image.height]).toEqual([64, 48]);
+    expect(image.source).toMatchObject({ width: 64, height: 48 });
+    // Quadrants survive: top-left red, top-right green, bottom-left blue, bottom-right white.
+    expect(near((await pixelAt(image.data, 8, 8)).rgb, RED)).toBe(true);
+    expect(near((await pixelAt(image.data, 56, 8)).rgb, GREEN)).toBe(true);
+    expect(near((await pixelAt(image.data, 8, 40)).rgb, BLUE)).toBe(true);
+    expect(near((await pixelAt(image.data, 56, 40)).rgb, WHITE)).toBe(true);
+  });
+
+  it('records mime, size and sha256 of exactly what it returns', async () => {
+    const image = await accepted(await quadrantImage('tiff'));
+    const meta = await sharp(image.data).metadata();
+    expect(image.mime).toBe(`image/${meta.format === 'jpeg' ? 'jpeg' : meta.format}`);
+    expect([image.width, image.height]).toEqual([meta.width, meta.height]);
+    expect(image.bytes).toBe(image.data.byteLength);
+    expect(image.sha256).toBe(createHash('sha256').update(image.data).digest('hex'));
+    expect(image.source.mime).toBe('image/tiff');
+  });
+
+  it('applies EXIF orientation 6: the output is upright', async () => {
+    const { data, upright } = await exifRotatedJpeg();
+    // The fixture really is stored sideways: as stored, top-left is blue and it is landscape.
+    const stored = await sharp(data).raw().toBuffer({ resolveWithObject: true });
+    expect([stored.info.width, stored.info.height]).toEqual([upright.height, upright.width]);
+    expect(near([stored.data[0] ?? 0, stored.data[1] ?? 0, stored.data[2] ?? 0], BLUE)).toBe(true);
+
+    const image = await accepted(data);
+    expect([image.width, image.height]).toEqual([upright.width, upright.height]);
+    expect(near((await pixelAt(image.data, 5, 5)).rgb, RED)).toBe(true);
+    expect(near((await pixelAt(image.data, upright.width - 5, 5)).rgb, BLUE)).toBe(true);
+    expect(near((await pixelAt(image.data, 5, upright.height - 5)).rgb, BLUE)).toBe(true);
+    expect((await sharp(image.data).metadata()).orientation ?? 1).toBe(1);
+  });
+
+  it('strips GPS and all other metadata', async () => {
+    const input = await gpsJpeg();
+    const inMeta = await sharp(input).metadata();
+    expect(inMeta.exif && exifHasGps(inMeta.exif)).toBe(true);
+    for (const profile of [OLLAMA, OPENAI]) {
+      const image = await accepted(input, profile);
+      const meta = await sharp(image.data).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.iptc).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(Buffer.from(image.data).includes('GlanceTestCam')).toBe(false);
+    }
+  });
+
+  it('refuses a decompression bomb from its header, without allocating its pixels', async () => {
+    const bomb = await decompressionBomb();
+    expect(bomb.byteLength).toBeLessThan(400 * 1024);
+    const before = process.memoryUsage().rss;
+    const result = await normalise(bomb);
+    const grown = process.memoryUsage().rss - before;
+    expect(result).toMatchObject({ ok: false, code: 'too-many-pixels' });
+    if (!result.ok) expect(result.message).toMatch(/40000×40000/);
+    // Decoding would need gigabytes; refusing from the header costs next to nothing.
+    expect(grown).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('refuses over the configured pixel limit even when small', async () => {
+    const result = await normalise(await solidPng(200, 200), OLLAMA, { ...DEFAULT_LIMITS, maxInputPixels: 10_000 });
+    expect(result).toMatchObject({ ok: false, code: 'too-many-pixels' });
+  });
+
+  it.each([
+    ['a truncated PNG', truncatedPng],
+    ['a truncated JPEG', truncatedJpeg],
+  ])('refuses %s as corrupt', async (_what, make) => {
+    const result = await normalise(await make());
+    expect(result).toMatchObject({ ok: false, code: 'corrupt' });
+    if (!result.ok) expect(result.message).toMatch(/damaged or cut short/);
+  });
+
+  it('fits an extreme aspect ratio (20000×20) without losing the short edge', async () => {
+    const image = await accepted(await solidPng(20_000, 20, GREEN));
+    expect(image.width).toBe(1568);
+    expect(image.height).toBe(1);
+    expect(image.source).toMatchObject({ width: 20_000, height: 20 });
+    expect(near((await pixelAt(image.data, 700, 0)).rgb, GREEN)).toBe(true);
+  });
+
+  it('keeps a 1×1 image at 1×1', async () => {
+    const image = await accepted(await solidPng(1, 1, BLUE));
+    expect([image.width, image.height]).toEqual([1, 1]);
+    expect(near((await pixelAt(image.data, 0, 0)).rgb, BLUE)).toBe(true);
+  });
+
+  it('takes the first frame of an animated GIF', async () => {
+    const gif = await animatedGif();
+    expect((await sharp(gif).metadata()).pages).toBe(2);
+    const image = await accepted(gif, OPENAI);
+    expect([image.width, image.height]).toEqual([20, 10]);
+    expect(near((await pixelAt(image.data, 10, 5)).rgb, RED)).toBe(true);
+    expect((await sharp(image.data).metadata()).pages ?? 1).toBe(1);
+  });
+
+  it('fits a 4K image to the profile', async () => {
+    const image = await accepted(await solidPng(3840, 2160));
+    expect([image.width, image.height]).toEqual([1568, 882]);
+    const openai = await accepted(await solidPng(3840, 2160), OPENAI);
+    expect([openai.width, openai.height]).toEqual([2048, 1152]);
+  });
+
+  it('sends a few-colour screenshot as an exact palette PNG', async () => {
+    const ui = flatUiRaw();
+    const png = await sharp(ui.data, { raw: { width: ui.width, height: ui.height, channels: 3 } }).png().toBuffer();
+    const image = await accepted(png);
+    expect(image.mime).toBe('image/png');
+    expect((await sharp(image.data).metadata()).isPalette).toBe(true);
+    const back = await sharp(image.data).removeAlpha().raw().toBuffer();
+    expect(back.equals(ui.data)).toBe(true);
+  });
+
+  it('picks the smallest accepted encoding for a photo: JPEG for Ollama, WebP where allowed', async () => {
+    const png = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
+    const forOllama = await accepted(png, OLLAMA);
+    expect(forOllama.mime).toBe('image/jpeg');
+    expect(forOllama.bytes).toBeLessThan(png.byteLength);
+    // 4:4:4 chroma keeps coloured text edges.
+    expect((await sharp(forOllama.data).metadata()).chromaSubsampling).toBe('4:4:4');
+    const forOpenai = await accepted(png, OPENAI);
+    expect(forOpenai.mime).toBe('image/webp');
+    expect(forOpenai.bytes).toBeLessThan(forOllama.bytes);
+    const pngOnly = await accepted(png, profileFor('openai', { formats: ['image/png'] }));
+    expect(pngOnly.mime).toBe('image/png');
+  });
+
+  it('lowers quality, then size, to fit the byte cap; refuses when nothing fits', async () => {
+    const png = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
+    const unconstrained = await accepted(png, OLLAMA);
+    const tight = profileFor('ollama', { maxBytes: Math.floor(unconstrained.bytes / 3) });
+    const squeezed = await accepted(png, tight);
+    expect(squeezed.bytes).toBeLessThanOrEqual(tight.maxBytes);
+    const impossible = await normalise(png, profileFor('ollama', { maxBytes: 100 }));
+    expect(impossible).toMatchObject({ ok: false, code: 'too-large' });
+  });
+
+  it('keeps transparency in PNG and puts it on white in JPEG', async () => {
+    const halfClear = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } })
+      .composite([{ input: { create: { width: 20, height: 40, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 1 } } }, left: 0, top: 0 }])
+      .png()
+      .toBuffer();
+    const png = await accepted(halfClear, profileFor('ollama', { formats: ['image/png'] }));
+    expect((await sharp(png.data).metadata()).hasAlpha).toBe(true);
+    const jpeg = await accepted(halfClear, profileFor('ollama', { formats: ['image/jpeg'] }));
+    expect(near((await pixelAt(jpeg.data, 30, 20)).rgb, WHITE)).toBe(true);
+    expect(near((await pixelAt(jpeg.data, 10, 20)).rgb, BLUE)).toBe(true);
+  });
+
+  it('converts 16-bit and greyscale input to 8-bit output', async () => {
+    const sixteen = await sharp(await quadrantImage('png')).toColourspace('rgb16').png().toBuffer();
+    expect((await sharp(sixteen).metadata()).depth).toBe('ushort');
+    const image = await accepted(sixteen);
+    expect((await sharp(image.data).metadata()).depth).toBe('uchar');
+    expect(near((await pixelAt(image.data, 8, 8)).rgb, RED)).toBe(true);
+    const grey = await sharp(await quadrantImage('png')).greyscale().png().toBuffer();
+    const greyOut = await accepted(grey);
+    expect((await sharp(greyOut.data).metadata()).depth).toBe('uchar');
+  });
+});

@@ -1,0 +1,197 @@
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Settings, SettingsPatch, defaultSettings } from '../../common/settings.ts';
+import { formatZodIssues } from '../../common/zodIssues.ts';
+import { writeFileAtomic } from '../fsAtomic.ts';
+import type { SecretStore } from './secretStore.ts';
+import { MIGRATIONS, mcpServerProblems, parseSettings, readMcpServersFile, type Migration } from './settingsSchema.ts';
+import { stamp } from './secretStore.ts';
+
+const FILE_NAME = 'settings.json';
+/** A temp file this old was left by a crash, not by a save in progress. */
+const STALE_TEMP_MS = 60_000;
+
+export type SettingsLoad = {
+  settings: Settings;
+  /** Things a person should be told (recovered file, moved keys, ignored keys). */
+  warnings: string[];
+  /** Where an unreadable file was kept. */
+  keptAs?: string;
+};
+
+export type McpImportResult =
+  | { ok: true; added: string[]; replaced: string[]; skipped: { name: string; reason: string }[] }
+  | { ok: false; code: 'unreadable' | 'invalid'; message: string };
+
+export type SettingsStoreOptions = {
+  dataDir: string;
+  /** Where plain-text keys found in the file are moved to. */
+  secrets?: SecretStore;
+  now?: () => Date;
+  migrations?: Readonly<Record<number, Migration>>;
+};
+
+/**
+ * `<dataDir>/settings.json`: versioned, zod-validated, written atomically. A file that cannot
+ * be read as settings is never silently lost: it is kept as `settings.json.bad-<time>` and
+ * the defaults are used, with a warning saying where it went.
+ */
+export class SettingsStore {
+  readonly path: string;
+  readonly #options: SettingsStoreOptions;
+  #settings: Settings = defaultSettings();
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<(settings: Settings) => void>();
+
+  constructor(options: SettingsStoreOptions) {
+    this.#options = options;
+    this.path = join(options.dataDir, FILE_NAME);
+  }
+
+  /** The settings last loaded or saved (defaults before `load`). */
+  current(): Settings {
+    return this.#settings;
+  }
+
+  async load(): Promise<SettingsLoad> {
+    await mkdir(this.#options.dataDir, { recursive: true });
+    await this.#removeStaleTemps();
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.#settings = defaultSettings();
+      return { settings: this.#settings, warnings: [] };
+    }
+
+    let raw: unknown;
+    let problem: string | undefined;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      problem = `it is not valid JSON (${(error as Error).message})`;
+    }
+    const parsed = problem === undefined ? parseSettings(raw, this.#options.migrations ?? MIGRATIONS) : undefined;
+    if (!parsed || !parsed.ok) {
+      const reason = problem ?? (parsed && !parsed.ok ? parsed.message : 'unreadable');
+      const keptAs = `${this.path}.bad-${stamp(this.#now())}`;
+      await rename(this.path, keptAs);
+      this.#settings = defaultSettings();
+      return {
+        settings: this.#settings,
+        warnings: [`Settings could not be read — ${reason}. Glance is using the defaults; your file was kept as ${keptAs}.`],
+        keptAs,
+      };
+    }
+
+    const warnings = [...parsed.warnings];
+    let rewrite = parsed.migratedFrom !== undefined;
+    if (parsed.extractedSecrets.length > 0) {
+      const secrets = this.#options.secrets;
+      if (!secrets) throw new Error('settings.json holds an API key but no secret store was given to move it to');
+      for (const s of parsed.extractedSecrets) {
+        const stored = await secrets.set(s.name, s.value);
+        if (!stored.ok) {
+          // Keep the file as it is rather than lose the key; the user sees why.
+          warnings.push(`could not move the API key of endpoint "${s.endpoint}" into the secret store: ${stored.message}`);
+          this.#settings = parsed.settings;
+          return { settings: this.#settings, warnings };
+        }
+      }
+      rewrite = true;
+    }
+    this.#settings = parsed.settings;
+    if (rewrite) await this.#write(parsed.settings);
+    return { settings: this.#settings, warnings };
+  }
+
+  async save(settings: Settings): Promise<Settings> {
+    const checked = Settings.parse(settings);
+    await this.#enqueue(() => this.#write(checked));
+    return checked;
+  }
+
+  /** Replace the sections a patch names; the result is validated as a whole before it is written. */
+  async update(patch: SettingsPatch): Promise<{ ok: true; settings: Settings } | { ok: false; code: 'invalid'; message: string }> {
+    const checkedPatch = SettingsPatch.safeParse(patch);
+    if (!checkedPatch.success) return { ok: false, code: 'invalid', message: formatZodIssues(checkedPatch.error) };
+    // Servers typed in the UI get the MCP hub's own check now, not when they fail to start.
+    const problems = checkedPatch.data.mcpServers ? mcpServerProblems(checkedPatch.data.mcpServers) : [];
+    if (problems.length > 0) return { ok: false, code: 'invalid', message: problems.join('; ') };
+    return this.#enqueue(async () => {
+      const next = Settings.safeParse({ ...this.#settings, ...definedOnly(checkedPatch.data) });
+      if (!next.success) return { ok: false as const, code: 'invalid' as const, message: formatZodIssues(next.error) };
+      await this.#write(next.data);
+      return { ok: true as const, settings: next.data };
+    });
+  }
+
+  /**
+   * Add the servers of an existing `mcpServers` file (Claude Desktop, `.mcp.json`, VS Code).
+   * A server whose name is taken is skipped unless `replace` is set.
+   */
+  async importMcpServers(file: string, options: { replace?: boolean } = {}): Promise<McpImportResult> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      return { ok: false, code: 'unreadable', message: `could not read ${file}: ${(error as Error).message}` };
+    }
+    const read = readMcpServersFile(raw);
+    if (!read.ok) return { ok: false, code: 'invalid', message: `${file}: ${read.message}` };
+    return this.#enqueue(async () => {
+      const servers = { ...this.#settings.mcpServers };
+      const added: string[] = [];
+      const replaced: string[] = [];
+      const skipped = [...read.skipped];
+      for (const [name, config] of Object.entries(read.servers)) {
+        if (name in servers && !options.replace) {
+          skipped.push({ name, reason: 'a server with this name is already configured' });
+          continue;
+        }
+        (name in servers ? replaced : added).push(name);
+        servers[name] = config;
+      }
+      if (added.length + replaced.length > 0) await this.#write({ ...this.#settings, mcpServers: servers });
+      return { ok: true as const, added, replaced, skipped };
+    });
+  }
+
+  onChange(listener: (settings: Settings) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async #write(settings: Settings): Promise<void> {
+    await mkdir(this.#options.dataDir, { recursive: true });
+    await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
+    this.#settings = settings;
+    for (const listener of this.#listeners) listener(settings);
+  }
+
+  /** Writes run one at a time: an update reads the settings the previous one wrote. */
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(task, task);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #removeStaleTemps(): Promise<void> {
+    const now = this.#now().getTime();
+    for (const name of await readdir(this.#options.dataDir)) {
+      if (!name.startsWith(`.${FILE_NAME}.`) || !name.endsWith('.tmp')) continue;
+      const path = join(this.#options.dataDir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+    }
+  }
+
+  #now(): Date {
+    return this.#options.now?.() ?? new Date();
+  }
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

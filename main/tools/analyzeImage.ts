@@ -1,0 +1,47 @@
+import type { ImageIntake } from '../images/imageIntake.ts';
+import type { AttachmentStore } from '../images/types.ts';
+import type { Tool } from './tool.ts';
+
+/**
+ * analyze_image: a side call to a vision model (the chat model if it sees, else the helper).
+ * A path or id goes in, prose comes out; the image never enters the chat context.
+ * Paths asked for by the model are confined to the allowed roots by the gate.
+ */
+export function analyzeImageTool(intake: ImageIntake, store: AttachmentStore): Tool {
+  return {
+    needsVision: true,
+    spec: {
+      name: 'analyze_image',
+      description:
+        'Ask a vision model a question about an image file or a stored image, and get its answer as text. ' +
+        'Give either "source" (an absolute path, file:// or https:// URL) or "attachmentId", plus a "prompt".',
+      parameters: {
+        type: 'object',
+        properties: {
+          source: { type: 'string', description: 'Absolute path, file:// URL or https:// URL of the image.' },
+          attachmentId: { type: 'string', description: 'Id of an image stored in this conversation.' },
+          prompt: { type: 'string', description: 'What to find out about the image.' },
+        },
+        required: ['prompt'],
+      },
+    },
+    async run(args, context) {
+      const prompt = typeof args.prompt === 'string' && args.prompt.trim() ? args.prompt : 'Describe this image.';
+      if (!context.imageTarget || !context.describe) return { ok: false, text: 'No model that can see images is configured.' };
+      let id: string;
+      if (typeof args.attachmentId === 'string' && args.attachmentId) {
+        const info = await store.info(args.attachmentId);
+        if (!info) return { ok: false, text: `No stored image has the id "${args.attachmentId}".` };
+        id = info.id;
+      } else if (typeof args.source === 'string' && args.source) {
+        const result = await intake.tryAttachImage({ source: args.source, origin: 'analyze_image', requestedBy: 'model' }, context.imageTarget, { signal: context.signal });
+        if (!result.ok) return { ok: false, text: `Could not use that image (${result.code}): ${result.message}`, refusals: [result] };
+        id = result.attachment.id;
+      } else {
+        return { ok: false, text: 'Give "source" or "attachmentId".' };
+      }
+      const answer = await context.describe([id], prompt, context.signal);
+      return { ok: true, text: `Answer about image ${id}: ${answer}` };
+    },
+  };
+}

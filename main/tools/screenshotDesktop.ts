@@ -1,0 +1,106 @@
+import type { ScreenCapturer, CaptureRegion, CaptureTarget, DisplayInfo } from '../capture/screenCapturer.ts';
+import type { ImageIntake } from '../images/imageIntake.ts';
+import { fitInside } from '../images/normalise.ts';
+import type { Tool } from './tool.ts';
+
+/**
+ * screenshot_desktop: captures anew on every call (never cached). Without a region it shows
+ * the whole display fitted to the model's image profile; with one — in the coordinates of
+ * that fitted image — it maps the region back to screen pixels and captures it at native
+ * resolution, which is how a model reads text too small for the full view (DESIGN §3).
+ */
+export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: ImageIntake }): Tool {
+  let lastDisplayId: string | undefined;
+  return {
+    needsVision: true,
+    spec: {
+      name: 'screenshot_desktop',
+      description:
+        "Capture the user's screen and look at it. Call it without arguments to see the whole display (scaled down to fit). " +
+        'Small text is often unreadable in the full view: to read it, call again with "region" {x, y, width, height} given in ' +
+        'the pixel coordinates of the full view you were shown; that region is captured fresh at full resolution. The smaller ' +
+        'the region, the sharper the text. Every call captures the screen anew.',
+      parameters: {
+        type: 'object',
+        properties: {
+          display: { type: 'string', description: 'Display id from an earlier capture; default: the display under the mouse pointer.' },
+          region: {
+            type: 'object',
+            description: 'Zoom: a rectangle in the coordinates of the full view you were shown.',
+            properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
+            required: ['x', 'y', 'width', 'height'],
+          },
+        },
+      },
+    },
+    async run(args, context) {
+      const target = context.imageTarget;
+      if (!target) return { ok: false, text: 'No model that can see images is configured, so the screen cannot be shown.' };
+      const region = parseRegion(args.region);
+      if (region === 'invalid') return { ok: false, text: 'region must be an object with numbers x, y, width and height.' };
+      const displayId = typeof args.display === 'string' && args.display ? args.display : region ? lastDisplayId : undefined;
+      const captureTarget: CaptureTarget = displayId ? { display: displayId } : 'under-cursor';
+
+      let screenRegion: CaptureRegion | undefined;
+      let view: { width: number; height: number } | undefined;
+      if (region) {
+        const displays = await deps.capturer.listDisplays();
+        const display = displayId ? displays.find((d) => d.id === displayId) : displays.find((d) => d.primary) ?? displays[0];
+        if (!display) return { ok: false, text: `No display ${displayId ? `with id "${displayId}"` : 'is available'} to zoom into.` };
+        const screen = pixelSize(display);
+        view = fitInside(screen.width, screen.height, target.profile);
+        const sx = screen.width / view.width;
+        const sy = screen.height / view.height;
+        screenRegion = { x: region.x * sx, y: region.y * sy, width: region.width * sx, height: region.height * sy };
+      }
+
+      const captured = await deps.capturer.capture(captureTarget, { region: screenRegion, signal: context.signal });
+      if (!captured.ok) return { ok: false, text: `Screen capture failed (${captured.code}): ${captured.message}` };
+      const { capture } = captured;
+      lastDisplayId = capture.display.id;
+      const name = `screenshot-${capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}${capture.region ? '-region' : ''}.png`;
+      const attached = await deps.intake.tryAttachImage({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user' }, target, { signal: context.signal });
+      if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
+      const a = attached.attachment;
+
+      if (!capture.region || !region || !view) {
+        return {
+          ok: true,
+          images: [a],
+          text:
+            `Captured display "${capture.display.name}" (id "${capture.display.id}"), ${capture.width}×${capture.height} pixels, ` +
+            `shown to you as ${a.width}×${a.height} [image ${a.id}]. To read small text, call screenshot_desktop with ` +
+            `"region" in these ${a.width}×${a.height} coordinates; it is captured fresh at full resolution.`,
+        };
+      }
+      const r = capture.region;
+      // Shown pixels per pixel of the full view: how much sharper the zoom is.
+      const zoom = a.width / region.width;
+      return {
+        ok: true,
+        images: [a],
+        text:
+          `Captured region ${fmt(region)} of the ${view.width}×${view.height} view of display "${capture.display.name}" ` +
+          `(screen pixels ${r.width}×${r.height} at ${r.x},${r.y}), shown to you as ${a.width}×${a.height} [image ${a.id}]` +
+          `${zoom > 1 ? `, about ${zoom.toFixed(1)}× sharper than the full view` : ''}.`,
+      };
+    },
+  };
+}
+
+function pixelSize(display: DisplayInfo): { width: number; height: number } {
+  return { width: Math.round(display.width * display.scaleFactor), height: Math.round(display.height * display.scaleFactor) };
+}
+
+function parseRegion(value: unknown): CaptureRegion | undefined | 'invalid' {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') return 'invalid';
+  const r = value as Record<string, unknown>;
+  const [x, y, width, height] = [r.x, r.y, r.width, r.height].map(Number);
+  if (![x, y, width, height].every((n) => Number.isFinite(n))) return 'invalid';
+  return { x: x!, y: y!, width: width!, height: height! };
+}
+
+function fmt(r: CaptureRegion): string {
+  return `${Math.round(r.width)}×${Math.round(r.height)} at ${Math.round(r.x)},${Math.round(r.y)}`;
+}

@@ -1,0 +1,64 @@
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { ImageTarget } from '../images/types.ts';
+import type { ToolSpec } from '../models/provider.ts';
+
+/** What a tool gives back: text for the model's tool message, plus any images it captured. */
+export type ToolOutcome = {
+  ok: boolean;
+  /** Text only: descriptors for images, never bytes or base64. */
+  text: string;
+  /** Images captured into the attachment store, queued for delivery to a seeing model. */
+  images?: AttachmentInfo[];
+  /** Images the gate refused while the tool ran (shown in the UI, described in `text`). */
+  refusals?: { code: string; message: string }[];
+};
+
+export type ToolProgress = { progress: number; total?: number; message?: string };
+
+/** What a running tool may know about the turn it runs in. */
+export type ToolContext = {
+  signal: AbortSignal;
+  onProgress: (p: ToolProgress) => void;
+  /** The model that will look at captured images (the chat model, or the vision helper). */
+  imageTarget: ImageTarget | undefined;
+  /** A side call to a vision model: prompt + image ids in, prose out (analyze_image). */
+  describe?: (attachmentIds: string[], prompt: string, signal: AbortSignal) => Promise<string>;
+};
+
+export interface Tool {
+  readonly spec: ToolSpec;
+  /** Image tools are offered only to a model that can see (or has a vision helper). */
+  readonly needsVision: boolean;
+  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** A source of tools, e.g. the MCP hub: listed per turn, called by name. */
+export interface ToolProvider {
+  listTools(signal?: AbortSignal): Promise<Tool[]>;
+}
+
+/** Built-in tools plus providers (MCP), looked up by name for each turn. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+  readonly #providers: ToolProvider[] = [];
+
+  add(tool: Tool): this {
+    this.#tools.set(tool.spec.name, tool);
+    return this;
+  }
+
+  addProvider(provider: ToolProvider): this {
+    this.#providers.push(provider);
+    return this;
+  }
+
+  /** Tools for one turn; image tools only when someone can look at images. */
+  async forTurn(canSee: boolean, signal?: AbortSignal): Promise<Map<string, Tool>> {
+    const all = new Map(this.#tools);
+    for (const provider of this.#providers) {
+      for (const tool of await provider.listTools(signal)) if (!all.has(tool.spec.name)) all.set(tool.spec.name, tool);
+    }
+    for (const [name, tool] of all) if (tool.needsVision && !canSee) all.delete(name);
+    return all;
+  }
+}

@@ -1,0 +1,62 @@
+// The preload (DESIGN §8): exposes exactly `GlanceApi` as `window.glance` — one function per
+// channel of common/ipc.ts and nothing generic, so a page cannot name a channel itself.
+// Bundled to CommonJS (`npm run build:preload`); it requires only `electron`.
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import type { GlanceApi, IpcEventPayload, IpcRequestInput, IpcResult, IpcValue } from '../common/ipc.ts';
+import type { EventChannel, InvokeChannel } from '../common/ipcChannels.ts';
+
+function invoke<C extends InvokeChannel>(channel: C) {
+  return async (request: IpcRequestInput<C> | Record<string, never> = {}): Promise<IpcResult<IpcValue<C>>> => {
+    try {
+      return (await ipcRenderer.invoke(channel, request)) as IpcResult<IpcValue<C>>;
+    } catch (error) {
+      // Reaching main failed (no handler, payload not cloneable): still an answer, never a throw.
+      const message = typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as Error).message : String(error);
+      return { ok: false, code: 'ipc-failed', message: `${channel}: ${message}` };
+    }
+  };
+}
+
+function subscribe<E extends EventChannel>(channel: E) {
+  return (listener: (payload: IpcEventPayload<E>) => void): (() => void) => {
+    if (typeof listener !== 'function') throw new TypeError(`${channel}: the listener must be a function`);
+    // The IpcRendererEvent stays here: it exposes the sender to whoever holds it.
+    const forward = (_event: unknown, payload: IpcEventPayload<E>) => listener(payload);
+    ipcRenderer.on(channel, forward);
+    return () => void ipcRenderer.removeListener(channel, forward);
+  };
+}
+
+const api: GlanceApi = {
+  chatSend: invoke('chat:send'),
+  chatCancel: invoke('chat:cancel'),
+  attachmentsAdd: invoke('attachments:add'),
+  attachmentsThumbnail: invoke('attachments:thumbnail'),
+  attachmentsCrop: invoke('attachments:crop'),
+  conversationsList: invoke('conversations:list'),
+  conversationsGet: invoke('conversations:get'),
+  conversationsRename: invoke('conversations:rename'),
+  conversationsDelete: invoke('conversations:delete'),
+  modelsList: invoke('models:list'),
+  modelsPull: invoke('models:pull'),
+  modelsCancelPull: invoke('models:cancelPull'),
+  settingsGet: invoke('settings:get'),
+  settingsSet: invoke('settings:set'),
+  secretsSet: invoke('secrets:set'),
+  secretsStatus: invoke('secrets:status'),
+  mcpStatus: invoke('mcp:status'),
+  mcpRestart: invoke('mcp:restart'),
+  captureScreenshot: invoke('capture:screenshot'),
+  appOpenMain: invoke('app:openMain'),
+  appInfo: invoke('app:info'),
+  onChatEvent: subscribe('chat:event'),
+  onModelsPullProgress: subscribe('models:pullProgress'),
+  onAttachmentsIncoming: subscribe('attachments:incoming'),
+  onSettingsChanged: subscribe('settings:changed'),
+  onMcpChanged: subscribe('mcp:changed'),
+  onAppNotice: subscribe('app:notice'),
+  // "" for a file that has no path on disk (a dragged-out browser image): send its bytes instead.
+  pathForFile: (file) => webUtils.getPathForFile(file as File),
+};
+
+contextBridge.exposeInMainWorld('glance', Object.freeze(api));

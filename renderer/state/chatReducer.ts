@@ -1,0 +1,281 @@
+// The chat view as a pure fold of the `ChatEvent` stream (the same events `glance ask --json`
+// prints), plus the few things only the renderer knows (a turn it started, a send that failed).
+// History goes through the same reducer: a stored conversation arrives as turns with events.
+import type { ChatEvent } from '../../common/events.ts';
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { ConversationView } from '../../common/ipc.ts';
+import type { ModelSelection } from '../../common/settings.ts';
+
+/** An image as the chat shows it. Sizes are absent only for history whose events lack them. */
+export type ImageView = {
+  id: string;
+  name: string;
+  origin: string;
+  mime?: string;
+  width?: number;
+  height?: number;
+  bytes?: number;
+  /** The tool call that captured it. */
+  toolCallId?: string;
+  /** Shown to the model as an ephemeral user turn… */
+  delivered: boolean;
+  /** …and replaced by a text stub when the turn ended. */
+  retracted: boolean;
+};
+
+export type ToolCallView = {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  status: 'running' | 'finished' | 'failed';
+  progress?: { progress: number; total?: number; message?: string };
+  durationMs?: number;
+  text?: string;
+  attachmentIds: string[];
+};
+
+/** The assistant's side of a turn, in the order it arrived. */
+export type Part = { kind: 'text'; text: string } | { kind: 'thinking'; text: string } | { kind: 'tool'; id: string };
+
+export type TurnStatus = 'sending' | 'streaming' | 'done' | 'failed' | 'cancelled' | 'refused';
+
+export type Refusal = { origin: string; code: string; message: string };
+
+export type TurnView = {
+  id: string;
+  text: string;
+  createdAt?: string;
+  /** Images on the user's message. */
+  userAttachmentIds: string[];
+  /** True until the engine confirms the user's images (it re-checks them for the model). */
+  optimistic: boolean;
+  parts: Part[];
+  tools: Record<string, ToolCallView>;
+  images: Record<string, ImageView>;
+  refusals: Refusal[];
+  error?: { code: string; message: string };
+  status: TurnStatus;
+  /** The final answer (`done.text`). */
+  answer: string;
+  model?: ModelSelection;
+};
+
+export type ChatState = {
+  conversationId: string | null;
+  order: string[];
+  turns: Record<string, TurnView>;
+};
+
+export type ChatAction =
+  | { type: 'reset' }
+  | { type: 'loaded'; view: ConversationView }
+  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentInfo[]; model?: ModelSelection; createdAt?: string }
+  | { type: 'turn_accepted'; turnId: string; conversationId: string }
+  /** `chat:send` itself failed (bad request, main unreachable): no events will come. */
+  | { type: 'turn_failed'; turnId: string; code: string; message: string }
+  /** A retry replaces the failed turn it repeats. */
+  | { type: 'turn_removed'; turnId: string }
+  | { type: 'event'; turnId: string; conversationId: string; event: ChatEvent };
+
+export const initialChatState: ChatState = Object.freeze({ conversationId: null, order: [], turns: {} }) as ChatState;
+
+export function isRunning(turn: Pick<TurnView, 'status'>): boolean {
+  return turn.status === 'sending' || turn.status === 'streaming';
+}
+
+function newTurn(id: string, text: string, fields: Partial<TurnView> = {}): TurnView {
+  return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', answer: '', ...fields };
+}
+
+function imageFromInfo(a: AttachmentInfo): ImageView {
+  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, delivered: false, retracted: false };
+}
+
+function withTurn(state: ChatState, turn: TurnView): ChatState {
+  const known = turn.id in state.turns;
+  return { ...state, order: known ? state.order : [...state.order, turn.id], turns: { ...state.turns, [turn.id]: turn } };
+}
+
+function appendPart(parts: Part[], kind: 'text' | 'thinking', delta: string): Part[] {
+  const last = parts.at(-1);
+  if (last && last.kind === kind) return [...parts.slice(0, -1), { kind, text: last.text + delta }];
+  return [...parts, { kind, text: delta }];
+}
+
+function markImages(images: Record<string, ImageView>, ids: readonly string[], change: Partial<ImageView>): Record<string, ImageView> {
+  const next = { ...images };
+  for (const id of ids) {
+    // An id the stream never introduced (history trimmed by retention) still gets a row.
+    const image = next[id] ?? { id, name: 'image', origin: 'tool', delivered: false, retracted: false };
+    next[id] = { ...image, ...change };
+  }
+  return next;
+}
+
+/** One event applied to one turn. Pure; unknown fields are ignored. */
+export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
+  const streaming: TurnStatus = turn.status === 'sending' ? 'streaming' : turn.status;
+  switch (event.type) {
+    case 'text':
+      return { ...turn, status: streaming, parts: appendPart(turn.parts, 'text', event.delta) };
+    case 'thinking':
+      return { ...turn, status: streaming, parts: appendPart(turn.parts, 'thinking', event.delta) };
+    case 'tool_call': {
+      const existing = turn.tools[event.id];
+      const tool: ToolCallView = existing
+        ? { ...existing, name: event.name, arguments: event.arguments }
+        : { id: event.id, name: event.name, arguments: event.arguments, status: 'running', attachmentIds: [] };
+      return {
+        ...turn,
+        status: streaming,
+        tools: { ...turn.tools, [event.id]: tool },
+        parts: existing ? turn.parts : [...turn.parts, { kind: 'tool', id: event.id }],
+      };
+    }
+    case 'tool_progress': {
+      const tool = turn.tools[event.id];
+      if (!tool) return turn;
+      const progress = { progress: event.progress, ...(event.total === undefined ? {} : { total: event.total }), ...(event.message === undefined ? {} : { message: event.message }) };
+      return { ...turn, tools: { ...turn.tools, [event.id]: { ...tool, progress } } };
+    }
+    case 'tool_result': {
+      const existing = turn.tools[event.id];
+      const base: ToolCallView = existing ?? { id: event.id, name: event.name, arguments: {}, status: 'running', attachmentIds: [] };
+      const ids = [...new Set([...base.attachmentIds, ...(event.attachmentIds ?? [])])];
+      const tool: ToolCallView = {
+        ...base,
+        status: event.ok ? 'finished' : 'failed',
+        text: event.text,
+        attachmentIds: ids,
+        ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
+      };
+      return { ...turn, tools: { ...turn.tools, [event.id]: tool }, parts: existing ? turn.parts : [...turn.parts, { kind: 'tool', id: event.id }] };
+    }
+    case 'image_attached': {
+      const previous = turn.images[event.attachmentId];
+      const image: ImageView = {
+        id: event.attachmentId,
+        name: event.name ?? previous?.name ?? 'image',
+        origin: event.origin,
+        mime: event.mime,
+        width: event.width,
+        height: event.height,
+        bytes: event.bytes,
+        delivered: previous?.delivered ?? false,
+        retracted: previous?.retracted ?? false,
+        ...(event.toolCallId === undefined ? {} : { toolCallId: event.toolCallId }),
+      };
+      const images = { ...turn.images, [image.id]: image };
+      if (event.toolCallId !== undefined) {
+        const tool = turn.tools[event.toolCallId];
+        if (!tool || tool.attachmentIds.includes(image.id)) return { ...turn, images };
+        return { ...turn, images, tools: { ...turn.tools, [tool.id]: { ...tool, attachmentIds: [...tool.attachmentIds, image.id] } } };
+      }
+      // The engine's confirmation replaces what the renderer showed while sending.
+      const base = turn.optimistic ? [] : turn.userAttachmentIds;
+      const userAttachmentIds = base.includes(image.id) ? base : [...base, image.id];
+      return { ...turn, images, optimistic: false, userAttachmentIds };
+    }
+    case 'image_refused':
+      return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message }] };
+    case 'image_delivered':
+      return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };
+    case 'image_retracted':
+      return { ...turn, images: markImages(turn.images, event.attachmentIds, { retracted: true }) };
+    case 'error': {
+      const status: TurnStatus = event.code === 'cancelled' ? 'cancelled' : event.code === 'image-refused' ? 'refused' : 'failed';
+      return { ...turn, status, error: { code: event.code, message: event.message } };
+    }
+    case 'done': {
+      // A tool card still "running" when the turn ended never got its result.
+      const tools = Object.fromEntries(
+        Object.entries(turn.tools).map(([id, t]) => [id, t.status === 'running' ? { ...t, status: 'failed' as const } : t]),
+      );
+      return { ...turn, tools, status: isRunning(turn) ? 'done' : turn.status, answer: event.text };
+    }
+  }
+}
+
+export function reduceChat(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'reset':
+      return initialChatState;
+    case 'loaded': {
+      const { view } = action;
+      const turns: Record<string, TurnView> = {};
+      const order: string[] = [];
+      for (const stored of view.turns) {
+        const images: Record<string, ImageView> = {};
+        for (const id of stored.attachmentIds) images[id] = { id, name: 'image', origin: 'user', delivered: false, retracted: false };
+        let turn = newTurn(stored.id, stored.text, {
+          createdAt: stored.createdAt,
+          userAttachmentIds: [...stored.attachmentIds],
+          optimistic: false,
+          images,
+          status: 'streaming',
+        });
+        for (const event of stored.events) turn = applyEvent(turn, event);
+        // History without a `done` (the app stopped mid-turn) is over all the same.
+        if (isRunning(turn)) turn = { ...turn, status: turn.parts.length ? 'done' : 'failed', ...(turn.parts.length ? {} : { error: { code: 'interrupted', message: 'This turn did not finish.' } }) };
+        turns[turn.id] = turn;
+        order.push(turn.id);
+      }
+      return { conversationId: view.id, order, turns };
+    }
+    case 'turn_started': {
+      const images: Record<string, ImageView> = {};
+      for (const a of action.attachments) images[a.id] = imageFromInfo(a);
+      const turn = newTurn(action.turnId, action.text, {
+        userAttachmentIds: action.attachments.map((a) => a.id),
+        optimistic: action.attachments.length > 0,
+        images,
+        ...(action.model ? { model: action.model } : {}),
+        ...(action.createdAt ? { createdAt: action.createdAt } : {}),
+      });
+      return withTurn(state, turn);
+    }
+    case 'turn_accepted': {
+      const turn = state.turns[action.turnId];
+      // Events may have finished the turn before `chat:send` answered: a refused first turn stays unsaved.
+      if (!turn || state.conversationId !== null || turn.status === 'refused') return state;
+      return { ...state, conversationId: action.conversationId };
+    }
+    case 'turn_failed': {
+      const turn = state.turns[action.turnId];
+      if (!turn) return state;
+      return withTurn(state, { ...turn, status: 'failed', error: { code: action.code, message: action.message } });
+    }
+    case 'turn_removed': {
+      if (!(action.turnId in state.turns)) return state;
+      const { [action.turnId]: _removed, ...turns } = state.turns;
+      return { ...state, order: state.order.filter((id) => id !== action.turnId), turns };
+    }
+    case 'event': {
+      let turn = state.turns[action.turnId];
+      if (!turn) {
+        // A turn another window started in the conversation shown here (the ask window).
+        if (state.conversationId === null || action.conversationId !== state.conversationId) return state;
+        turn = newTurn(action.turnId, '', { status: 'streaming' });
+      }
+      const next = withTurn(state, applyEvent(turn, action.event));
+      if (next.conversationId === null && action.conversationId) next.conversationId = action.conversationId;
+      // A first turn whose images were all refused created nothing: the next send starts anew.
+      if (action.event.type === 'done' && next.order.every((id) => next.turns[id]!.status === 'refused')) next.conversationId = null;
+      return next;
+    }
+  }
+}
+
+/** The running turn of the conversation shown, if any (one at a time). */
+export function runningTurnId(state: ChatState): string | undefined {
+  for (let i = state.order.length - 1; i >= 0; i--) {
+    const id = state.order[i]!;
+    if (isRunning(state.turns[id]!)) return id;
+  }
+  return undefined;
+}
+
+/** The text of the answer so far: every text part of the turn, in order. */
+export function answerText(turn: Pick<TurnView, 'parts'>): string {
+  return turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');
+}

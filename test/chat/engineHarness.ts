@@ -1,0 +1,70 @@
+// Shared set-up for the engine tests: a real core (intake, stores, engine) in a temp data
+// dir, real providers talking to the seeing fixture model server on loopback.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChatEvent } from '../../common/events.ts';
+import type { ProviderKind } from '../../common/models.ts';
+import type { TurnRequest, TurnOutcome } from '../../main/chat/chatEngine.ts';
+import { createCore, type CoreOptions, type GlanceCore } from '../../main/core/createCore.ts';
+import { resolveModel } from '../../main/core/resolveModel.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
+import type { Tool } from '../../main/tools/tool.ts';
+
+export type Harness = {
+  core: GlanceCore;
+  dataDir: string;
+  turn(request: Omit<TurnRequest, 'chat' | 'helper'> & { model: string; kind?: ProviderKind; vision?: 'yes' | 'no'; helper?: string }): Promise<{ outcome: TurnOutcome; events: ChatEvent[] }>;
+  close(): Promise<void>;
+};
+
+export async function makeHarness(baseUrl: { ollama: string; openai: string }, options: Partial<CoreOptions> = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'glance-engine-'));
+  const core = createCore({ dataDir, ...options });
+  return {
+    core,
+    dataDir,
+    async turn(request) {
+      const kind = request.kind ?? 'ollama';
+      const url = kind === 'ollama' ? baseUrl.ollama : baseUrl.openai;
+      const chat = await resolveModel({ kind, model: request.model, baseUrl: url, vision: request.vision });
+      const helper = request.helper ? await resolveModel({ kind, model: request.helper, baseUrl: url }) : undefined;
+      const events: ChatEvent[] = [];
+      const outcome = await core.engine.runTurn({ ...request, chat, helper }, (e) => events.push(e));
+      return { outcome, events };
+    },
+    async close() {
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tool that "captures" the known-answer chart through the gate, as an MCP image tool would. */
+export function chartTool(core: GlanceCore, name = 'capture_chart'): Tool {
+  return {
+    needsVision: true,
+    spec: { name, description: 'Capture the chart.', parameters: { type: 'object', properties: {} } },
+    async run(_args, context) {
+      if (!context.imageTarget) return { ok: false, text: 'nobody can see' };
+      const result = await core.intake.tryAttachImage({ source: await makeBarChart(), name: 'chart.png', origin: name, requestedBy: 'user' }, context.imageTarget);
+      if (!result.ok) return { ok: false, text: result.message };
+      return { ok: true, text: `Captured [image ${result.attachment.id}]`, images: [result.attachment] };
+    },
+  };
+}
+
+/** Every stored conversation file, as text. */
+export async function conversationFiles(dataDir: string): Promise<string[]> {
+  const dir = join(dataDir, 'conversations');
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+}
+
+/** True when a text holds something that looks like base64 image data. */
+export function hasBase64Run(text: string): boolean {
+  return /[A-Za-z0-9+/]{200,}/.test(text) || /data:image\//.test(text) || text.includes('iVBORw0KGgo');
+}
+
+export function ofType<T extends ChatEvent['type']>(events: ChatEvent[], type: T): Extract<ChatEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<ChatEvent, { type: T }> => e.type === type);
+}

@@ -1,0 +1,115 @@
+// The typed API over the real core, through the real IPC router (zod-validated both ways),
+// against the seeing fixture model server: what the app and the harness both expose.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChatEvent } from '../../common/events.ts';
+import type { IpcResult } from '../../common/ipc.ts';
+import { createIpcRouter } from '../../main/app/ipcRouter.ts';
+import { createApiHandlers } from '../../main/core/apiHandlers.ts';
+import { createCore } from '../../main/core/createCore.ts';
+import { EnvSecretStore } from '../../main/settings/secretStore.ts';
+import { SettingsStore } from '../../main/settings/settingsStore.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { SVG } from '../fixtures/images.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+
+let server: ModelServer;
+let dataDir: string;
+let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
+const pushed: { channel: string; payload: unknown }[] = [];
+
+beforeAll(async () => {
+  server = await createModelServer();
+  dataDir = await mkdtemp(join(tmpdir(), 'glance-api-'));
+  const settings = new SettingsStore({ dataDir });
+  await settings.load();
+  await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] } });
+  const core = createCore({ dataDir });
+  const handlers = createApiHandlers({
+    core,
+    settings,
+    secrets: new EnvSecretStore({}),
+    emit: (channel, payload) => pushed.push({ channel, payload }),
+    shell: { version: '0.1.0', platform: 'linux' },
+  });
+  const router = createIpcRouter({ handlers, isTrustedSender: (s) => s.url === 'app://glance/' });
+  call = (channel, payload = {}) => router.handle(channel, { url: 'app://glance/', isMainFrame: true }, payload);
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function value<T>(result: IpcResult<unknown>): T {
+  if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+  return result.value as T;
+}
+
+async function turnEvents(turnId: string): Promise<ChatEvent[]> {
+  for (let i = 0; i < 200; i++) {
+    const events = pushed.filter((p) => p.channel === 'chat:event' && (p.payload as { turnId: string }).turnId === turnId).map((p) => (p.payload as { event: ChatEvent }).event);
+    if (events.at(-1)?.type === 'done') return events;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('turn did not finish');
+}
+
+describe('API handlers', () => {
+  it('attach → send → streamed events → the conversation replays with its image', async () => {
+    const att = value<{ id: string; width: number }>(await call('attachments:add', { source: { kind: 'bytes', name: 'chart.png', bytes: await makeBarChart() }, model: { provider: 'ollama', name: 'llava-seer' } }));
+    expect(att.width).toBe(240);
+    const sent = value<{ conversationId: string }>(await call('chat:send', { turnId: 't1', text: 'What is this?', attachmentIds: [att.id], model: { provider: 'ollama', name: 'llava-seer' } }));
+    const events = await turnEvents('t1');
+    const done = events.at(-1) as Extract<ChatEvent, { type: 'done' }>;
+    expect(done.text).toContain('red, green, blue');
+    expect(done.conversationId).toBe(sent.conversationId);
+    const view = value<{ turns: { events: ChatEvent[]; attachmentIds: string[] }[] }>(await call('conversations:get', { id: sent.conversationId }));
+    expect(view.turns[0]!.attachmentIds).toEqual([att.id]);
+    expect(view.turns[0]!.events.find((e) => e.type === 'image_attached')).toMatchObject({ attachmentId: att.id });
+    const thumb = value<{ dataUrl: string; width: number }>(await call('attachments:thumbnail', { id: att.id, maxEdge: 64 }));
+    expect(thumb.width).toBe(64);
+    expect(value<{ id: string }[]>(await call('conversations:list')).map((c) => c.id)).toContain(sent.conversationId);
+    const files = await readdir(join(dataDir, 'conversations'));
+    for (const f of files) expect(await readFile(join(dataDir, 'conversations', f), 'utf8')).not.toMatch(/[A-Za-z0-9+/]{200,}/);
+  });
+
+  it('refuses an SVG and a blind model with plain words', async () => {
+    const svg = await call('attachments:add', { source: { kind: 'bytes', name: 'x.png', bytes: new TextEncoder().encode(SVG) }, model: { provider: 'ollama', name: 'llava-seer' } });
+    expect(svg).toMatchObject({ ok: false, code: 'not-an-image' });
+    const blind = await call('attachments:add', { source: { kind: 'bytes', name: 'c.png', bytes: await makeBarChart() }, model: { provider: 'ollama', name: 'blind-llm' } });
+    expect(blind).toMatchObject({ ok: false, code: 'model-blind' });
+  });
+
+  it('lists models from Ollama and each OpenAI-compatible endpoint with their vision verdicts', async () => {
+    const listed = value<{ models: { name: string; endpoint: string; capabilities: { vision: string } }[]; errors: unknown[] }>(await call('models:list'));
+    expect(listed.errors).toEqual([]);
+    const seer = listed.models.find((m) => m.endpoint === 'ollama' && m.name.startsWith('llava-seer'));
+    expect(seer!.capabilities.vision).toBe('yes');
+    expect(listed.models.some((m) => m.endpoint === 'local')).toBe(true);
+  });
+
+  it('a declared vision setting makes an unknown model usable', async () => {
+    await call('settings:set', { patch: { vision: { ollama: { mystery: 'yes' } } } });
+    const att = await call('attachments:add', { source: { kind: 'bytes', name: 'c.png', bytes: await makeBarChart() }, model: { provider: 'ollama', name: 'mystery' } });
+    expect(att.ok).toBe(true);
+  });
+
+  it('cancel stops a running turn', async () => {
+    server.script({ text: 'a b c d e f g h i j k l m n o p', chunkDelayMs: 200 });
+    value(await call('chat:send', { turnId: 't2', text: 'count slowly', model: { provider: 'ollama', name: 'llava-seer' } }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(value<{ cancelled: boolean }>(await call('chat:cancel', { turnId: 't2' })).cancelled).toBe(true);
+    const events = await turnEvents('t2');
+    expect(events.some((e) => e.type === 'error' && e.code === 'cancelled')).toBe(true);
+  });
+
+  it('rejects malformed requests naming the field', async () => {
+    const bad = await call('chat:send', { turnId: 't3', text: 42 });
+    expect(bad).toMatchObject({ ok: false, code: 'bad-request' });
+    expect(!bad.ok && bad.message).toMatch(/text/);
+    expect(await call('capture:screenshot', {})).toMatchObject({ ok: false, code: 'capture-unavailable' });
+  });
+});
