@@ -146,7 +146,9 @@ export class McpHub {
         ? failed('server-unavailable', `MCP server "${serverName}" has an invalid configuration: ${invalid.message}`)
         : failed('unknown-tool', `There is no MCP server named "${serverName}".`);
     }
-    return server.call(tool, args, options);
+    let origin = namespacedName(serverName, tool, new Map());
+    for (const [name, t] of this.#names) if (t.server === serverName && t.tool === tool) origin = name;
+    return server.call(tool, origin, args, options);
   }
 
   status(): McpServerStatus[] {
@@ -189,6 +191,8 @@ class ServerConnection {
   /** Why we closed the connection ourselves (so onclose is not taken for a crash). */
   #stopping: string | undefined;
   #toolsStale = false;
+  /** The hub closed: nothing starts again (also stops a start that was under way). */
+  #final = false;
 
   constructor(name: string, config: McpServerConfig, opts: HubOptions) {
     this.name = name;
@@ -216,7 +220,7 @@ class ServerConnection {
 
   /** A ready client: started now, reused, or restarted after a crash or hang. */
   async ensure(signal: AbortSignal | undefined, how: { respectBackoff: boolean }): Promise<Client> {
-    if (this.#state === 'closed') throw new Error('the hub is shut down');
+    if (this.#final) throw new Error('the hub is shut down');
     if (this.#state === 'disabled') throw new Error(`MCP server "${this.name}" is disabled in the configuration`);
     if (this.#client && !this.#needsRestart) {
       if (this.#toolsStale) await this.#refreshTools(this.#client, signal).catch(() => undefined);
@@ -258,6 +262,7 @@ class ServerConnection {
         this.#toolsStale = true;
       });
       await this.#refreshTools(client, undefined);
+      if (this.#final) throw new Error('the hub is shut down');
       this.#state = 'ready';
       return client;
     } catch (error) {
@@ -268,7 +273,8 @@ class ServerConnection {
       this.#stopping = undefined;
       this.#client = undefined;
       this.#transport = undefined;
-      this.#state = 'failed';
+      this.#state = this.#final ? 'closed' : 'failed';
+      this.tools = undefined; // a server that does not start offers nothing
       this.#message = message;
       this.#failedAt = Date.now();
       this.#opts.log?.(message);
@@ -324,6 +330,7 @@ class ServerConnection {
 
   async stop(reason: string, final = false): Promise<void> {
     const client = this.#client;
+    if (final) this.#final = true;
     this.#stopping = reason;
     try {
       if (client) await client.close().catch(() => undefined);
@@ -338,8 +345,8 @@ class ServerConnection {
     else if (this.#state !== 'disabled') this.#state = 'idle';
   }
 
-  async call(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolOutcome> {
-    const origin = namespacedName(this.name, tool, new Map());
+  /** `origin` is the namespaced name the model called: captured images carry it. */
+  async call(tool: string, origin: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolOutcome> {
     let client: Client;
     try {
       client = await this.ensure(options.signal, { respectBackoff: false });

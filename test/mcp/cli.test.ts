@@ -1,7 +1,7 @@
 // `glance mcp list` and `glance mcp call` (DESIGN §10): in-process with a capturing io, and
 // once as a real process.
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,7 +98,7 @@ describe('glance mcp', () => {
 
   it('uses <data dir>/mcp.json when no --mcp-config is given', async () => {
     const dir = join(data.dir, 'home');
-    await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+    await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { fx: fixtureEntry() } }));
     const io = capturingIO({ GLANCE_DATA_DIR: dir });
     expect(await main(['mcp', 'call', 'fx', 'echo', '--args', '{"text":"from default"}'], io)).toBe(0);

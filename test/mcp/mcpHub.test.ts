@@ -1,6 +1,6 @@
 // Every fixture shape end to end through the hub: a real SDK client, the fixture server as a
 // real child process over stdio, the real intake and attachment store on disk.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, usesLineReadBuffer } from '../../main/mcp/stdioTransport.ts';
@@ -8,7 +8,7 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub, type McpProgress } from '../../main/mcp/mcpHub.ts';
 import { KNOWN_CHART, readBars } from '../fixtures/chart.ts';
 import { BINARY_BLOB, CRASH_STDERR, FAIL_TEXT, README_MD, TEXT_AFTER, TEXT_BEFORE, bigImageSide, makeToneWav, repoFiles } from '../fixtures/mcpServer.ts';
-import { captureFor, expectNoBase64, fixtureEntry, tempDataDir } from './helpers.ts';
+import { FIXTURE_SERVER, captureFor, expectNoBase64, fixtureEntry, tempDataDir } from './helpers.ts';
 
 const EXPECTED_BARS = KNOWN_CHART.bars.map((b) => ({ color: b.color, relativeHeight: Math.round((b.height / 95) * 100) / 100 }));
 
@@ -284,6 +284,26 @@ describe('McpHub: crash, hang, failed start, invalid config', () => {
     expect(() => process.kill(pid, 0)).toThrow(); // the child is gone
     expect(hub.status()[0]).toMatchObject({ state: 'closed' });
     await expect(hub.callTool('my_fixture__pid', {})).resolves.toMatchObject({ ok: false, failure: 'closed' });
+  });
+});
+
+describe('McpHub: close() during a start', () => {
+  it('leaves no child process behind', async () => {
+    const data = await tempDataDir();
+    const marker = `--glance-test-marker=${process.pid}-${Date.now()}`;
+    const hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry({ args: [FIXTURE_SERVER, marker] }) } }), capture: captureFor(data.dir).capture });
+    try {
+      const listing = hub.listTools();
+      await new Promise((resolve) => setTimeout(resolve, 50)); // spawned, not yet initialised
+      await hub.close();
+      expect(await listing).toEqual([]);
+      expect(hub.status()[0]).toMatchObject({ state: 'closed' });
+      const running = (await readdir('/proc')).filter((p) => /^\d+$/.test(p));
+      const cmdlines = await Promise.all(running.map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
+      expect(cmdlines.filter((c) => c.includes(marker))).toEqual([]);
+    } finally {
+      await data.remove();
+    }
   });
 });
 
