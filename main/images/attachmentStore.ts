@@ -2,10 +2,11 @@
 // <dataDir>/attachments/<id>.<ext> holds the payload, <id>.json its AttachmentInfo. The id is
 // the first 16 hex digits of the payload's sha256 (longer only on a prefix collision). Writes
 // are temp file + rename, payload before metadata, so a reader never sees half a record.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, type ImageMime } from '../../common/images.ts';
+import { writeFileAtomic } from '../fsAtomic.ts';
 import type { AttachmentStore, PreparedImage } from './types.ts';
 
 const ID = /^[a-f0-9]{16,64}$/;
@@ -56,8 +57,8 @@ export class FileAttachmentStore implements AttachmentStore {
         source: image.source,
         createdAt: this.#now().toISOString(),
       });
-      await this.#writeAtomic(this.pathOf(info), image.data);
-      await this.#writeAtomic(this.#metaPath(id), Buffer.from(JSON.stringify(info, null, 2) + '\n'));
+      await writeFileAtomic(this.pathOf(info), image.data, { mode: 0o600 });
+      await writeFileAtomic(this.#metaPath(id), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
       return info;
     }
     throw new Error(`sha256 ${sha256} collides with every stored id prefix`);
@@ -110,26 +111,6 @@ export class FileAttachmentStore implements AttachmentStore {
       return createHash('sha256').update(data).digest('hex') === info.sha256;
     } catch {
       return false;
-    }
-  }
-
-  async #writeAtomic(path: string, data: Uint8Array): Promise<void> {
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await rm(temp, { force: true });
-      throw error;
-    }
-    await handle.close();
-    try {
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
     }
   }
 }
