@@ -3,7 +3,7 @@
 // the first 16 hex digits of the payload's sha256 (longer only on a prefix collision). Writes
 // are temp file + rename, payload before metadata, so a reader never sees half a record.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, type ImageMime } from '../../common/images.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
@@ -92,6 +92,32 @@ export class FileAttachmentStore implements AttachmentStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Every stored record (for retention sweeps). */
+  async list(): Promise<AttachmentInfo[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return [];
+    }
+    const out: AttachmentInfo[] = [];
+    for (const name of names) {
+      const id = name.endsWith('.json') ? name.slice(0, -5) : '';
+      const info = ID.test(id) ? await this.info(id) : undefined;
+      if (info) out.push(info);
+    }
+    return out;
+  }
+
+  /** Deletes a record and its payload; true when something was removed. */
+  async remove(id: string): Promise<boolean> {
+    const info = await this.info(id);
+    if (!info) return false;
+    await rm(this.pathOf(info), { force: true });
+    await rm(this.#metaPath(id), { force: true });
+    return true;
   }
 
   pathOf(info: AttachmentInfo): string {
