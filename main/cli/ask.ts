@@ -14,6 +14,8 @@ import { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { ProviderError } from '../models/provider.ts';
 import { defaultDataDir } from '../settings/paths.ts';
+import { OLLAMA_ENDPOINT } from '../../common/settings.ts';
+import { readCliSettings } from './cliSettings.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
 
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
@@ -55,6 +57,13 @@ export const askCommand = {
     const env = io.env;
     const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(env);
 
+    const { settings, warning } = await readCliSettings(dataDir);
+    if (warning) io.err(`glance: ${warning}\n`);
+    // Flag, then OLLAMA_HOST, then the app's setting.
+    const ollamaHost = kind === 'ollama' ? (baseUrl ?? env.OLLAMA_HOST ?? settings.providers.ollama.host) : undefined;
+    const endpointUrl = kind === 'ollama' ? ollamaHost : baseUrl;
+    const declared = (name: string) => (kind === 'ollama' ? settings.vision[OLLAMA_ENDPOINT]?.[name] : undefined);
+
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -62,7 +71,12 @@ export const askCommand = {
     let hub: McpHub | undefined;
     try {
       const capturer = new NodeScreenshotsCapturer();
-      const core = createCore({ dataDir, limits: { maxImageDeliveriesPerTurn: deliveries }, capturer });
+      const core = createCore({
+        dataDir,
+        limits: { ...settings.limits, maxImageDeliveriesPerTurn: deliveries },
+        capturer,
+        ...(settings.allowedRoots.length ? { allowedRoots: settings.allowedRoots } : {}),
+      });
       if (values['mcp-config']) {
         const config = await loadMcpConfig(absolute(values['mcp-config']));
         for (const error of config.errors) io.err(`glance: ${formatConfigError(error)}\n`);
@@ -73,16 +87,27 @@ export const askCommand = {
 
       let model = values.model;
       if (!model) {
-        const picked = await pickVisionModel(kind, baseUrl, apiKey, env, controller.signal);
+        const picked = await pickVisionModel(kind, endpointUrl, apiKey, env, controller.signal);
         if (!picked.ok) {
           io.err(`glance ask: ${picked.message}\n`);
           return picked.code === 'none' ? EXIT.usage : EXIT.modelFailed;
         }
         model = picked.model;
       }
-      const chat = await resolveModel({ kind, model, baseUrl, apiKey, vision, env, signal: controller.signal });
-      const helper = values['vision-helper']
-        ? await resolveModel({ kind, model: values['vision-helper'], baseUrl, apiKey, env, signal: controller.signal })
+      const chatDeclared = vision ? undefined : declared(model);
+      const chat = await resolveModel({
+        kind,
+        model,
+        baseUrl: endpointUrl,
+        apiKey,
+        vision: vision ?? chatDeclared,
+        visionSource: vision ? 'flag' : 'settings',
+        env,
+        signal: controller.signal,
+      });
+      const helperName = values['vision-helper'] ?? (settings.visionHelper?.provider === kind && kind === 'ollama' ? settings.visionHelper.name : undefined);
+      const helper = helperName
+        ? await resolveModel({ kind, model: helperName, baseUrl: endpointUrl, apiKey, vision: declared(helperName), visionSource: 'settings', env, signal: controller.signal })
         : undefined;
 
       const attachments: TurnAttachment[] = values.attach.map((source) => ({ source, origin: 'user', requestedBy: 'user' as const }));

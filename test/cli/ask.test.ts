@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -85,6 +85,24 @@ describe('glance ask', () => {
     } finally {
       await server.setDown(false);
     }
+  });
+
+  it("honours the app's settings file: the Ollama host and a declared vision verdict", async () => {
+    const dataDir = join(dir, 'data-settings');
+    await mkdir(dataDir, { recursive: true });
+    // The user declared llava-seer blind in Settings: that wins over detection…
+    await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, providers: { ollama: { host: server.url } }, vision: { ollama: { 'llava-seer': 'no' } } }));
+    const env = { ...process.env };
+    delete env.OLLAMA_HOST;
+    const refused = capture();
+    refused.io.env = env;
+    expect(await main(['ask', 'What is it?', '--attach', chartPath, '--model', 'llava-seer', '--data-dir', dataDir], refused.io)).toBe(3);
+    expect(refused.err()).toMatch(/llava-seer cannot see images/);
+    // …and the flag wins over the setting; the host came from the settings file (no OLLAMA_HOST).
+    const ok = capture();
+    ok.io.env = env;
+    expect(await main(['ask', 'What is it?', '--attach', chartPath, '--model', 'llava-seer', '--vision', 'yes', '--data-dir', dataDir], ok.io)).toBe(0);
+    expect(server.requests.at(-1)!.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
   });
 
   it('exit 2 on usage errors', async () => {

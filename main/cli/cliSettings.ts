@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
+import { parseSettings } from '../settings/settingsSchema.ts';
+
+/**
+ * The app's settings as the CLI reads them: read-only (the CLI never rewrites the app's
+ * file), defaults when there is none, and a warning instead of a failure when it is broken.
+ */
+export async function readCliSettings(dataDir: string): Promise<{ settings: Settings; warning?: string }> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, 'settings.json'), 'utf8');
+  } catch {
+    return { settings: defaultSettings() };
+  }
+  try {
+    const parsed = parseSettings(JSON.parse(text));
+    if (parsed.ok) return { settings: parsed.settings };
+    return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${parsed.message}` };
+  } catch (error) {
+    return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
