@@ -17,7 +17,8 @@ export class Ocr {
     this.#worker = (async () => {
       const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
       // One uniform block of text (the code column); keep runs of spaces out of the comparison.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '0' });
+      // Screens are about 96 dpi (the PNGs carry none, and tesseract would guess and warn).
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '0', user_defined_dpi: '96' });
       return worker;
     })();
   }

@@ -1,12 +1,14 @@
 // ScreenCapturer on node-screenshots (xcap via N-API): X11, Wayland (portal / wlroots),
 // macOS and Windows, in plain Node and in Electron's main process.
 //
-// Two facts about node-screenshots 0.2.8 on Linux shape this file (both measured):
+// Facts about node-screenshots 0.2.8 on Linux that shape this file (all measured):
 // - It reads DISPLAY when it first connects and keeps that connection — including a failed
 //   one — for the life of the process. So we check that the X server answers (our own tiny
 //   X11 client) before the first native call, and a test that wants another display runs in
 //   its own process.
-// - It lists RandR monitors that have an output; that is every real monitor.
+// - It finds monitors through X (RandR monitors that have an output: every real monitor),
+//   even in a Wayland session, where XWayland must be there; the pixels then come from the
+//   Wayland side (portal or wlroots screencopy).
 import sharp from 'sharp';
 import { displayAt, fitRegion } from './screenCapturer.ts';
 import type {
