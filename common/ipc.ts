@@ -120,6 +120,22 @@ const Region = z.strictObject({
   height: z.number().int().positive(),
 });
 
+const WindowTarget = z.enum(['ask', 'main']);
+
+/**
+ * An image that reached a window from outside it (the hotkey capture into the ask window, a
+ * drop on the tray/dock icon into the chat window), accepted or refused.
+ */
+export const IncomingAttachment = z.object({
+  id: z.string(),
+  target: WindowTarget,
+  result: z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), attachment: AttachmentInfo }),
+    z.object({ ok: z.literal(false), origin: z.string(), code: z.string(), message: z.string() }),
+  ]),
+});
+export type IncomingAttachment = z.infer<typeof IncomingAttachment>;
+
 const AttachmentSource = z.discriminatedUnion('kind', [
   /** From `glance.pathForFile(file)` (drops and the file picker). */
   z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
@@ -237,16 +253,12 @@ export const IPC_EVENTS = {
     total: z.number().nonnegative().optional(),
   }),
   /** An image that reached a window from outside it: the hotkey capture, a drop on the tray/dock icon. */
-  'attachments:incoming': z.object({
-    target: z.enum(['ask', 'main']),
-    result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), attachment: AttachmentInfo }),
-      z.object({ ok: z.literal(false), origin: z.string(), code: z.string(), message: z.string() }),
-    ]),
-  }),
+  'attachments:incoming': IncomingAttachment,
   'settings:changed': Settings,
   'mcp:changed': z.array(McpServerStatus),
   'app:notice': Notice,
+  /** The chat window should show this conversation (after "open in Glance" from the ask window). */
+  'app:showConversation': z.object({ conversationId: Id }),
 } as const satisfies Record<EventChannel, z.ZodType>;
 
 // Compile-time check: the schemas cover exactly the channel lists the preload uses.

@@ -36,6 +36,7 @@ export const EVENT_CHANNELS = [
   'settings:changed',
   'mcp:changed',
   'app:notice',
+  'app:showConversation',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

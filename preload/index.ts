@@ -55,6 +55,7 @@ const api: GlanceApi = {
   onSettingsChanged: subscribe('settings:changed'),
   onMcpChanged: subscribe('mcp:changed'),
   onAppNotice: subscribe('app:notice'),
+  onAppShowConversation: subscribe('app:showConversation'),
   // "" for a file that has no path on disk (a dragged-out browser image): send its bytes instead.
   pathForFile: (file) => webUtils.getPathForFile(file as File),
 };

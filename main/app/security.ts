@@ -1,7 +1,5 @@
-// The hardening every Glance window gets (DESIGN §8), as plain values so they can be read
-// and tested without Electron.
-import type { WebPreferences } from 'electron';
-
+// Hardening values (DESIGN §8) that can be read and tested without Electron; the windows'
+// webPreferences are in windows.ts, where static checkers can see them.
 /**
  * The renderer's CSP. `img-src data: blob:` is for thumbnails; nothing remote, no eval, no
  * inline script. A Vite dev server adds its origin (and HMR socket, and the inline React
@@ -22,24 +20,6 @@ export function contentSecurityPolicy(devServerUrl?: string): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
-}
-
-/** webPreferences for every window: isolated, sandboxed, no Node, web security on. */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    spellcheck: true,
-  };
 }
 
 /** Links in answers open in the user's browser; nothing else leaves the app. */

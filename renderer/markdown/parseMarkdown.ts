@@ -279,7 +279,8 @@ export function parseInline(text: string): Inline[] {
       continue;
     }
     if (c === '[') {
-      const link = /^\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(?:\s+"[^"]*")?\s*\)/.exec(text.slice(i));
+      // The URL may hold one level of balanced parentheses (Wikipedia links, "javascript:f(1)").
+      const link = /^\[([^\]]*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?(?:\s+"[^"]*")?\s*\)/.exec(text.slice(i));
       if (link) {
         const href = safeHref(link[2]!);
         flush();
@@ -328,7 +329,9 @@ function findClose(text: string, marker: string, from: number): number {
         continue;
       }
     }
-    if (!/\s/.test(text[found - 1] ?? ' ') && (marker.length === 2 || text[found + 1] !== marker)) return found;
+    const closes = !/\s/.test(text[found - 1] ?? ' ') && (marker.length === 2 || text[found + 1] !== marker);
+    // "_" closes only at the end of a word: "a.__b" and snake_case are not emphasis.
+    if (closes && (marker[0] !== '_' || !/[A-Za-z0-9]/.test(text[found + marker.length] ?? ' '))) return found;
     k = found + marker.length;
   }
   return -1;

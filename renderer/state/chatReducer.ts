@@ -60,6 +60,9 @@ export type TurnView = {
   model?: ModelSelection;
 };
 
+/** What the renderer knows of an image it sends: all of AttachmentInfo for a fresh one, less for a re-sent one. */
+export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & { mime?: string; width?: number; height?: number; bytes?: number };
+
 export type ChatState = {
   conversationId: string | null;
   order: string[];
@@ -69,7 +72,7 @@ export type ChatState = {
 export type ChatAction =
   | { type: 'reset' }
   | { type: 'loaded'; view: ConversationView }
-  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentInfo[]; model?: ModelSelection; createdAt?: string }
+  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentLike[]; model?: ModelSelection; createdAt?: string }
   | { type: 'turn_accepted'; turnId: string; conversationId: string }
   /** `chat:send` itself failed (bad request, main unreachable): no events will come. */
   | { type: 'turn_failed'; turnId: string; code: string; message: string }
@@ -87,8 +90,9 @@ function newTurn(id: string, text: string, fields: Partial<TurnView> = {}): Turn
   return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', answer: '', ...fields };
 }
 
-function imageFromInfo(a: AttachmentInfo): ImageView {
-  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, delivered: false, retracted: false };
+function imageFromInfo(a: AttachmentLike): ImageView {
+  const { id, name, origin, mime, width, height, bytes } = a;
+  return { id, name, origin, mime, width, height, bytes, delivered: false, retracted: false };
 }
 
 function withTurn(state: ChatState, turn: TurnView): ChatState {

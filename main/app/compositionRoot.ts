@@ -1,0 +1,111 @@
+// The app's services, constructed once and passed to their users (CONVENTIONS: one
+// composition root, no hidden singletons). Electron objects come in as parameters; what is
+// built here is the same core the CLI and the harness build (main/core).
+import { join } from 'node:path';
+import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
+import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
+import { ElectronCapturer, FallbackCapturer } from '../capture/electronCapturer.ts';
+import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeScreenshotsCapturer.ts';
+import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import { createApiHandlers, type Shell } from '../core/apiHandlers.ts';
+import { createCore } from '../core/createCore.ts';
+import { mcpToolProvider } from '../core/mcpTools.ts';
+import { BinaryCapture } from '../mcp/binaryCapture.ts';
+import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
+import { McpHub } from '../mcp/mcpHub.ts';
+import { mcpSecretValues } from '../settings/maskSettings.ts';
+import { redact } from '../settings/redact.ts';
+import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
+import { SettingsStore } from '../settings/settingsStore.ts';
+import type { IpcHandlers } from './ipcRouter.ts';
+import { Notices } from './notices.ts';
+
+export type PushEvent = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;
+
+export type ElectronParts = {
+  safeStorage: SafeStorageLike;
+  desktopCapturer: Pick<DesktopCapturer, 'getSources'>;
+  screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getCursorScreenPoint'>;
+  systemPreferences: Pick<SystemPreferences, 'getMediaAccessStatus'>;
+  platform: NodeJS.Platform;
+};
+
+export type AppServices = {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  capturer: ScreenCapturer;
+  notices: Notices;
+  /** Every IPC channel's handler, over the core. */
+  handlers: IpcHandlers;
+  /** Strips known keys (and the usual key and image patterns) from a line. */
+  redact: (text: string) => string;
+  /** The main process log: every line redacted. */
+  log: (line: string) => void;
+  /** Abort turns and pulls, stop MCP servers. */
+  close: () => Promise<void>;
+};
+
+export async function createAppServices(dataDir: string, electron: ElectronParts, shell: Shell, push: PushEvent): Promise<AppServices> {
+  const notices = new Notices();
+  const secrets = new SafeStorageSecretStore({
+    dataDir,
+    safeStorage: electron.safeStorage,
+    platform: electron.platform,
+    warn: (message) => {
+      log(message);
+      notices.add('warning', 'secrets-insecure', message);
+    },
+  });
+  const settings = new SettingsStore({ dataDir, secrets });
+  // The log redacts the keys the secret store has seen and the MCP tokens in the settings.
+  const redactLine = (text: string) => redact(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]);
+  const log = (line: string) => console.error(`[glance] ${redactLine(line)}`);
+
+  const loaded = await settings.load();
+  for (const warning of loaded.warnings) {
+    log(warning);
+    notices.add(loaded.keptAs ? 'error' : 'warning', loaded.keptAs ? 'settings-recovered' : 'settings', warning);
+  }
+  // Read once: limits, allowed roots and MCP servers take effect at the next start.
+  const current = settings.current();
+
+  const permission = async (): Promise<PermissionStatus> => {
+    const status = electron.systemPreferences.getMediaAccessStatus('screen');
+    return status === 'granted' ? 'granted' : status === 'denied' || status === 'restricted' ? 'denied' : 'unknown';
+  };
+  const capturer = new FallbackCapturer(
+    new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission }),
+    new ElectronCapturer(electron),
+  );
+
+  const core = createCore({
+    dataDir,
+    limits: current.limits,
+    ...(current.allowedRoots.length > 0 ? { allowedRoots: current.allowedRoots } : {}),
+    capturer,
+  });
+  const mcpConfig = parseMcpConfig({ mcpServers: current.mcpServers });
+  for (const error of mcpConfig.errors) log(`MCP ${formatConfigError(error)}`);
+  const hub =
+    mcpConfig.servers.size > 0
+      ? new McpHub({ config: mcpConfig, capture: new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') }), log })
+      : undefined;
+  if (hub) core.tools.addProvider(mcpToolProvider(hub));
+
+  const api = createApiHandlers({ core, settings, secrets, ...(hub ? { hub } : {}), capturer, emit: push, shell });
+  const { close: closeApi, ...handlers } = api;
+
+  return {
+    settings,
+    secrets,
+    capturer,
+    notices,
+    handlers,
+    redact: redactLine,
+    log,
+    close: async () => {
+      await closeApi();
+      await hub?.close();
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// Electron entry point. Thin: it wires services built in compositionRoot.ts to windows, the
+// tray, the global shortcut and IPC. Everything it calls runs under plain Node too.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  desktopCapturer,
+  globalShortcut,
+  ipcMain,
+  net,
+  Notification,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  systemPreferences,
+} from 'electron';
+import type { IncomingAttachment, IpcResult } from '../../common/ipc.ts';
+import type { AttachmentInfo } from '../../common/images.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { maskSettings } from '../settings/maskSettings.ts';
+import { APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './appProtocol.ts';
+import { createAppServices, type AppServices, type PushEvent } from './compositionRoot.ts';
+import { describeAccelerator, rebindHotkey, registerHotkey, type HotkeyState } from './hotkey.ts';
+import { bindIpcRouter, broadcastEvent, sendEvent } from './ipcElectron.ts';
+import { createIpcRouter, createSenderCheck, type SenderInfo } from './ipcRouter.ts';
+import { createTray } from './tray.ts';
+import { WindowStateStore } from './windowState.ts';
+import { Windows, hardenContents, hardenSession } from './windows.ts';
+
+const fromHere = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+// Layout of the build (dist/): main/app/main.js, preload/index.cjs, renderer/, icons/.
+const PRELOAD = fromHere('../../preload/index.cjs');
+const RENDERER_DIR = fromHere('../../renderer');
+const ICONS_DIR = fromHere('../../icons');
+const QUIT_TIMEOUT_MS = 5_000;
+
+const devServerUrl = app.isPackaged ? undefined : process.env.GLANCE_DEV_SERVER_URL;
+const wayland = process.platform === 'linux' && (process.env.XDG_SESSION_TYPE === 'wayland' || !!process.env.WAYLAND_DISPLAY);
+
+// Before `ready`: the app:// scheme, the shared data folder, the .desktop name, the portal.
+protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);
+app.setPath('userData', defaultDataDir());
+if (process.platform === 'linux') app.setDesktopName('glance.desktop');
+if (wayland) app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
+app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start().catch((error: unknown) => {
+    console.error('[glance] could not start:', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+  });
+}
+
+function iconFile(name: string): string | undefined {
+  const path = `${ICONS_DIR}/${name}`;
+  return existsSync(path) ? path : undefined;
+}
+
+/** Main's own calls into the API (hotkey, drops) go through the same router as the renderer's. */
+const SELF: SenderInfo = { url: `${APP_ORIGIN}/index.html`, isMainFrame: true };
+let incomingCount = 0;
+
+function incoming(target: IncomingAttachment['target'], result: IpcResult<unknown>, origin: string): IncomingAttachment {
+  const id = `in-${Date.now().toString(36)}-${incomingCount++}`;
+  const outcome: IncomingAttachment['result'] = result.ok
+    ? { ok: true, attachment: result.value as AttachmentInfo }
+    : { ok: false, origin, code: result.code, message: result.message };
+  return { id, target, result: outcome };
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const dataDir = app.getPath('userData');
+  hardenSession(session.defaultSession, devServerUrl);
+  registerAppProtocol(protocol, net, RENDERER_DIR, devServerUrl);
+
+  const state = new WindowStateStore(dataDir);
+  await state.load();
+  let quitting = false;
+  const windows = new Windows({ preloadPath: PRELOAD, state, screen, devServerUrl, icon: iconFile('icon.png'), devTools: !app.isPackaged, quitting: () => quitting });
+  const push: PushEvent = (channel, payload) => broadcastEvent(channel, payload);
+  const env = { platform: process.platform, wayland };
+  let hotkey: HotkeyState = { accelerator: '', registered: false };
+  const services: AppServices = await createAppServices(
+    dataDir,
+    { safeStorage, desktopCapturer, screen, systemPreferences, platform: process.platform },
+    {
+      openMain: async (conversationId) => void (await windows.showMain(conversationId)),
+      hideForCapture: () => windows.hideAll(),
+      hotkey: () => hotkey,
+      notices: () => services.notices.list(),
+      version: app.getVersion(),
+      platform: process.platform,
+    },
+    push,
+  );
+  process.on('unhandledRejection', (reason) => services.log(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`));
+
+  // ---- IPC: one router for the renderer and for main's own calls
+  const router = createIpcRouter({
+    handlers: services.handlers,
+    isTrustedSender: createSenderCheck({ appOrigin: APP_ORIGIN, devServerUrl }),
+    redact: services.redact,
+    log: services.log,
+  });
+  bindIpcRouter(ipcMain, router);
+
+  // ---- the hotkey: capture first (Glance hidden), then the ask window with the result
+  let capturing = false;
+  const screenshotAndAsk = async () => {
+    if (capturing) return;
+    capturing = true;
+    try {
+      const result = await router.handle('capture:screenshot', SELF, { display: 'under-cursor' });
+      const item = incoming('ask', result, 'hotkey');
+      sendEvent((await windows.showAsk()).webContents, 'attachments:incoming', item);
+    } finally {
+      capturing = false;
+    }
+  };
+  const onPress = () => void screenshotAndAsk();
+  const report = (next: HotkeyState) => {
+    if (next.message) {
+      services.log(next.message);
+      services.notices.add('warning', 'hotkey-unavailable', next.message);
+      if (Notification.isSupported()) new Notification({ title: 'Glance', body: next.message }).show();
+    } else {
+      services.notices.clear('hotkey-unavailable');
+    }
+    return next;
+  };
+  hotkey = report(registerHotkey(globalShortcut, services.settings.current().hotkey, onPress, env));
+
+  // ---- images dropped on the tray (macOS) or the dock icon go to the chat window
+  const attachDropped = async (paths: string[]) => {
+    for (const path of paths) {
+      const result = await router.handle('attachments:add', SELF, { source: { kind: 'path', path } });
+      sendEvent((await windows.showMain()).webContents, 'attachments:incoming', incoming('main', result, 'user'));
+    }
+  };
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    void attachDropped([path]);
+  });
+
+  const { refreshMenu } = createTray(iconFile(process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'), {
+    screenshotAndAsk: onPress,
+    openMain: () => void windows.showMain(),
+    quit: () => app.quit(),
+    dropFiles: (paths) => void attachDropped(paths),
+    hotkeyLabel: () => (hotkey.registered ? describeAccelerator(hotkey.accelerator, process.platform) : undefined),
+  });
+
+  services.notices.onAdd((notice) => push('app:notice', notice));
+  services.settings.onChange((settings) => {
+    push('settings:changed', maskSettings(settings));
+    if (settings.hotkey !== hotkey.accelerator || !hotkey.registered) {
+      hotkey = report(rebindHotkey(globalShortcut, hotkey, settings.hotkey, onPress, env));
+      refreshMenu();
+    }
+  });
+
+  // ---- lifecycle: one instance, lives in the tray, quits cleanly
+  app.on('second-instance', () => void windows.showMain());
+  app.on('activate', () => void windows.showMain());
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    globalShortcut.unregisterAll();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, QUIT_TIMEOUT_MS));
+    void Promise.race([services.close(), timeout])
+      .catch((error: unknown) => services.log(`shutdown: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
+
+  // The ask window loads now, hidden, so the hotkey shows it at once and it never misses an image.
+  windows.prepareAsk();
+  if (!process.argv.includes('--hidden')) await windows.showMain();
+}

@@ -1,0 +1,175 @@
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { IpcEventPayload, IpcResult } from '../../common/ipc.ts';
+import type { AttachmentLike, ImageView } from './chatReducer.ts';
+import type { SliceCreator } from './store.ts';
+
+/** An image in the composer: being checked by main, or ready (normalised, stored, its final size known). */
+export type PendingAttachment =
+  | { key: string; name: string; status: 'checking' }
+  | {
+      key: string;
+      name: string;
+      status: 'ready';
+      attachment: AttachmentLike;
+      /** After a crop: the image it was cut from (to undo it) and where, in that image's pixels. */
+      uncropped?: AttachmentLike;
+      region?: CropRegion;
+    };
+
+/** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
+export type RefusalNotice = { key: string; name: string; code: string; message: string };
+
+export type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
+
+/** A dropped or pasted file, structurally (a DOM `File`). */
+export type FileLike = { name: string; size: number; type: string; arrayBuffer(): Promise<ArrayBuffer> };
+
+export type CropRegion = { x: number; y: number; width: number; height: number };
+
+export type AttachmentsSlice = {
+  pending: PendingAttachment[];
+  refusals: RefusalNotice[];
+  thumbnails: Record<string, Thumbnail>;
+  viewer: ImageView | null;
+  addFiles(files: readonly FileLike[]): Promise<void>;
+  captureScreenshot(): Promise<void>;
+  /** Replaces a ready attachment by a region of it (pixels of the stored image). */
+  cropPending(key: string, region: CropRegion): Promise<string | null>;
+  uncrop(key: string): void;
+  /** "Show again": a retracted image rides on the next message. */
+  reattach(image: Pick<ImageView, 'id' | 'name' | 'origin' | 'mime' | 'width' | 'height' | 'bytes'>): void;
+  removePending(key: string): void;
+  dismissRefusal(key: string): void;
+  receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
+  loadThumbnail(id: string, maxEdge: number): void;
+  openViewer(image: ImageView | null): void;
+};
+
+/** Thumbnails kept in memory; older ones are dropped and fetched again if scrolled back to. */
+const THUMBNAIL_CACHE = 300;
+
+export const thumbnailKey = (id: string, maxEdge: number) => `${id}@${maxEdge}`;
+
+let keySeq = 0;
+const newKey = () => `a${++keySeq}`;
+
+function toLike(a: AttachmentInfo): AttachmentLike {
+  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
+}
+
+export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
+  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo>) => {
+    set((s) => {
+      const pending = s.pending.filter((p) => p.key !== key);
+      if (result.ok) {
+        const ready: PendingAttachment = { key, name: result.value.name || name, status: 'ready', attachment: toLike(result.value) };
+        // Keep the order the user added them in.
+        const index = s.pending.findIndex((p) => p.key === key);
+        pending.splice(index < 0 ? pending.length : index, 0, ready);
+        return { pending };
+      }
+      return { pending, refusals: [...s.refusals, { key, name, code: result.code, message: result.message }] };
+    });
+  };
+
+  const model = () => get().selectedModel ?? undefined;
+
+  return {
+    pending: [],
+    refusals: [],
+    thumbnails: {},
+    viewer: null,
+
+    async addFiles(files) {
+      const jobs = files.map(async (file) => {
+        const key = newKey();
+        set((s) => ({ pending: [...s.pending, { key, name: file.name || 'pasted image', status: 'checking' }] }));
+        const path = (() => {
+          try {
+            return api.pathForFile(file);
+          } catch {
+            return '';
+          }
+        })();
+        const selected = model();
+        const source = path
+          ? { kind: 'path' as const, path }
+          : { kind: 'bytes' as const, name: file.name || 'pasted-image', bytes: new Uint8Array(await file.arrayBuffer()) };
+        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }));
+      });
+      await Promise.all(jobs);
+    },
+
+    async captureScreenshot() {
+      const key = newKey();
+      set((s) => ({ pending: [...s.pending, { key, name: 'screenshot', status: 'checking' }] }));
+      const selected = model();
+      settle(key, 'screenshot', await api.captureScreenshot({ display: 'under-cursor', ...(selected ? { model: selected } : {}) }));
+    },
+
+    async cropPending(key, region) {
+      const item = get().pending.find((p) => p.key === key);
+      if (!item || item.status !== 'ready') return 'Nothing to crop.';
+      const original = item.uncropped ?? item.attachment;
+      const selected = model();
+      const result = await api.attachmentsCrop({ id: original.id, region, ...(selected ? { model: selected } : {}) });
+      if (!result.ok) return result.message;
+      set((s) => ({
+        pending: s.pending.map((p) => (p.key === key ? { key, name: p.name, status: 'ready', attachment: toLike(result.value), uncropped: original, region } : p)),
+      }));
+      return null;
+    },
+
+    uncrop(key) {
+      set((s) => ({
+        pending: s.pending.map((p) => (p.key === key && p.status === 'ready' && p.uncropped ? { key, name: p.name, status: 'ready', attachment: p.uncropped } : p)),
+      }));
+    },
+
+    reattach(image) {
+      if (get().pending.some((p) => p.status === 'ready' && p.attachment.id === image.id)) return;
+      const { id, name, origin, mime, width, height, bytes } = image;
+      set((s) => ({ pending: [...s.pending, { key: newKey(), name, status: 'ready', attachment: { id, name, origin, mime, width, height, bytes } }] }));
+    },
+
+    removePending(key) {
+      set((s) => ({ pending: s.pending.filter((p) => p.key !== key) }));
+    },
+
+    dismissRefusal(key) {
+      set((s) => ({ refusals: s.refusals.filter((r) => r.key !== key) }));
+    },
+
+    receiveIncoming(result) {
+      const key = newKey();
+      if (result.ok) {
+        set((s) => ({ pending: [...s.pending, { key, name: result.attachment.name, status: 'ready', attachment: toLike(result.attachment) }] }));
+      } else {
+        set((s) => ({ refusals: [...s.refusals, { key, name: result.origin, code: result.code, message: result.message }] }));
+      }
+    },
+
+    loadThumbnail(id, maxEdge) {
+      const key = thumbnailKey(id, maxEdge);
+      const existing = get().thumbnails[key];
+      if (existing && existing.state !== 'error') return;
+      set((s) => ({ thumbnails: { ...s.thumbnails, [key]: { state: 'loading' } } }));
+      void api.attachmentsThumbnail({ id, maxEdge }).then((result) => {
+        set((s) => {
+          const thumbnails = { ...s.thumbnails };
+          delete thumbnails[key]; // re-insert: the newest last, so the oldest go first
+          thumbnails[key] = result.ok
+            ? { state: 'ready', dataUrl: result.value.dataUrl, width: result.value.width, height: result.value.height }
+            : { state: 'error', message: result.message };
+          const keys = Object.keys(thumbnails);
+          for (const old of keys.slice(0, Math.max(0, keys.length - THUMBNAIL_CACHE))) delete thumbnails[old];
+          return { thumbnails };
+        });
+      });
+    },
+
+    openViewer(image) {
+      set({ viewer: image });
+    },
+  };
+};

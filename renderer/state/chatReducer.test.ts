@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../common/events.ts';
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { ConversationView } from '../../common/ipc.ts';
+import { answerText, initialChatState, reduceChat, runningTurnId, type ChatAction, type ChatState } from './chatReducer.ts';
+
+const T = 'turn-1';
+const C = 'conv-1';
+
+const chart: AttachmentInfo = {
+  id: 'a'.repeat(16),
+  sha256: 'b'.repeat(64),
+  mime: 'image/png',
+  width: 240,
+  height: 120,
+  bytes: 569,
+  name: 'chart.png',
+  origin: 'user',
+  source: { mime: 'image/png', width: 240, height: 120, bytes: 569 },
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+const fold = (state: ChatState, ...actions: ChatAction[]) => actions.reduce(reduceChat, state);
+const ev = (event: ChatEvent, turnId = T, conversationId = C): ChatAction => ({ type: 'event', turnId, conversationId, event });
+const started = (fields: Partial<Extract<ChatAction, { type: 'turn_started' }>> = {}): ChatAction => ({ type: 'turn_started', turnId: T, text: 'What is this?', attachments: [], ...fields });
+
+describe('reduceChat: a live turn', () => {
+  it('streams text into one part, marks the turn streaming, then done with the final answer', () => {
+    let s = fold(initialChatState, started());
+    expect(s.turns[T]!.status).toBe('sending');
+    expect(runningTurnId(s)).toBe(T);
+    s = fold(s, ev({ type: 'text', delta: 'Three ' }), ev({ type: 'text', delta: 'bars.' }));
+    expect(s.turns[T]!.status).toBe('streaming');
+    expect(s.turns[T]!.parts).toEqual([{ kind: 'text', text: 'Three bars.' }]);
+    s = fold(s, ev({ type: 'done', conversationId: C, text: 'Three bars.' }));
+    expect(s.turns[T]!.status).toBe('done');
+    expect(s.turns[T]!.answer).toBe('Three bars.');
+    expect(s.conversationId).toBe(C);
+    expect(runningTurnId(s)).toBeUndefined();
+  });
+
+  it('keeps thinking, text and tool cards in the order they arrived', () => {
+    const s = fold(
+      initialChatState,
+      started(),
+      ev({ type: 'thinking', delta: 'Let me ' }),
+      ev({ type: 'thinking', delta: 'look.' }),
+      ev({ type: 'text', delta: 'Looking.' }),
+      ev({ type: 'tool_call', id: 'c1', name: 'screenshot_desktop', arguments: {} }),
+      ev({ type: 'text', delta: 'Done.' }),
+    );
+    expect(s.turns[T]!.parts).toEqual([
+      { kind: 'thinking', text: 'Let me look.' },
+      { kind: 'text', text: 'Looking.' },
+      { kind: 'tool', id: 'c1' },
+      { kind: 'text', text: 'Done.' },
+    ]);
+    expect(answerText(s.turns[T]!)).toBe('Looking.Done.');
+  });
+
+  it('follows a tool call from running through progress to its result and images', () => {
+    let s = fold(initialChatState, started(), ev({ type: 'tool_call', id: 'c1', name: 'mcp__chart', arguments: { size: 2 } }));
+    expect(s.turns[T]!.tools.c1).toMatchObject({ status: 'running', name: 'mcp__chart', arguments: { size: 2 } });
+    s = fold(s, ev({ type: 'tool_progress', id: 'c1', progress: 1, total: 4, message: 'step 1 of 4' }));
+    expect(s.turns[T]!.tools.c1!.progress).toEqual({ progress: 1, total: 4, message: 'step 1 of 4' });
+    s = fold(
+      s,
+      ev({ type: 'image_attached', attachmentId: 'img1', origin: 'mcp__chart', name: 'chart.png', mime: 'image/png', width: 240, height: 120, bytes: 600, toolCallId: 'c1' }),
+      ev({ type: 'tool_result', id: 'c1', name: 'mcp__chart', ok: true, text: 'Captured [image img1]', durationMs: 42, attachmentIds: ['img1'] }),
+    );
+    expect(s.turns[T]!.tools.c1).toMatchObject({ status: 'finished', text: 'Captured [image img1]', durationMs: 42, attachmentIds: ['img1'] });
+    // A tool's image is not the user's.
+    expect(s.turns[T]!.userAttachmentIds).toEqual([]);
+    expect(s.turns[T]!.images.img1).toMatchObject({ name: 'chart.png', toolCallId: 'c1', delivered: false, retracted: false });
+
+    s = fold(s, ev({ type: 'image_delivered', attachmentIds: ['img1'], origin: 'mcp__chart' }));
+    expect(s.turns[T]!.images.img1).toMatchObject({ delivered: true, retracted: false });
+    s = fold(s, ev({ type: 'image_retracted', attachmentIds: ['img1'] }), ev({ type: 'done', conversationId: C, text: '' }));
+    expect(s.turns[T]!.images.img1).toMatchObject({ delivered: true, retracted: true });
+  });
+
+  it('marks a failed tool and one that never answered', () => {
+    const s = fold(
+      initialChatState,
+      started(),
+      ev({ type: 'tool_call', id: 'c1', name: 'fail_tool', arguments: {} }),
+      ev({ type: 'tool_result', id: 'c1', name: 'fail_tool', ok: false, text: 'broken' }),
+      ev({ type: 'tool_call', id: 'c2', name: 'hang', arguments: {} }),
+      ev({ type: 'error', code: 'cancelled', message: 'Stopped.' }),
+      ev({ type: 'done', conversationId: C, text: '' }),
+    );
+    expect(s.turns[T]!.tools.c1!.status).toBe('failed');
+    expect(s.turns[T]!.tools.c2!.status).toBe('failed');
+    expect(s.turns[T]!.status).toBe('cancelled');
+  });
+
+  it('shows the user images at once and swaps in what the engine confirms', () => {
+    let s = fold(initialChatState, started({ attachments: [chart] }));
+    expect(s.turns[T]!.userAttachmentIds).toEqual([chart.id]);
+    expect(s.turns[T]!.images[chart.id]).toMatchObject({ width: 240, height: 120, bytes: 569, name: 'chart.png' });
+    // Re-checked for the model, the image may come back normalised under another id.
+    s = fold(s, ev({ type: 'image_attached', attachmentId: 'c'.repeat(16), origin: 'user', name: 'chart.png', mime: 'image/webp', width: 240, height: 120, bytes: 400 }));
+    expect(s.turns[T]!.userAttachmentIds).toEqual(['c'.repeat(16)]);
+    expect(s.turns[T]!.optimistic).toBe(false);
+  });
+
+  it('an error fails the turn with its message; a refusal keeps its reason', () => {
+    let s = fold(initialChatState, started(), ev({ type: 'error', code: 'unreachable', message: "Can't reach Ollama." }), ev({ type: 'done', conversationId: C, text: '' }));
+    expect(s.turns[T]!).toMatchObject({ status: 'failed', error: { code: 'unreachable', message: "Can't reach Ollama." } });
+    s = fold(
+      initialChatState,
+      started({ attachments: [chart] }),
+      ev({ type: 'image_refused', origin: 'user', code: 'model-blind', message: 'blind-llm cannot see images.' }),
+      ev({ type: 'error', code: 'image-refused', message: 'Nothing was sent.' }),
+      ev({ type: 'done', conversationId: C, text: '' }),
+    );
+    expect(s.turns[T]!.status).toBe('refused');
+    expect(s.turns[T]!.refusals).toEqual([{ origin: 'user', code: 'model-blind', message: 'blind-llm cannot see images.' }]);
+    // A refused first turn created no conversation: the next send starts a new one.
+    expect(s.conversationId).toBeNull();
+  });
+
+  it('records a send that failed before any event, and a retry replaces the turn', () => {
+    let s = fold(initialChatState, started(), { type: 'turn_failed', turnId: T, code: 'bad-request', message: 'chat:send: text: too long' });
+    expect(s.turns[T]!).toMatchObject({ status: 'failed', error: { code: 'bad-request' } });
+    s = fold(s, { type: 'turn_removed', turnId: T });
+    expect(s.order).toEqual([]);
+    expect(s.turns).toEqual({});
+  });
+
+  it('adopts the conversation id when main accepts the first turn', () => {
+    const s = fold(initialChatState, started(), { type: 'turn_accepted', turnId: T, conversationId: C });
+    expect(s.conversationId).toBe(C);
+    // A later turn in another conversation does not move it.
+    expect(fold(s, { type: 'turn_accepted', turnId: T, conversationId: 'other' }).conversationId).toBe(C);
+  });
+
+  it('ignores events of turns it does not show, but follows a turn another window started here', () => {
+    const s = fold(initialChatState, started(), ev({ type: 'done', conversationId: C, text: 'ok' }));
+    expect(fold(s, ev({ type: 'text', delta: 'x' }, 'elsewhere', 'conv-2'))).toBe(s);
+    const followed = fold(s, ev({ type: 'text', delta: 'from the ask window' }, 'turn-2', C));
+    expect(followed.order).toEqual([T, 'turn-2']);
+    expect(followed.turns['turn-2']!.parts).toEqual([{ kind: 'text', text: 'from the ask window' }]);
+    expect(fold(initialChatState, ev({ type: 'text', delta: 'x' }, 'stray'))).toBe(initialChatState);
+  });
+
+  it('does not touch other turns (rows that did not change keep their identity)', () => {
+    const s1 = fold(initialChatState, started(), ev({ type: 'done', conversationId: C, text: '' }), started({ turnId: 'turn-2' }));
+    const s2 = fold(s1, ev({ type: 'text', delta: 'hi' }, 'turn-2'));
+    expect(s2.turns[T]).toBe(s1.turns[T]);
+    expect(s2.turns['turn-2']).not.toBe(s1.turns['turn-2']);
+  });
+});
+
+describe('reduceChat: history', () => {
+  const view: ConversationView = {
+    id: C,
+    title: 'Chart',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:01:00.000Z',
+    turns: [
+      {
+        id: 'u1',
+        text: 'What is on my screen?',
+        attachmentIds: [chart.id],
+        createdAt: '2026-01-01T00:00:00.000Z',
+        events: [
+          { type: 'image_attached', attachmentId: chart.id, origin: 'user', name: 'chart.png', mime: 'image/png', width: 240, height: 120, bytes: 569 },
+          { type: 'tool_call', id: 'c1', name: 'screenshot_desktop', arguments: {} },
+          { type: 'image_attached', attachmentId: 'shot', origin: 'screenshot_desktop', name: 'screenshot.png', mime: 'image/png', width: 1568, height: 882, bytes: 90_000, toolCallId: 'c1' },
+          { type: 'tool_result', id: 'c1', name: 'screenshot_desktop', ok: true, text: 'Captured.', durationMs: 120, attachmentIds: ['shot'] },
+          { type: 'image_delivered', attachmentIds: ['shot'], origin: 'screenshot_desktop' },
+          { type: 'image_retracted', attachmentIds: ['shot'] },
+          { type: 'text', delta: 'A bar chart.' },
+          { type: 'done', conversationId: C, text: 'A bar chart.' },
+        ],
+      },
+      // The app stopped mid-turn: no `done`, nothing from the model.
+      { id: 'u2', text: 'And now?', attachmentIds: [], createdAt: '2026-01-01T00:01:00.000Z', events: [] },
+    ],
+  };
+
+  it('replays stored turns through the same reducer', () => {
+    const s = reduceChat(initialChatState, { type: 'loaded', view });
+    expect(s.conversationId).toBe(C);
+    expect(s.order).toEqual(['u1', 'u2']);
+    const first = s.turns.u1!;
+    expect(first.status).toBe('done');
+    expect(first.userAttachmentIds).toEqual([chart.id]);
+    expect(first.images[chart.id]).toMatchObject({ name: 'chart.png', width: 240, bytes: 569 });
+    expect(first.tools.c1).toMatchObject({ status: 'finished', durationMs: 120, attachmentIds: ['shot'] });
+    expect(first.images.shot).toMatchObject({ delivered: true, retracted: true });
+    expect(answerText(first)).toBe('A bar chart.');
+    expect(s.turns.u2!.status).toBe('failed');
+    expect(runningTurnId(s)).toBeUndefined();
+  });
+
+  it('reset empties the view for a new chat', () => {
+    const s = reduceChat(reduceChat(initialChatState, { type: 'loaded', view }), { type: 'reset' });
+    expect(s).toEqual(initialChatState);
+  });
+});

@@ -1,0 +1,140 @@
+import type { ConversationSummary, IpcEventPayload } from '../../common/ipc.ts';
+import { initialChatState, isRunning, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
+import type { SliceCreator } from './store.ts';
+
+export type ChatSlice = {
+  chat: ChatState;
+  conversations: ConversationSummary[];
+  conversationsError: string | null;
+  /** A conversation being fetched (its id), so the view can say so. */
+  loadingConversation: string | null;
+  loadError: string | null;
+  search: string;
+  dispatchChat(action: ChatAction): void;
+  receiveChatEvent(payload: IpcEventPayload<'chat:event'>): void;
+  loadConversations(): Promise<void>;
+  openConversation(id: string): Promise<void>;
+  newChat(): void;
+  /** Sends the composer's text with the ready attachments to the selected model. */
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  retry(turnId: string): Promise<void>;
+  renameConversation(id: string, title: string): Promise<string | null>;
+  deleteConversation(id: string): Promise<string | null>;
+  setSearch(search: string): void;
+};
+
+function newTurnId(): string {
+  return crypto.randomUUID();
+}
+
+export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
+  const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
+
+  /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[]): Promise<boolean> => {
+    const turnId = newTurnId();
+    const model = get().selectedModel ?? undefined;
+    const conversationId = get().chat.conversationId ?? undefined;
+    dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString() });
+    const result = await api.chatSend({ turnId, text, attachmentIds: attachments.map((a) => a.id), ...(conversationId ? { conversationId } : {}), ...(model ? { model } : {}) });
+    if (!result.ok) {
+      dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
+      return false;
+    }
+    dispatch({ type: 'turn_accepted', turnId, conversationId: result.value.conversationId });
+    return true;
+  };
+
+  return {
+    chat: initialChatState,
+    conversations: [],
+    conversationsError: null,
+    loadingConversation: null,
+    loadError: null,
+    search: '',
+    dispatchChat: dispatch,
+
+    receiveChatEvent(payload) {
+      dispatch({ type: 'event', turnId: payload.turnId, conversationId: payload.conversationId, event: payload.event });
+      // A finished turn may have created the conversation or changed its title.
+      if (payload.event.type === 'done') void get().loadConversations();
+    },
+
+    async loadConversations() {
+      const result = await api.conversationsList();
+      if (result.ok) set({ conversations: [...result.value].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)), conversationsError: null });
+      else set({ conversationsError: result.message });
+    },
+
+    async openConversation(id) {
+      if (get().chat.conversationId === id) return;
+      set({ loadingConversation: id, loadError: null });
+      const result = await api.conversationsGet({ id });
+      if (get().loadingConversation !== id) return; // another one was opened meanwhile
+      if (!result.ok) {
+        set({ loadingConversation: null, loadError: result.message });
+        return;
+      }
+      set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+      if (result.value.model) get().selectModel(result.value.model, { persist: false });
+    },
+
+    newChat() {
+      set({ loadingConversation: null, loadError: null });
+      dispatch({ type: 'reset' });
+    },
+
+    async send(text) {
+      const state = get();
+      if (runningTurnId(state.chat) !== undefined || state.pending.some((p) => p.status === 'checking')) return false;
+      const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
+      if (text.trim() === '' && ready.length === 0) return false;
+      set({ pending: [], refusals: [] });
+      return startTurn(text, ready);
+    },
+
+    async stop() {
+      const turnId = runningTurnId(get().chat);
+      if (turnId) await api.chatCancel({ turnId });
+    },
+
+    async retry(turnId) {
+      const state = get();
+      const turn = state.chat.turns[turnId];
+      if (!turn || isRunning(turn) || runningTurnId(state.chat) !== undefined) return;
+      const attachments = turn.userAttachmentIds.map((id) => state.chat.turns[turnId]!.images[id] ?? { id, name: 'image', origin: 'user' });
+      dispatch({ type: 'turn_removed', turnId });
+      await startTurn(turn.text, attachments);
+    },
+
+    async renameConversation(id, title) {
+      const result = await api.conversationsRename({ id, title });
+      if (!result.ok) return result.message;
+      await get().loadConversations();
+      return null;
+    },
+
+    async deleteConversation(id) {
+      const result = await api.conversationsDelete({ id });
+      if (!result.ok) return result.message;
+      if (get().chat.conversationId === id) get().newChat();
+      await get().loadConversations();
+      return null;
+    },
+
+    setSearch(search) {
+      set({ search });
+    },
+  };
+};
+
+/** Conversations whose title holds every word of the search, case-insensitively. */
+export function filterConversations(list: readonly ConversationSummary[], search: string): ConversationSummary[] {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return [...list];
+  return list.filter((c) => {
+    const title = c.title.toLowerCase();
+    return words.every((w) => title.includes(w));
+  });
+}

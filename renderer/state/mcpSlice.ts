@@ -1,0 +1,53 @@
+import type { McpServerStatus } from '../../common/ipc.ts';
+import { McpServers, type Settings } from '../../common/settings.ts';
+import type { SliceCreator } from './store.ts';
+
+export type McpSlice = {
+  mcpServers: McpServerStatus[];
+  mcpError: string | null;
+  restarting: string | null;
+  loadMcp(): Promise<void>;
+  restartMcp(name: string): Promise<string | null>;
+};
+
+export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, api) => ({
+  mcpServers: [],
+  mcpError: null,
+  restarting: null,
+
+  async loadMcp() {
+    const result = await api.mcpStatus();
+    if (result.ok) set({ mcpServers: result.value, mcpError: null });
+    else set({ mcpError: result.message });
+  },
+
+  async restartMcp(name) {
+    set({ restarting: name });
+    const result = await api.mcpRestart({ name });
+    set((s) => ({
+      restarting: null,
+      mcpServers: result.ok ? s.mcpServers.map((server) => (server.name === name ? result.value : server)) : s.mcpServers,
+    }));
+    return result.ok ? null : result.message;
+  },
+});
+
+/**
+ * Reads a Claude-desktop-style file (`{ "mcpServers": { … } }`, or the bare map) and merges
+ * it over the current servers. Answers the merged map, or why the file is not usable.
+ */
+export function importMcpServers(current: Settings['mcpServers'], fileText: string): { ok: true; servers: Settings['mcpServers']; added: string[] } | { ok: false; message: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fileText);
+  } catch (error) {
+    return { ok: false, message: `The file is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const map = parsed !== null && typeof parsed === 'object' && 'mcpServers' in parsed ? (parsed as { mcpServers: unknown }).mcpServers : parsed;
+  const checked = McpServers.safeParse(map);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return { ok: false, message: `Not an mcpServers file: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}` };
+  }
+  return { ok: true, servers: { ...current, ...checked.data }, added: Object.keys(checked.data) };
+}

@@ -1,0 +1,107 @@
+import type { IpcEventPayload, ListedModel } from '../../common/ipc.ts';
+import type { ModelSelection } from '../../common/settings.ts';
+import type { SliceCreator } from './store.ts';
+
+export type PullState = {
+  name: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  status: string;
+  completed?: number;
+  total?: number;
+  message?: string;
+};
+
+export type ModelsSlice = {
+  models: ListedModel[];
+  modelErrors: { endpoint: string; code: string; message: string }[];
+  modelsLoading: boolean;
+  selectedModel: ModelSelection | null;
+  pull: PullState | null;
+  loadModels(refresh: boolean): Promise<void>;
+  selectModel(model: ModelSelection, options?: { persist?: boolean }): void;
+  pullModel(name: string): Promise<void>;
+  cancelPull(): Promise<void>;
+  receivePullProgress(p: IpcEventPayload<'models:pullProgress'>): void;
+};
+
+/** The model Glance suggests pulling when no installed Ollama model can see. */
+export const SUGGESTED_VISION_MODEL = 'gemma3:4b';
+
+export function selectionOf(m: ListedModel): ModelSelection {
+  return m.provider === 'openai' ? { provider: 'openai', endpoint: m.endpoint, name: m.name } : { provider: 'ollama', name: m.name };
+}
+
+export function modelKey(m: ModelSelection | ListedModel): string {
+  const endpoint = m.provider === 'openai' ? (m.endpoint ?? '') : 'ollama';
+  return `${m.provider}:${endpoint}:${m.name}`;
+}
+
+export function findModel(models: readonly ListedModel[], selection: ModelSelection | null): ListedModel | undefined {
+  if (!selection) return undefined;
+  const key = modelKey(selection);
+  return models.find((m) => modelKey(m) === key);
+}
+
+/** True when Ollama answered and none of its models can see: the moment to offer a pull. */
+export function needsVisionPull(models: readonly ListedModel[], errors: readonly { endpoint: string }[]): boolean {
+  if (errors.some((e) => e.endpoint === 'ollama')) return false;
+  return !models.some((m) => m.provider === 'ollama' && m.capabilities.vision === 'yes');
+}
+
+export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => ({
+  models: [],
+  modelErrors: [],
+  modelsLoading: false,
+  selectedModel: null,
+  pull: null,
+
+  async loadModels(refresh) {
+    set({ modelsLoading: true });
+    const result = await api.modelsList({ refresh });
+    if (!result.ok) {
+      set({ modelsLoading: false, modelErrors: [{ endpoint: 'all', code: result.code, message: result.message }] });
+      return;
+    }
+    const { models, errors } = result.value;
+    set({ models, modelErrors: errors, modelsLoading: false });
+    // Keep the choice if it is still there; else the default from settings; else a model that sees.
+    const current = findModel(models, get().selectedModel);
+    if (current) return;
+    const preferred = findModel(models, get().settings?.defaultModel ?? null) ?? models.find((m) => m.capabilities.vision === 'yes') ?? models[0];
+    set({ selectedModel: preferred ? selectionOf(preferred) : get().selectedModel });
+  },
+
+  selectModel(model, options) {
+    set({ selectedModel: model });
+    // The last choice becomes the default for new windows and the hotkey.
+    if (options?.persist !== false) void api.settingsSet({ patch: { defaultModel: model } });
+  },
+
+  async pullModel(name) {
+    set({ pull: { name, state: 'running', status: 'starting' } });
+    const result = await api.modelsPull({ name });
+    const pull = get().pull;
+    if (pull?.name !== name) return;
+    if (result.ok) {
+      set({ pull: { ...pull, state: 'done', status: 'success' } });
+      await get().loadModels(true);
+      const pulled = get().models.find((m) => m.provider === 'ollama' && (m.name === name || m.name === `${name}:latest`));
+      if (pulled) get().selectModel(selectionOf(pulled));
+    } else {
+      set({ pull: { ...pull, state: result.code === 'cancelled' ? 'cancelled' : 'failed', message: result.message } });
+    }
+  },
+
+  async cancelPull() {
+    const pull = get().pull;
+    if (!pull || pull.state !== 'running') return;
+    await api.modelsCancelPull({ name: pull.name });
+    set({ pull: { ...pull, state: 'cancelled', message: 'Cancelled.' } });
+  },
+
+  receivePullProgress(p) {
+    const pull = get().pull;
+    if (!pull || pull.name !== p.name || pull.state !== 'running') return;
+    set({ pull: { ...pull, status: p.status, completed: p.completed, total: p.total } });
+  },
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { ConversationSummary, ListedModel } from '../../common/ipc.ts';
+import { filterConversations } from './chatSlice.ts';
+import { importMcpServers } from './mcpSlice.ts';
+import { findModel, modelKey, needsVisionPull, selectionOf } from './modelsSlice.ts';
+
+const model = (name: string, vision: 'yes' | 'no' | 'unknown', endpoint = 'ollama'): ListedModel => ({
+  provider: endpoint === 'ollama' ? 'ollama' : 'openai',
+  name,
+  endpoint,
+  details: {},
+  capabilities: { vision, visionSource: vision === 'unknown' ? 'none' : 'ollama-capabilities', tools: 'unknown', thinking: 'unknown' },
+});
+
+describe('models', () => {
+  it('offers a pull only when Ollama answered and none of its models sees', () => {
+    expect(needsVisionPull([model('llama3', 'no')], [])).toBe(true);
+    expect(needsVisionPull([model('llama3', 'no'), model('gemma3', 'yes')], [])).toBe(false);
+    expect(needsVisionPull([], [{ endpoint: 'ollama' }])).toBe(false);
+    expect(needsVisionPull([model('gpt-4o', 'yes', 'openrouter')], [])).toBe(true);
+  });
+
+  it('selects by provider, endpoint and name', () => {
+    const models = [model('same', 'yes'), model('same', 'no', 'lmstudio')];
+    expect(selectionOf(models[1]!)).toEqual({ provider: 'openai', endpoint: 'lmstudio', name: 'same' });
+    expect(findModel(models, { provider: 'openai', endpoint: 'lmstudio', name: 'same' })).toBe(models[1]);
+    expect(findModel(models, { provider: 'ollama', name: 'same' })).toBe(models[0]);
+    expect(modelKey(models[0]!)).not.toBe(modelKey(models[1]!));
+  });
+});
+
+describe('conversations', () => {
+  const c = (id: string, title: string): ConversationSummary => ({ id, title, createdAt: '', updatedAt: '', messageCount: 1 });
+  it('searches titles by every word, case-insensitively', () => {
+    const list = [c('1', 'Quarterly revenue chart'), c('2', 'Holiday photos'), c('3', 'Revenue by region')];
+    expect(filterConversations(list, 'revenue').map((x) => x.id)).toEqual(['1', '3']);
+    expect(filterConversations(list, 'REVENUE chart').map((x) => x.id)).toEqual(['1']);
+    expect(filterConversations(list, '  ')).toHaveLength(3);
+  });
+});
+
+describe('importMcpServers', () => {
+  it('merges an mcpServers file over the current servers', () => {
+    const result = importMcpServers({ old: { command: 'a' } }, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs'] } } }));
+    expect(result).toEqual({ ok: true, servers: { old: { command: 'a' }, fs: { command: 'npx', args: ['-y', 'server-fs'] } }, added: ['fs'] });
+  });
+
+  it('says why a file is not usable', () => {
+    expect(importMcpServers({}, 'not json')).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
+    expect(importMcpServers({}, JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }))).toMatchObject({ ok: false, message: expect.stringMatching(/^Not an mcpServers file: broken/) });
+  });
+});

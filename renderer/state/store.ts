@@ -1,0 +1,82 @@
+// One zustand store made of feature slices (chat, attachments, models, settings, mcp), built
+// around an injected `GlanceApi` so the same UI runs on Electron's preload and the harness.
+// Side effects (IPC calls, subscriptions) live in slice actions; components only select and call.
+import { createContext, useContext } from 'react';
+import { createStore, useStore, type StoreApi } from 'zustand';
+import type { GlanceApi } from '../../common/ipc.ts';
+import { createAttachmentsSlice, type AttachmentsSlice } from './attachmentsSlice.ts';
+import { runningTurnId } from './chatReducer.ts';
+import { createChatSlice, type ChatSlice } from './chatSlice.ts';
+import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
+import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
+import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
+
+export type WindowKind = 'main' | 'ask';
+
+type AppSlice = {
+  /** Subscribes to main's pushes and loads what the window shows first. Returns the unsubscribe. */
+  init(kind: WindowKind, options?: { onShowConversation?: (conversationId: string) => void }): () => void;
+  /** The ask window's "Open in Glance": main shows the main window on this conversation. */
+  openMain(conversationId?: string): Promise<string | null>;
+};
+
+export type AppState = ChatSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
+export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
+
+export function createAppStore(api: GlanceApi): StoreApi<AppState> {
+  return createStore<AppState>()((set, get) => ({
+    ...createChatSlice(set, get, api),
+    ...createAttachmentsSlice(set, get, api),
+    ...createModelsSlice(set, get, api),
+    ...createSettingsSlice(set, get, api),
+    ...createMcpSlice(set, get, api),
+    init(kind, options) {
+      const offs = [
+        api.onAppShowConversation((p) => {
+          if (kind === 'main') options?.onShowConversation?.(p.conversationId);
+        }),
+        api.onChatEvent((p) => get().receiveChatEvent(p)),
+        api.onModelsPullProgress((p) => get().receivePullProgress(p)),
+        api.onAttachmentsIncoming((p) => {
+          if (p.target !== kind) return;
+          // A new hotkey capture starts a new question in the ask window (unless one is still running).
+          if (kind === 'ask' && runningTurnId(get().chat) === undefined) {
+            get().newChat();
+            set({ pending: [], refusals: [] });
+          }
+          get().receiveIncoming(p.result);
+        }),
+        api.onSettingsChanged((s) => get().receiveSettings(s)),
+        api.onMcpChanged((servers) => set({ mcpServers: servers })),
+        api.onAppNotice((n) => get().receiveNotice(n)),
+      ];
+      void get()
+        .loadSettings()
+        .then(() => get().loadModels(false));
+      void get().loadAppInfo();
+      if (kind === 'main') {
+        void get().loadConversations();
+        void get().loadMcp();
+      }
+      return () => offs.forEach((off) => off());
+    },
+    async openMain(conversationId) {
+      const result = await api.appOpenMain(conversationId ? { conversationId } : {});
+      return result.ok ? null : result.message;
+    },
+  }));
+}
+
+export const StoreContext = createContext<StoreApi<AppState> | null>(null);
+
+export function useApp<T>(selector: (state: AppState) => T): T {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useApp outside <StoreContext.Provider>');
+  return useStore(store, selector);
+}
+
+export function useAppStore(): StoreApi<AppState> {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStore outside <StoreContext.Provider>');
+  return store;
+}

@@ -1,0 +1,169 @@
+import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { InlineMarkdown } from '../markdown/Markdown.tsx';
+import type { PendingAttachment } from '../state/attachmentsSlice.ts';
+import { runningTurnId } from '../state/chatReducer.ts';
+import { useApp } from '../state/store.ts';
+import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
+import { sizeText, Thumbnail } from './Thumbnail.tsx';
+
+/** The images waiting to be sent: each named by its file name, with the size the model will get. */
+export function PendingList({ items }: { items: readonly PendingAttachment[] }) {
+  const remove = useApp((s) => s.removePending);
+  const openViewer = useApp((s) => s.openViewer);
+  if (!items.length) return null;
+  return (
+    <ul className="attachments" aria-label="Attachments">
+      {items.map((p) => (
+        <li key={p.key} aria-label={p.name} className={`attachment ${p.status}`} aria-busy={p.status === 'checking'}>
+          {p.status === 'ready' ? (
+            <Thumbnail image={p.attachment} edge={192} box={56} onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })} />
+          ) : (
+            <span className="thumb thumb-loading" style={{ width: 56, height: 40 }} aria-hidden="true" />
+          )}
+          <span className="attachment-text">
+            <span className="name" title={p.name}>
+              {p.name}
+            </span>
+            <span className="size">{p.status === 'ready' ? sizeText(p.attachment) : 'checking…'}</span>
+          </span>
+          <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} onClick={() => remove(p.key)}>
+            <CloseIcon />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RefusalAlerts() {
+  const refusals = useApp(useShallow((s) => s.refusals));
+  const dismiss = useApp((s) => s.dismissRefusal);
+  return (
+    <>
+      {refusals.map((r) => (
+        <div key={r.key} role="alert" className="refusal">
+          <span>
+            <strong>{r.name}</strong> was not attached: <InlineMarkdown text={r.message} />
+          </span>
+          <button type="button" className="ghost icon-button small" aria-label={`Dismiss: ${r.name}`} onClick={() => dismiss(r.key)}>
+            <CloseIcon />
+          </button>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** The file picker behind "Attach image". */
+export function useFilePicker(): [() => void, ReactElement] {
+  const input = useRef<HTMLInputElement>(null);
+  const addFiles = useApp((s) => s.addFiles);
+  const element = (
+    <input
+      ref={input}
+      type="file"
+      accept="image/*"
+      multiple
+      hidden
+      tabIndex={-1}
+      aria-hidden="true"
+      onChange={(e) => {
+        const files = [...(e.target.files ?? [])];
+        e.target.value = '';
+        if (files.length) void addFiles(files);
+      }}
+    />
+  );
+  return [() => input.current?.click(), element];
+}
+
+/** Images from the clipboard (a paste of a screenshot); text pastes go on as usual. */
+export function pastedFiles(e: ClipboardEvent): File[] {
+  return [...e.clipboardData.items].flatMap((item) => {
+    if (item.kind !== 'file') return [];
+    const file = item.getAsFile();
+    return file ? [file] : [];
+  });
+}
+
+export function Composer({ compact = false, autoFocus = false, onSent }: { compact?: boolean; autoFocus?: boolean; onSent?: () => void }) {
+  const [text, setText] = useState('');
+  const pending = useApp(useShallow((s) => s.pending));
+  const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  const send = useApp((s) => s.send);
+  const stop = useApp((s) => s.stop);
+  const addFiles = useApp((s) => s.addFiles);
+  const screenshot = useApp((s) => s.captureScreenshot);
+  const [pick, picker] = useFilePicker();
+  const checking = pending.some((p) => p.status === 'checking');
+  const canSend = !running && !checking && (text.trim() !== '' || pending.some((p) => p.status === 'ready'));
+
+  const submit = async () => {
+    if (!canSend) return;
+    const sent = text;
+    setText('');
+    const ok = await send(sent);
+    if (!ok) setText((current) => current || sent);
+    else onSent?.();
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Escape' && running) {
+      e.preventDefault();
+      void stop();
+    }
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = pastedFiles(e);
+    if (files.length) {
+      e.preventDefault();
+      void addFiles(files);
+    }
+  };
+
+  return (
+    <form
+      className={`composer ${compact ? 'compact' : ''}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <RefusalAlerts />
+      <PendingList items={pending} />
+      <div className="composer-row">
+        <textarea
+          aria-label="Message"
+          placeholder={compact ? 'Ask about this screenshot…' : 'Ask anything — drop, paste or attach images'}
+          rows={compact ? 2 : 3}
+          value={text}
+          autoFocus={autoFocus}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+          onPaste={onPaste}
+        />
+        <div className="composer-actions">
+          {picker}
+          <button type="button" className="ghost icon-button" aria-label="Attach image" title="Attach image" onClick={pick}>
+            <PaperclipIcon />
+          </button>
+          <button type="button" className="ghost icon-button" aria-label="Screenshot" title="Attach a screenshot of the display under the cursor" onClick={() => void screenshot()}>
+            <CameraIcon />
+          </button>
+          {running ? (
+            <button type="button" className="danger" onClick={() => void stop()} title="Stop (Esc)">
+              <StopIcon /> Stop
+            </button>
+          ) : (
+            <button type="submit" className="primary" disabled={!canSend} title={checking ? 'Waiting for images to be checked' : 'Send (Enter)'}>
+              <SendIcon /> Send
+            </button>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect } from 'react';
+import type { Route } from '../route.ts';
+import { useApp, useAppStore } from '../state/store.ts';
+import { Composer } from './Composer.tsx';
+import { GearIcon } from './icons.tsx';
+import { DropZone } from './DropZone.tsx';
+import { ImageViewer } from './ImageViewer.tsx';
+import { MessageList } from './MessageList.tsx';
+import { ModelHints, ModelPicker } from './ModelPicker.tsx';
+import { Notices } from './Notices.tsx';
+import { SettingsView } from './SettingsView.tsx';
+import { Sidebar } from './Sidebar.tsx';
+
+export function MainWindow({ route, navigate }: { route: Route; navigate: (route: Route, replace?: boolean) => void }) {
+  const store = useAppStore();
+  const conversationId = useApp((s) => s.chat.conversationId);
+  const loadError = useApp((s) => s.loadError);
+
+  // The address names the conversation: opening one from the address (reload, back)…
+  useEffect(() => {
+    if (route.name !== 'chat') return;
+    const state = store.getState();
+    if (route.conversationId) void state.openConversation(route.conversationId);
+    else if (state.chat.conversationId !== null) state.newChat();
+  }, [route, store]);
+  // …and a new conversation getting its id puts it in the address, without reloading it.
+  useEffect(() => {
+    if (route.name === 'chat' && conversationId && route.conversationId !== conversationId) navigate({ name: 'chat', conversationId }, true);
+    // Only when the id changes: a route change alone must not re-point the address.
+  }, [conversationId]);
+
+  // Keyboard: Ctrl/Cmd+Shift+O new chat, Ctrl/Cmd+, settings, Escape stops a running answer.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.shiftKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        navigate({ name: 'chat' });
+      } else if (mod && e.key === ',') {
+        e.preventDefault();
+        navigate({ name: 'settings' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [navigate]);
+
+  const inSettings = route.name === 'settings';
+  return (
+    <div className="app">
+      <Sidebar navigate={navigate} activeId={route.name === 'chat' ? (conversationId ?? undefined) : undefined} />
+      <main className="pane" aria-label={inSettings ? 'Settings' : 'Chat'}>
+        <header className="toolbar">
+          <ModelPicker />
+          <span className="spacer" />
+          {inSettings ? (
+            <button type="button" className="ghost" onClick={() => navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' })}>
+              Back to chat
+            </button>
+          ) : (
+            <button type="button" className="ghost icon-button" aria-label="Settings" title="Settings (Ctrl+,)" onClick={() => navigate({ name: 'settings' })}>
+              <GearIcon />
+            </button>
+          )}
+        </header>
+        <Notices />
+        {inSettings ? (
+          <SettingsView />
+        ) : (
+          <DropZone>
+            <ModelHints />
+            {loadError && (
+              <div role="alert" className="banner error">
+                Could not open that conversation: {loadError}
+              </div>
+            )}
+            <MessageList />
+            <Composer />
+          </DropZone>
+        )}
+      </main>
+      <ImageViewer />
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp } from '../state/store.ts';
+import { TurnBlock } from './Turn.tsx';
+import { visibleRange } from './visibleRange.ts';
+
+/** Height assumed for a turn not yet measured (px). */
+const ESTIMATE = 160;
+/** Rendered beyond the viewport on each side (px), so fast scrolling rarely shows a gap. */
+const OVERSCAN = 800;
+/** Within this of the bottom, the list follows new content. */
+const STICK_PX = 48;
+
+const Row = memo(function Row({ id, top, observe }: { id: string; top: number; observe: (el: HTMLElement | null, id: string) => void }) {
+  const turn = useApp((s) => s.chat.turns[id]);
+  const ref = useCallback((el: HTMLDivElement | null) => observe(el, id), [observe, id]);
+  if (!turn) return null;
+  return (
+    <div className="row" ref={ref} data-turn={id} style={{ transform: `translateY(${top}px)` }}>
+      <TurnBlock turn={turn} />
+    </div>
+  );
+});
+
+function Welcome() {
+  return (
+    <div className="welcome">
+      <h2>What should Glance look at?</h2>
+      <ul>
+        <li>Drop images anywhere, paste a screenshot, or use “Attach image”.</li>
+        <li>“Screenshot” attaches the display under the pointer.</li>
+        <li>Each image shows the size the model will really receive.</li>
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The conversation, virtualised: only turns near the viewport are in the DOM. Heights are
+ * measured with one ResizeObserver; a row that grows above the viewport shifts the scroll
+ * position by the same amount so what the user reads stays put, and the list follows the
+ * bottom while an answer streams, unless the user scrolled up.
+ */
+export function MessageList() {
+  const order = useApp(useShallow((s) => s.chat.order));
+  const conversationId = useApp((s) => s.chat.conversationId);
+  const loading = useApp((s) => s.loadingConversation);
+  const scroller = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [version, bump] = useReducer((x: number) => x + 1, 0);
+  const [view, setView] = useState({ top: 0, height: 800 });
+  const stick = useRef(true);
+  const frame = useRef(0);
+  const offsetsRef = useRef<Float64Array>(new Float64Array(1));
+  const orderRef = useRef(order);
+
+  const offsets = useMemo(() => {
+    const o = new Float64Array(order.length + 1);
+    for (let i = 0; i < order.length; i++) o[i + 1] = o[i]! + (heights.current.get(order[i]!) ?? ESTIMATE);
+    return o;
+    // `version` changes when a measured height does.
+  }, [order, version]);
+  offsetsRef.current = offsets;
+  orderRef.current = order;
+  const total = offsets[order.length]!;
+
+  const observer = useMemo(() => {
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    return new ResizeObserver((entries) => {
+      const el = scroller.current;
+      let changed = false;
+      let anchorShift = 0;
+      for (const entry of entries) {
+        const id = (entry.target as HTMLElement).dataset.turn;
+        if (!id) continue;
+        const height = entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+        const before = heights.current.get(id) ?? ESTIMATE;
+        if (Math.abs(before - height) < 0.5) continue;
+        heights.current.set(id, height);
+        changed = true;
+        const index = orderRef.current.indexOf(id);
+        if (el && index >= 0 && offsetsRef.current[index + 1]! <= el.scrollTop) anchorShift += height - before;
+      }
+      if (!changed) return;
+      if (el && anchorShift && !stick.current) el.scrollTop += anchorShift;
+      bump();
+    });
+  }, []);
+  useEffect(() => () => observer?.disconnect(), [observer]);
+  const observed = useRef(new Map<string, HTMLElement>());
+  const observe = useCallback(
+    (el: HTMLElement | null, id: string) => {
+      const previous = observed.current.get(id);
+      if (previous && previous !== el) {
+        observer?.unobserve(previous);
+        observed.current.delete(id);
+      }
+      if (el && previous !== el) {
+        observer?.observe(el);
+        observed.current.set(id, el);
+      }
+    },
+    [observer],
+  );
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    });
+  };
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const resize = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    resize.observe(el);
+    return () => resize.disconnect();
+  }, []);
+
+  // A conversation opens at its end.
+  useLayoutEffect(() => {
+    stick.current = true;
+  }, [conversationId]);
+  // A new turn (the user sent something) brings the list back to the bottom.
+  const last = order.at(-1);
+  useLayoutEffect(() => {
+    stick.current = true;
+  }, [last]);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current && el.scrollTop !== el.scrollHeight - el.clientHeight) {
+      el.scrollTop = el.scrollHeight;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    }
+  }, [total, order.length]);
+
+  const [start, end] = visibleRange(offsets, view.top - OVERSCAN, view.top + view.height + OVERSCAN);
+  const rows = [];
+  for (let i = start; i < end; i++) rows.push(<Row key={order[i]} id={order[i]!} top={offsets[i]!} observe={observe} />);
+
+  return (
+    <section className="messages" ref={scroller} onScroll={onScroll} aria-label="Messages" tabIndex={0} aria-busy={loading !== null}>
+      {order.length === 0 ? (
+        loading ? <p className="muted center">Opening…</p> : <Welcome />
+      ) : (
+        <div className="rows" style={{ height: total }}>
+          {rows}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import type { ConversationSummary } from '../../common/ipc.ts';
+import type { Route } from '../route.ts';
+import { filterConversations } from '../state/chatSlice.ts';
+import { useApp } from '../state/store.ts';
+import { PencilIcon, TrashIcon } from './icons.tsx';
+
+function relativeDay(iso: string): string {
+  const then = new Date(iso);
+  const days = Math.floor((Date.now() - then.getTime()) / 86_400_000);
+  if (days <= 0) return then.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (days === 1) return 'yesterday';
+  if (days < 7) return then.toLocaleDateString(undefined, { weekday: 'short' });
+  return then.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+function ConversationItem({ item, active, navigate }: { item: ConversationSummary; active: boolean; navigate: (route: Route) => void }) {
+  const rename = useApp((s) => s.renameConversation);
+  const remove = useApp((s) => s.deleteConversation);
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
+  const [title, setTitle] = useState(item.title);
+  const [error, setError] = useState<string | null>(null);
+
+  const submitRename = async () => {
+    const trimmed = title.trim();
+    if (!trimmed || trimmed === item.title) {
+      setMode('view');
+      return;
+    }
+    const problem = await rename(item.id, trimmed);
+    setError(problem);
+    if (!problem) setMode('view');
+  };
+  const onRenameKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') void submitRename();
+    if (e.key === 'Escape') {
+      setTitle(item.title);
+      setMode('view');
+    }
+  };
+
+  return (
+    <li className={`conversation ${active ? 'active' : ''}`}>
+      {mode === 'rename' ? (
+        <input
+          className="rename"
+          aria-label={`New title for ${item.title}`}
+          value={title}
+          autoFocus
+          onChange={(e) => setTitle(e.target.value)}
+          onKeyDown={onRenameKey}
+          onBlur={() => void submitRename()}
+        />
+      ) : (
+        <a
+          href={`#/c/${item.id}`}
+          aria-current={active ? 'page' : undefined}
+          onClick={(e) => {
+            e.preventDefault();
+            navigate({ name: 'chat', conversationId: item.id });
+          }}
+        >
+          <span className="title">{item.title || 'Untitled'}</span>
+          <span className="meta">{relativeDay(item.updatedAt)}</span>
+        </a>
+      )}
+      {mode === 'confirm-delete' ? (
+        <span className="confirm">
+          <button type="button" className="danger small" onClick={async () => setError(await remove(item.id))}>
+            Delete “{item.title}”
+          </button>
+          <button type="button" className="ghost small" onClick={() => setMode('view')}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        mode === 'view' && (
+          <span className="item-actions">
+            <button type="button" className="ghost small" aria-label={`Rename ${item.title}`} onClick={() => (setTitle(item.title), setMode('rename'))}>
+              <PencilIcon />
+            </button>
+            <button type="button" className="ghost small" aria-label={`Delete ${item.title}`} onClick={() => setMode('confirm-delete')}>
+              <TrashIcon />
+            </button>
+          </span>
+        )
+      )}
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function Sidebar({ navigate, activeId }: { navigate: (route: Route) => void; activeId?: string }) {
+  const conversations = useApp((s) => s.conversations);
+  const search = useApp((s) => s.search);
+  const setSearch = useApp((s) => s.setSearch);
+  const error = useApp((s) => s.conversationsError);
+  const shown = useMemo(() => filterConversations(conversations, search), [conversations, search]);
+  return (
+    <aside className="sidebar" aria-label="Conversations">
+      <div className="brand">
+        <span className="logo" aria-hidden="true">◉</span> Glance
+      </div>
+      <button type="button" className="primary wide" onClick={() => navigate({ name: 'chat' })} title="New chat (Ctrl+Shift+O)">
+        New chat
+      </button>
+      <input type="search" className="search" aria-label="Search conversations" placeholder="Search by title" value={search} onChange={(e) => setSearch(e.target.value)} />
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+      <nav aria-label="Conversation list">
+        <ul className="conversations">
+          {shown.map((c) => (
+            <ConversationItem key={c.id} item={c} active={c.id === activeId} navigate={navigate} />
+          ))}
+        </ul>
+        {shown.length === 0 && <p className="muted small-text">{search ? 'No conversation has that in its title.' : 'No conversations yet.'}</p>}
+      </nav>
+    </aside>
+  );
+}

@@ -1,0 +1,243 @@
+// A fake of the parts of Electron's main-process API that main/app uses, so the real entry
+// point (main/app/main.ts) can start under plain Node. It records what the app asks of
+// Electron and, once the app is up, runs a short script of IPC calls, printing one JSON line
+// per observation ("FAKE {...}") for test/ipc/mainProcess.test.ts to check.
+import { fakeSafeStorage } from '../../settings/safeStorageFixture.ts';
+
+type Listener = (...args: unknown[]) => unknown;
+const report = (kind: string, data: unknown) => process.stdout.write(`FAKE ${JSON.stringify({ kind, data })}\n`);
+
+class Emitter {
+  readonly listeners = new Map<string, Listener[]>();
+  on(event: string, listener: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    return this;
+  }
+  once(event: string, listener: Listener) {
+    return this.on(event, listener);
+  }
+  emit(event: string, ...args: unknown[]) {
+    for (const l of this.listeners.get(event) ?? []) l(...args);
+  }
+}
+
+// ---------------------------------------------------------------- app
+const paths = new Map<string, string>();
+let quitRequested = false;
+class App extends Emitter {
+  isPackaged = false;
+  commandLine = { appendSwitch: (...args: string[]) => report('appendSwitch', args) };
+  setPath(name: string, value: string) {
+    paths.set(name, value);
+  }
+  getPath(name: string) {
+    return paths.get(name) ?? '/nonexistent';
+  }
+  setDesktopName(name: string) {
+    report('setDesktopName', name);
+  }
+  requestSingleInstanceLock() {
+    return true;
+  }
+  getVersion() {
+    return '0.1.0';
+  }
+  whenReady() {
+    setTimeout(() => void drive(), 50);
+    return new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+  quit() {
+    if (quitRequested) {
+      let prevented = false;
+      this.emit('will-quit', { preventDefault: () => (prevented = true) });
+      if (!prevented) exit();
+      return;
+    }
+    quitRequested = true;
+    this.emit('before-quit', {});
+    let prevented = false;
+    this.emit('will-quit', { preventDefault: () => (prevented = true) });
+    if (!prevented) exit();
+  }
+  exit(code = 0) {
+    report('exit', code);
+    process.exit(code);
+  }
+}
+export const app = new App();
+function exit() {
+  report('quit', true);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- windows
+let nextId = 1;
+const windows: BrowserWindow[] = [];
+class WebContents extends Emitter {
+  sent: { channel: string; payload: unknown }[] = [];
+  mainFrame = { parent: null, url: 'app://glance/index.html' };
+  windowOpenHandler: ((d: { url: string }) => unknown) | undefined;
+  override once(event: string, listener: Listener) {
+    if (event === 'did-finish-load') setTimeout(() => listener(), 0);
+    return this.on(event, listener);
+  }
+  isLoading() {
+    return false;
+  }
+  isDestroyed() {
+    return false;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+    report('send', { channel, payload });
+  }
+  setWindowOpenHandler(handler: (d: { url: string }) => unknown) {
+    this.windowOpenHandler = handler;
+  }
+}
+export class BrowserWindow extends Emitter {
+  readonly id = nextId++;
+  readonly webContents = new WebContents();
+  #visible = false;
+  constructor(options: Record<string, unknown>) {
+    super();
+    windows.push(this);
+    report('BrowserWindow', options);
+    app.emit('web-contents-created', {}, this.webContents);
+  }
+  static getAllWindows() {
+    return windows;
+  }
+  static fromWebContents(contents: unknown) {
+    return windows.find((w) => w.webContents === contents) ?? null;
+  }
+  async loadURL(url: string) {
+    report('loadURL', url);
+  }
+  show() {
+    this.#visible = true;
+  }
+  showInactive() {
+    this.#visible = true;
+  }
+  hide() {
+    this.#visible = false;
+  }
+  focus() {}
+  isVisible() {
+    return this.#visible;
+  }
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+  maximize() {}
+  isMaximized() {
+    return false;
+  }
+  isDestroyed() {
+    return false;
+  }
+  setBounds(bounds: unknown) {
+    report('setBounds', bounds);
+  }
+  getNormalBounds() {
+    return { x: 10, y: 10, width: 800, height: 600 };
+  }
+}
+
+// ---------------------------------------------------------------- IPC, shortcuts, tray, misc
+const handlers = new Map<string, Listener>();
+export const ipcMain = {
+  handle: (channel: string, handler: Listener) => void handlers.set(channel, handler),
+  removeHandler: (channel: string) => void handlers.delete(channel),
+};
+
+const TAKEN = ['CommandOrControl+Shift+Space'];
+const held = new Map<string, () => void>();
+export const globalShortcut = {
+  register: (accelerator: string, callback: () => void) => (TAKEN.includes(accelerator) ? false : (held.set(accelerator, callback), true)),
+  isRegistered: (accelerator: string) => held.has(accelerator),
+  unregister: (accelerator: string) => void held.delete(accelerator),
+  unregisterAll: () => held.clear(),
+};
+
+export class Notification {
+  readonly options: unknown;
+  constructor(options: unknown) {
+    this.options = options;
+  }
+  static isSupported() {
+    return true;
+  }
+  show() {
+    report('notification', this.options);
+  }
+}
+
+export class Tray extends Emitter {
+  setToolTip() {}
+  setContextMenu(menu: { label?: string }[]) {
+    report('trayMenu', menu.map((i) => i.label ?? '-'));
+  }
+}
+export const Menu = { buildFromTemplate: (template: unknown) => template };
+export const nativeImage = {
+  createFromPath: () => ({ setTemplateImage() {} }),
+  createEmpty: () => ({ setTemplateImage() {} }),
+};
+export const shell = { openExternal: async (url: string) => report('openExternal', url) };
+
+const permission: { request?: Listener; check?: Listener } = {};
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler: (h: Listener) => void (permission.request = h),
+    setPermissionCheckHandler: (h: Listener) => void (permission.check = h),
+    on: () => undefined,
+    webRequest: { onBeforeRequest: () => undefined, onHeadersReceived: () => undefined },
+  },
+};
+export const protocol = {
+  registerSchemesAsPrivileged: (schemes: unknown) => report('registerSchemesAsPrivileged', schemes),
+  handle: (scheme: string) => report('protocol.handle', scheme),
+};
+export const net = { fetch: (url: string) => fetch(url) };
+const display = { id: 1, label: 'Fake', bounds: { x: 0, y: 0, width: 1280, height: 800 }, workArea: { x: 0, y: 0, width: 1280, height: 770 }, scaleFactor: 1 };
+export const screen = {
+  getAllDisplays: () => [display],
+  getPrimaryDisplay: () => display,
+  getCursorScreenPoint: () => ({ x: 100, y: 100 }),
+  getDisplayNearestPoint: () => display,
+};
+export const desktopCapturer = { getSources: async () => [] };
+export const systemPreferences = { getMediaAccessStatus: () => 'granted' };
+export const safeStorage = fakeSafeStorage({ backend: 'basic_text' });
+
+// ---------------------------------------------------------------- the script
+async function drive() {
+  for (let i = 0; i < 200 && handlers.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  report('channels', [...handlers.keys()].sort());
+  const call = async (channel: string, payload: unknown, url = 'app://glance/index.html') => {
+    const handler = handlers.get(channel);
+    const result = await handler?.({ senderFrame: { url, parent: null }, sender: windows[0]?.webContents }, payload);
+    report('result', { channel, url, result });
+  };
+  await call('app:info', {});
+  await call('settings:get', {}, 'https://evil.example/');
+  await call('settings:set', { patch: { hotkey: 'Alt+Shift+G' } });
+  await call('app:info', {});
+  // Press the hotkey: capture (through the API) and the ask window with the outcome. No model
+  // server listens here, so the outcome is a refusal the ask window shows.
+  held.get('Alt+Shift+G')?.();
+  for (let i = 0; i < 400 && !windows.some((w) => w.webContents.sent.some((m) => m.channel === 'attachments:incoming')); i++) await new Promise((r) => setTimeout(r, 25));
+  report('askVisible', windows.map((w) => w.isVisible()));
+  await call('secrets:set', { name: 'openrouter', value: 'sk-or-v1-fakefakefakefakefakefakefake' });
+  await call('secrets:status', {});
+  await call('conversations:list', {});
+  report('permission', { request: await new Promise((resolve) => permission.request?.({}, 'media', resolve, {})), check: permission.check?.({}, 'media', '', {}) });
+  const contents = windows[0]!.webContents;
+  let prevented = false;
+  contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, 'https://evil.example/');
+  report('navigation', { prevented, open: contents.windowOpenHandler?.({ url: 'https://ollama.com/' }), openFile: contents.windowOpenHandler?.({ url: 'file:///etc/passwd' }) });
+  app.quit();
+}
