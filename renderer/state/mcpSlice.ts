@@ -1,4 +1,5 @@
 import type { McpServerStatus } from '../../common/ipc.ts';
+import { parseMcpConfig } from '../../common/mcpConfig.ts';
 import { McpServers, type Settings } from '../../common/settings.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -44,10 +45,14 @@ export function importMcpServers(current: Settings['mcpServers'], fileText: stri
     return { ok: false, message: `The file is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   const map = parsed !== null && typeof parsed === 'object' && 'mcpServers' in parsed ? (parsed as { mcpServers: unknown }).mcpServers : parsed;
-  const checked = McpServers.safeParse(map);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    return { ok: false, message: `Not an mcpServers file: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}` };
+  // The same per-server check the MCP hub applies, so what the UI accepts will start.
+  const strict = parseMcpConfig({ mcpServers: map });
+  const problem = strict.errors[0];
+  if (problem) {
+    const where = [problem.server, problem.field].filter(Boolean).join('.');
+    return { ok: false, message: `Not an mcpServers file: ${where ? `${where}: ` : ''}${problem.message}` };
   }
+  const checked = McpServers.safeParse(map);
+  if (!checked.success) return { ok: false, message: 'Not an mcpServers file: it must be an object of named servers' };
   return { ok: true, servers: { ...current, ...checked.data }, added: Object.keys(checked.data) };
 }
