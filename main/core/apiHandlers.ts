@@ -107,6 +107,8 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
     throw error;
   };
 
+  /** Tool names per server from the last listing (status alone does not start servers). */
+  let hubToolsCache: { server: string; tool: string }[] = [];
   function mcpStatus(): McpServerStatus[] {
     if (!deps.hub) return [];
     const toolNames = new Map<string, string[]>();
@@ -118,8 +120,6 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       return out;
     });
   }
-  let hubToolsCache: { server: string; tool: string }[] = [];
-
   return {
     ...settingsHandlers({ settings, secrets }),
 
