@@ -14,8 +14,7 @@ import { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { ProviderError } from '../models/provider.ts';
 import { defaultDataDir } from '../settings/paths.ts';
-import { OLLAMA_ENDPOINT } from '../../common/settings.ts';
-import { readCliSettings } from './cliSettings.ts';
+import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
 
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
@@ -60,9 +59,8 @@ export const askCommand = {
     const { settings, warning } = await readCliSettings(dataDir);
     if (warning) io.err(`glance: ${warning}\n`);
     // Flag, then OLLAMA_HOST, then the app's setting.
-    const ollamaHost = kind === 'ollama' ? (baseUrl ?? env.OLLAMA_HOST ?? settings.providers.ollama.host) : undefined;
-    const endpointUrl = kind === 'ollama' ? ollamaHost : baseUrl;
-    const declared = (name: string) => (kind === 'ollama' ? settings.vision[OLLAMA_ENDPOINT]?.[name] : undefined);
+    const endpointUrl = kind === 'ollama' ? cliOllamaHost(baseUrl, env, settings) : baseUrl;
+    const declared = (name: string) => (kind === 'ollama' ? declaredOllamaVision(settings, name) : undefined);
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();

@@ -8,6 +8,8 @@ import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import { createProvider } from '../models/createProvider.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
 import { ProviderError, type ModelProvider } from '../models/provider.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
 
@@ -61,10 +63,15 @@ export const checkImageCommand = {
     const model = values.model;
     const json = values.json;
 
+    const { settings, warning } = await readCliSettings(defaultDataDir(io.env));
+    if (warning) io.err(`glance: ${warning}\n`);
+    // A verdict declared in the app's Settings counts like the flag (the flag wins).
+    const declared = vision === undefined && model !== undefined && kind === 'ollama' ? declaredOllamaVision(settings, model) : undefined;
+
     // The gate first: nothing is read for a model that cannot see.
     if (model !== undefined || vision !== undefined) {
       let capabilities: ModelCapabilities | undefined;
-      if (vision === undefined && model !== undefined) {
+      if (vision === undefined && declared === undefined && model !== undefined) {
         let apiKey: string | undefined;
         const keyVar = values['api-key-env'];
         if (keyVar !== undefined) {
@@ -73,7 +80,8 @@ export const checkImageCommand = {
         }
         let provider: ModelProvider;
         try {
-          provider = createProvider({ kind, baseUrl: values['base-url'], apiKey, env: io.env });
+          const baseUrl = kind === 'ollama' ? cliOllamaHost(values['base-url'], io.env, settings) : values['base-url'];
+          provider = createProvider({ kind, baseUrl, apiKey, env: io.env });
         } catch (error) {
           // e.g. an OLLAMA_HOST or --base-url that is not a host
           throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -86,7 +94,7 @@ export const checkImageCommand = {
           return EXIT.modelFailed;
         }
       }
-      const target = targetFor(kind, model ?? '', capabilities, vision);
+      const target = targetFor(kind, model ?? '', capabilities, vision ?? (declared ? { vision: declared, source: 'settings' } : undefined));
       const refusal = visionRefusal(target);
       if (refusal) {
         printRefusal(io, json, refusal);
@@ -94,7 +102,7 @@ export const checkImageCommand = {
       }
     }
 
-    const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: NO_STORE });
+    const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS, ...settings.limits }, allowedRoots: [] }, store: NO_STORE });
     // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
     const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profileFor(kind));
     if (!result.ok) {

@@ -2,6 +2,8 @@
 // (DESIGN §10): what the server has, and for each model whether it can see and who said so.
 import type { ModelInfo, ProviderKind, VisionSource } from '../../common/models.ts';
 import { createProvider } from '../models/createProvider.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
 import { ProviderError, type ModelProvider } from '../models/provider.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
@@ -58,9 +60,11 @@ export const modelsCommand = {
       throw new UsageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/v1`);
     }
 
+    const { settings, warning } = await readCliSettings(defaultDataDir(io.env));
+    if (warning) io.err(`glance: ${warning}\n`);
     let provider: ModelProvider;
     try {
-      provider = createProvider({ kind, baseUrl, apiKey, env: io.env });
+      provider = createProvider({ kind, baseUrl: kind === 'ollama' ? cliOllamaHost(baseUrl, io.env, settings) : baseUrl, apiKey, env: io.env });
     } catch (error) {
       // e.g. an OLLAMA_HOST or --base-url that is not a host
       throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -69,6 +73,13 @@ export const modelsCommand = {
     try {
       // Each request inside has its own timeout (the provider's), so a dead server fails fast.
       models = await provider.listModels();
+      // Verdicts the user declared in the app's Settings win over detection, as in the app.
+      if (kind === 'ollama') {
+        models = models.map((m) => {
+          const declared = declaredOllamaVision(settings, m.name);
+          return declared ? { ...m, capabilities: { ...m.capabilities, vision: declared, visionSource: 'settings' as const } } : m;
+        });
+      }
     } catch (error) {
       if (error instanceof ProviderError) {
         io.err(`glance models: ${error.message}\n`);
