@@ -160,6 +160,8 @@ export const IPC = {
         attachmentIds: z.array(AttachmentId).max(64).default([]),
         /** Absent: the default model from settings. */
         model: ModelSelection.optional(),
+        /** Retry: this message replaces the conversation's last user turn (and what followed it). */
+        replaceLastTurn: z.boolean().default(false),
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),

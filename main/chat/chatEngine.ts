@@ -29,6 +29,8 @@ export type TurnRequest = {
   conversationId?: string;
   /** With conversationId: start a new conversation under that id when none exists yet. */
   createIfMissing?: boolean;
+  /** Retry: the conversation's last user turn (and everything after it) is replaced by this one. */
+  replaceLastTurn?: boolean;
   text: string;
   attachments?: TurnAttachment[];
   chat: ModelChoice;
@@ -109,6 +111,10 @@ export class ChatEngine {
     }
 
     const conversation = existing ?? deps.conversations.create(titleFrom(request.text), request.conversationId);
+    if (request.replaceLastTurn) {
+      const last = conversation.messages.findLastIndex((m) => m.role === 'user');
+      if (last >= 0) conversation.messages.splice(last);
+    }
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;
     for (const a of attached) {

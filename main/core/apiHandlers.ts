@@ -145,6 +145,7 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
           {
             conversationId,
             createIfMissing: request.conversationId === undefined,
+            replaceLastTurn: request.replaceLastTurn,
             text: request.text,
             attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),
             chat,

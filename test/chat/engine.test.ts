@@ -227,6 +227,19 @@ describe('failures keep what arrived', () => {
     expect(next.outcome.status).toBe('done');
   });
 
+  it('a retry replaces the failed turn instead of repeating the user message', async () => {
+    const hh = await harness();
+    server.script({ text: 'partial', fail: 'drop', chunkDelayMs: 20 });
+    const failed = await hh.turn({ model: 'llava-seer', text: 'tell me' });
+    expect(failed.outcome.status).toBe('failed');
+    const retried = await hh.turn({ conversationId: failed.outcome.conversationId, replaceLastTurn: true, model: 'llava-seer', text: 'tell me' });
+    expect(retried.outcome.status).toBe('done');
+    expect(server.requests.at(-1)!.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['tell me']);
+    const stored = await hh.core.conversations.get(failed.outcome.conversationId);
+    expect(stored!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(stored!.messages[1]).not.toHaveProperty('interrupted');
+  });
+
   it('cancel mid-stream stops the request and keeps the partial answer', async () => {
     const hh = await harness();
     server.script({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 150 });
