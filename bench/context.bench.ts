@@ -25,9 +25,8 @@ import type { ModelProvider } from '../main/models/provider.ts';
 import { createModelServer } from '../test/fixtures/modelServer.ts';
 import { editorHtml, showPage } from '../test/fixtures/screenPage.ts';
 import { startXvfb } from '../test/fixtures/xvfb.ts';
-import { Ocr } from './lib/ocr.ts';
+import { accuracy, Ocr } from '../test/fixtures/ocr.ts';
 import { base64Length, max, median } from './lib/stats.ts';
-import { accuracy } from './lib/textAccuracy.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 

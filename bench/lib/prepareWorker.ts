@@ -1,6 +1,8 @@
 // One measurement in a process of its own, so its peak RSS is its own:
 //   node bench/lib/prepareWorker.ts <input file> <profile JSON> <runs> [<payload out file>]
-// Prints one JSON line: per-run milliseconds, RSS before and at peak, and the last result.
+// Prints one JSON line: per-run wall and CPU milliseconds, RSS before and at peak, and the last result.
+// CPU time (every thread of the process: the event loop and libuv's pool) is steadier than wall
+// time on a shared machine, where other work takes turns on the same cores.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +13,8 @@ import type { ImageProfile } from '../../main/images/types.ts';
 
 export type WorkerReport = {
   runsMs: number[];
+  /** User + system CPU time of the whole process during each run. */
+  runsCpuMs: number[];
   rssBeforeMb: number;
   rssPeakMb: number;
   result: { ok: true; mime: string; width: number; height: number; bytes: number } | { ok: false; code: string; message: string };
@@ -33,15 +37,20 @@ try {
   await prepare();
   await prepare();
   const runsMs: number[] = [];
+  const runsCpuMs: number[] = [];
   let last = await prepare();
   for (let i = 0; i < runs; i++) {
+    const cpu = process.cpuUsage();
     const start = performance.now();
     last = await prepare();
     runsMs.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    runsCpuMs.push((used.user + used.system) / 1000);
   }
   if (last.ok && outPath) await writeFile(outPath, last.image.data);
   const report: WorkerReport = {
     runsMs,
+    runsCpuMs,
     rssBeforeMb,
     rssPeakMb: process.resourceUsage().maxRSS / 1024,
     result: last.ok

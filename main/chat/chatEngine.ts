@@ -29,7 +29,7 @@ export type TurnRequest = {
   conversationId?: string;
   /** With conversationId: start a new conversation under that id when none exists yet. */
   createIfMissing?: boolean;
-  /** Retry: the conversation's last user turn (and everything after it) is replaced by this one. */
+  /** Retry: the conversation's last user turn, if it repeats this one and never finished, is replaced. */
   replaceLastTurn?: boolean;
   text: string;
   attachments?: TurnAttachment[];
@@ -112,8 +112,13 @@ export class ChatEngine {
 
     const conversation = existing ?? deps.conversations.create(titleFrom(request.text), request.conversationId);
     if (request.replaceLastTurn) {
+      // Only a stored turn that this one repeats and that never finished is replaced: a send
+      // that failed before anything was stored must not take the previous turn with it.
       const last = conversation.messages.findLastIndex((m) => m.role === 'user');
-      if (last >= 0) conversation.messages.splice(last);
+      const tail = conversation.messages.slice(last);
+      const end = tail.at(-1);
+      const finished = end?.role === 'assistant' && !end.interrupted && !end.toolCalls?.length;
+      if (last >= 0 && tail[0]?.role === 'user' && tail[0].text === request.text && !finished) conversation.messages.splice(last);
     }
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;

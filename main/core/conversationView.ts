@@ -14,8 +14,11 @@ export async function conversationView(conversation: Conversation, store: Attach
   const finish = () => {
     if (current) current.events.push({ type: 'done', conversationId: conversation.id, text: answer });
   };
-  const attached = async (id: string, origin: string, toolCallId?: string): Promise<ChatEvent | undefined> => {
-    const a = await store.info(id);
+  // Every record the view needs, read at once rather than one after another.
+  const ids = new Set(conversation.messages.flatMap((m) => (m.role === 'user' || m.role === 'delivery' ? m.attachmentIds : m.role === 'tool' ? (m.attachmentIds ?? []) : [])));
+  const infos = new Map(await Promise.all([...ids].map(async (id) => [id, await store.info(id)] as const)));
+  const attached = (id: string, origin: string, toolCallId?: string): ChatEvent | undefined => {
+    const a = infos.get(id);
     if (!a) return undefined;
     const event: ChatEvent = { type: 'image_attached', attachmentId: a.id, origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
     if (toolCallId) event.toolCallId = toolCallId;
@@ -29,7 +32,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
       turns.push(current);
       for (const id of m.attachmentIds) {
-        const e = await attached(id, 'user');
+        const e = attached(id, 'user');
         if (e) current.events.push(e);
       }
       continue;
@@ -50,7 +53,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       }
     } else if (m.role === 'tool') {
       for (const id of m.attachmentIds ?? []) {
-        const e = await attached(id, m.name, m.toolCallId);
+        const e = attached(id, m.name, m.toolCallId);
         if (e) events.push(e);
       }
       const result: ChatEvent = { type: 'tool_result', id: m.toolCallId, name: m.name, ok: m.ok, text: m.text, attachmentIds: m.attachmentIds ?? [] };

@@ -1,7 +1,7 @@
 // `npm run harness`: Glance's UI in any browser, on 127.0.0.1, for tests and development.
 //
 //   npm run build:renderer && npm run harness -- [--port N] [--data-dir DIR] [--ollama-host URL]
-//                                                 [--mcp-config FILE] [--allow-loopback-fetch]
+//                                                 [--mcp-config FILE] [--allow-loopback-fetch] [--no-capture]
 //
 // Prints the address to open (with the per-launch token in its fragment) and runs until
 // Ctrl+C. Keys for OpenAI-compatible endpoints come from environment variables named after
@@ -9,10 +9,11 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { startHarness } from './startHarness.ts';
 
-const USAGE = 'usage: npm run harness -- [--port N] [--data-dir DIR] [--ollama-host URL] [--mcp-config FILE] [--allow-loopback-fetch]';
+const USAGE = 'usage: npm run harness -- [--port N] [--data-dir DIR] [--ollama-host URL] [--mcp-config FILE] [--allow-loopback-fetch] [--no-capture]';
 
 async function run(): Promise<number> {
   let values;
@@ -24,6 +25,7 @@ async function run(): Promise<number> {
         'ollama-host': { type: 'string' },
         'mcp-config': { type: 'string' },
         'allow-loopback-fetch': { type: 'boolean' },
+        'no-capture': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -58,6 +60,8 @@ async function run(): Promise<number> {
     ...(values['ollama-host'] ? { ollamaHost: values['ollama-host'] } : process.env.OLLAMA_HOST ? { ollamaHost: process.env.OLLAMA_HOST } : {}),
     ...(mcpConfig ? { mcpConfig } : {}),
     ...(values['allow-loopback-fetch'] ? { allowLoopbackFetch: true } : {}),
+    // The Screenshot button and screenshot_desktop capture this machine's display, as the app does.
+    ...(values['no-capture'] ? {} : { capturer: new NodeScreenshotsCapturer() }),
   });
   console.log(`Glance harness (data: ${dataDir})`);
   console.log(`  chat: ${harness.url}`);

@@ -183,8 +183,10 @@ describe('normaliseImage', () => {
     const forOllama = await accepted(png, OLLAMA);
     expect(forOllama.mime).toBe('image/jpeg');
     expect(forOllama.bytes).toBeLessThan(png.byteLength);
-    // 4:4:4 chroma keeps coloured text edges.
-    expect((await sharp(forOllama.data).metadata()).chromaSubsampling).toBe('4:4:4');
+    // 4:4:4 chroma keeps coloured text edges; progressive is the same pixels in fewer bytes.
+    const jpegMeta = await sharp(forOllama.data).metadata();
+    expect(jpegMeta.chromaSubsampling).toBe('4:4:4');
+    expect(jpegMeta.isProgressive).toBe(true);
     const forOpenai = await accepted(png, OPENAI);
     expect(forOpenai.mime).toBe('image/webp');
     expect(forOpenai.bytes).toBeLessThan(forOllama.bytes);
@@ -224,4 +226,80 @@ describe('normaliseImage', () => {
     const greyOut = await accepted(grey);
     expect((await sharp(greyOut.data).metadata()).depth).toBe('uchar');
   });
+
+  it('does not encode in full a candidate that cannot win, and still does the PNG where it wins', async () => {
+    // A photo: the truecolor PNG is hopeless for both profiles, and the JPEG beside the WebP too.
+    const photo = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
+    expect((await candidates(photo, OLLAMA)).map((c) => c.mime)).toEqual(['image/jpeg']);
+    expect((await candidates(photo, OPENAI)).map((c) => c.mime)).toEqual(['image/webp']);
+
+    // A native-size screen with flat areas and more than 256 colours: the PNG is tried, wins, and is exact.
+    const ui = manyColourUiRaw();
+    expect(distinctColours(ui.data)).toBeGreaterThan(256);
+    const png = await sharp(ui.data, { raw: { width: ui.width, height: ui.height, channels: 3 } }).png().toBuffer();
+    const uiTried = await candidates(png, OLLAMA);
+    expect(uiTried.map((c) => c.mime)).toContain('image/png');
+    const image = await accepted(png);
+    expect(image.mime).toBe('image/png');
+    expect((await sharp(image.data).metadata()).isPalette).toBeFalsy();
+    expect((await sharp(image.data).removeAlpha().raw().toBuffer()).equals(ui.data)).toBe(true);
+  });
+
+  it('skipping the PNG never changes the winner: the result is the smallest of PNG alone and lossy alone', async () => {
+    const ui = manyColourUiRaw();
+    const flat = flatUiRaw();
+    const inputs = [
+      await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer(),
+      await sharp(ui.data, { raw: { width: ui.width, height: ui.height, channels: 3 } }).png().toBuffer(),
+      // Downscaled to 1568 px: edges become many in-between colours, the flat areas stay.
+      await sharp(flat.data, { raw: { width: flat.width, height: flat.height, channels: 3 } }).resize(3200, 2400, { kernel: 'nearest' }).png().toBuffer(),
+    ];
+    for (const input of inputs) {
+      const all = await accepted(input, OPENAI);
+      const pngAlone = await accepted(input, profileFor('openai', { formats: ['image/png'] }));
+      const lossyAlone = await accepted(input, profileFor('openai', { formats: ['image/jpeg', 'image/webp'] }));
+      expect(all.bytes).toBe(Math.min(pngAlone.bytes, lossyAlone.bytes));
+    }
+  });
+
+  it('encodes the PNG once when only a lower lossy quality at the same size is tried next', async () => {
+    const ui = manyColourUiRaw();
+    const png = await sharp(ui.data, { raw: { width: ui.width, height: ui.height, channels: 3 } }).png().toBuffer();
+    const tried = await candidates(png, profileFor('ollama', { maxBytes: 100 }));
+    // Attempts: full size at two qualities, then smaller sizes; one PNG per size.
+    const sizes = tried.filter((c) => c.mime === 'image/png').map((c) => `${c.width}×${c.height}`);
+    expect(new Set(sizes).size).toBe(sizes.length);
+    expect(tried.filter((c) => c.mime === 'image/jpeg' && c.width === ui.width)).toHaveLength(2);
+  });
 });
+
+async function candidates(data: Uint8Array, profile: ImageProfile) {
+  const sniffed = await sniffImage(data);
+  if (!sniffed.ok) throw new Error(sniffed.message);
+  const tried: Array<{ mime: string; width: number; height: number; bytes: number }> = [];
+  await normaliseImage(data, sniffed, profile, DEFAULT_LIMITS, { onCandidate: (c) => tried.push(c) });
+  return tried;
+}
+
+/** A 1024×768 screen: flat panels, hard-edged "text", and a toolbar of 400 one-pixel colour stripes (> 256 colours). */
+function manyColourUiRaw(): { data: Buffer; width: number; height: number } {
+  const width = 1024;
+  const height = 768;
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let c: readonly [number, number, number] = [245, 245, 245];
+      if (y < 64 && x >= 100 && x < 500) c = [(x * 7) % 256, (x * 13) % 256, x % 256];
+      else if (x < 200) c = [230, 230, 230];
+      else if (y % 24 < 12 && x % 9 < 6 && x < 900) c = [30, 30, 30];
+      data.set(c, (y * width + x) * 3);
+    }
+  }
+  return { data, width, height };
+}
+
+function distinctColours(rgb: Buffer): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < rgb.length; i += 3) seen.add(((rgb[i] ?? 0) << 16) | ((rgb[i + 1] ?? 0) << 8) | (rgb[i + 2] ?? 0));
+  return seen.size;
+}

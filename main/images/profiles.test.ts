@@ -8,6 +8,11 @@ describe('profiles', () => {
     expect(DEFAULT_PROFILES.openai.formats).toEqual(expect.arrayContaining(['image/png', 'image/jpeg', 'image/webp', 'image/gif']));
   });
 
+  it('never sends WebP to Ollama by default (older runners drop it silently), but an override may', () => {
+    expect(DEFAULT_PROFILES.ollama.formats).not.toContain('image/webp');
+    expect(profileFor('ollama', { formats: ['image/webp', 'image/jpeg'] }).formats).toEqual(['image/webp', 'image/jpeg']);
+  });
+
   it('merges a per-model override field by field and ignores nonsense', () => {
     const p = profileFor('ollama', { maxLongEdge: 896, formats: [] });
     expect(p).toEqual({ ...DEFAULT_PROFILES.ollama, maxLongEdge: 896, formats: ['image/png', 'image/jpeg'] });

@@ -7,7 +7,12 @@ const MB = 1024 * 1024;
 
 export const DEFAULT_PROFILES: Readonly<Record<ProviderKind, Readonly<ImageProfile>>> = Object.freeze({
   // Local vision models work on far fewer pixels than a 4K screen: 1568 px on the long edge
-  // (a 16:9 screen becomes 1568×882), about 1.4 MP at most. Ollama decodes PNG and JPEG.
+  // (a 16:9 screen becomes 1568×882), about 1.4 MP at most.
+  // PNG and JPEG only, although WebP would be 30% smaller (bench:intake): recent Ollama servers
+  // accept WebP, but older runners built on llama.cpp decode images with stb_image, which has no
+  // WebP, and silently DROP the image: the model then answers as if no picture had been sent.
+  // A confident answer about an image nobody saw is worse than a bigger payload. A user who
+  // knows their server decodes WebP can add it with a per-model override.
   ollama: Object.freeze({ maxLongEdge: 1568, maxPixels: 1_400_000, formats: Object.freeze(['image/png', 'image/jpeg'] as const), maxBytes: 10 * MB }),
   // OpenAI-compatible servers take up to 2048 px and 20 MB per image in PNG, JPEG, WebP or GIF.
   openai: Object.freeze({

@@ -222,6 +222,8 @@ class ServerConnection {
   async ensure(signal: AbortSignal | undefined, how: { respectBackoff: boolean }): Promise<Client> {
     if (this.#final) throw new Error('the hub is shut down');
     if (this.#state === 'disabled') throw new Error(`MCP server "${this.name}" is disabled in the configuration`);
+    // A start in progress already holds #client, but not its tools yet: everyone waits for it.
+    if (this.#starting) return abortable(this.#starting, signal);
     if (this.#client && !this.#needsRestart) {
       if (this.#toolsStale) await this.#refreshTools(this.#client, signal).catch(() => undefined);
       return this.#client;

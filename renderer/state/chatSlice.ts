@@ -32,12 +32,20 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
 
   /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
-  const startTurn = async (text: string, attachments: readonly AttachmentLike[]): Promise<boolean> => {
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false): Promise<boolean> => {
     const turnId = newTurnId();
     const model = get().selectedModel ?? undefined;
     const conversationId = get().chat.conversationId ?? undefined;
     dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString() });
-    const result = await api.chatSend({ turnId, text, attachmentIds: attachments.map((a) => a.id), ...(conversationId ? { conversationId } : {}), ...(model ? { model } : {}) });
+    const result = await api.chatSend({
+      turnId,
+      text,
+      attachmentIds: attachments.map((a) => a.id),
+      ...(conversationId ? { conversationId } : {}),
+      ...(model ? { model } : {}),
+      // Main replaces the stored turn this repeats, if it was stored and never finished.
+      ...(retry ? { replaceLastTurn: true } : {}),
+    });
     if (!result.ok) {
       dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
       return false;
@@ -68,7 +76,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     },
 
     async openConversation(id) {
-      if (get().chat.conversationId === id) return;
+      if (get().chat.conversationId === id || get().loadingConversation === id) return;
       set({ loadingConversation: id, loadError: null });
       const result = await api.conversationsGet({ id });
       if (get().loadingConversation !== id) return; // another one was opened meanwhile
@@ -76,6 +84,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
         set({ loadingConversation: null, loadError: result.message });
         return;
       }
+      performance.mark('glance:conversation-fetched');
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
     },
@@ -105,7 +114,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!turn || isRunning(turn) || runningTurnId(state.chat) !== undefined) return;
       const attachments = turn.userAttachmentIds.map((id) => state.chat.turns[turnId]!.images[id] ?? { id, name: 'image', origin: 'user' });
       dispatch({ type: 'turn_removed', turnId });
-      await startTurn(turn.text, attachments);
+      await startTurn(turn.text, attachments, true);
     },
 
     async renameConversation(id, title) {

@@ -87,7 +87,7 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
       await get().loadModels(true);
       const pulled = get().models.find((m) => m.provider === 'ollama' && (m.name === name || m.name === `${name}:latest`));
       if (pulled) get().selectModel(selectionOf(pulled));
-    } else {
+    } else if (pull.state !== 'cancelled') {
       set({ pull: { ...pull, state: result.code === 'cancelled' ? 'cancelled' : 'failed', message: result.message } });
     }
   },
@@ -95,8 +95,8 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
   async cancelPull() {
     const pull = get().pull;
     if (!pull || pull.state !== 'running') return;
+    set({ pull: { ...pull, state: 'cancelled', message: `Stopped pulling ${pull.name}.` } });
     await api.modelsCancelPull({ name: pull.name });
-    set({ pull: { ...pull, state: 'cancelled', message: 'Cancelled.' } });
   },
 
   receivePullProgress(p) {

@@ -24,7 +24,7 @@ export type AppState = ChatSlice & AttachmentsSlice & ModelsSlice & SettingsSlic
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
-  return createStore<AppState>()((set, get) => ({
+  const store = createStore<AppState>()((set, get) => ({
     ...createChatSlice(set, get, api),
     ...createAttachmentsSlice(set, get, api),
     ...createModelsSlice(set, get, api),
@@ -50,21 +50,39 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         api.onMcpChanged((servers) => set({ mcpServers: servers })),
         api.onAppNotice((n) => get().receiveNotice(n)),
       ];
-      void get()
-        .loadSettings()
-        .then(() => get().loadModels(false));
-      void get().loadAppInfo();
-      if (kind === 'main') {
-        void get().loadConversations();
-        void get().loadMcp();
+      let cancelled = false;
+      const loadRest = () => {
+        if (cancelled) return;
+        void get()
+          .loadSettings()
+          .then(() => get().loadModels(false));
+        void get().loadAppInfo();
+        // MCP status is loaded by Settings when shown: asking starts every server, which the first chat does anyway.
+        if (kind === 'main') void get().loadConversations();
+      };
+      // A window opened on a conversation shows it first; the rest (model list, settings) follows.
+      let waiting: (() => void) | undefined;
+      if (get().loadingConversation === null) loadRest();
+      else {
+        waiting = store.subscribe((state) => {
+          if (state.loadingConversation !== null) return;
+          waiting?.();
+          waiting = undefined;
+          loadRest();
+        });
       }
-      return () => offs.forEach((off) => off());
+      return () => {
+        cancelled = true;
+        waiting?.();
+        offs.forEach((off) => off());
+      };
     },
     async openMain(conversationId) {
       const result = await api.appOpenMain(conversationId ? { conversationId } : {});
       return result.ok ? null : result.message;
     },
   }));
+  return store;
 }
 
 export const StoreContext = createContext<StoreApi<AppState> | null>(null);

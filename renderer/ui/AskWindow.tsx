@@ -8,7 +8,7 @@ import { Composer } from './Composer.tsx';
 import { ImageViewer } from './ImageViewer.tsx';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { sizeText } from './Thumbnail.tsx';
-import { AssistantMessage } from './Turn.tsx';
+import { AssistantMessage, UserMessage } from './Turn.tsx';
 
 type Ready = Extract<PendingAttachment, { status: 'ready' }>;
 type Box = { x: number; y: number; width: number; height: number };
@@ -177,7 +177,7 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
           const turn = turns[id]!;
           return (
             <div key={id} className="ask-turn">
-              {turn.text && <p className="ask-question">{turn.text}</p>}
+              <UserMessage turn={turn} />
               <AssistantMessage turn={turn} />
             </div>
           );

@@ -64,28 +64,34 @@ export function MessageList() {
   orderRef.current = order;
   const total = offsets[order.length]!;
 
+  /** Records a row's height; a row above the viewport that changed moves the scroll position with it. */
+  const record = useCallback((measured: Iterable<[string, number]>): boolean => {
+    const el = scroller.current;
+    let changed = false;
+    let anchorShift = 0;
+    for (const [id, height] of measured) {
+      const before = heights.current.get(id) ?? ESTIMATE;
+      if (Math.abs(before - height) < 0.5) continue;
+      heights.current.set(id, height);
+      changed = true;
+      const index = orderRef.current.indexOf(id);
+      if (el && index >= 0 && offsetsRef.current[index + 1]! <= el.scrollTop) anchorShift += height - before;
+    }
+    if (changed && el && anchorShift && !stick.current) el.scrollTop += anchorShift;
+    return changed;
+  }, []);
+
+  // Later changes (an image loading, an answer streaming in) arrive through a ResizeObserver.
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return undefined;
     return new ResizeObserver((entries) => {
-      const el = scroller.current;
-      let changed = false;
-      let anchorShift = 0;
-      for (const entry of entries) {
+      const measured = entries.flatMap((entry): [string, number][] => {
         const id = (entry.target as HTMLElement).dataset.turn;
-        if (!id) continue;
-        const height = entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
-        const before = heights.current.get(id) ?? ESTIMATE;
-        if (Math.abs(before - height) < 0.5) continue;
-        heights.current.set(id, height);
-        changed = true;
-        const index = orderRef.current.indexOf(id);
-        if (el && index >= 0 && offsetsRef.current[index + 1]! <= el.scrollTop) anchorShift += height - before;
-      }
-      if (!changed) return;
-      if (el && anchorShift && !stick.current) el.scrollTop += anchorShift;
-      bump();
+        return id ? [[id, entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight]] : [];
+      });
+      if (record(measured)) bump();
     });
-  }, []);
+  }, [record]);
   useEffect(() => () => observer?.disconnect(), [observer]);
   const observed = useRef(new Map<string, HTMLElement>());
   const observe = useCallback(
@@ -114,13 +120,29 @@ export function MessageList() {
     });
   };
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    setView({ top: el.scrollTop, height: el.clientHeight });
     const resize = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
     resize.observe(el);
     return () => resize.disconnect();
   }, []);
+
+  // Rows just rendered are measured before the browser paints, so the first frame a user sees
+  // is laid out and scrolled into place (a few passes at most: new heights can bring new rows).
+  const passes = useRef(0);
+  useLayoutEffect(() => {
+    if (passes.current >= 4) {
+      passes.current = 0;
+      return;
+    }
+    const measured = [...observed.current].map(([id, el]): [string, number] => [id, el.offsetHeight]);
+    if (record(measured)) {
+      passes.current++;
+      bump();
+    } else passes.current = 0;
+  });
 
   // A conversation opens at its end.
   useLayoutEffect(() => {

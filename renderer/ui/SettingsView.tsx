@@ -159,8 +159,8 @@ function ProvidersSection({ settings }: { settings: Settings }) {
       <h3>API keys</h3>
       {secrets && (
         <p className={secrets.backend.secure ? 'muted' : 'warning-text'}>
-          Keys are kept by {secrets.backend.name}
-          {secrets.backend.secure ? ', encrypted by the system.' : '.'} {secrets.backend.warning ?? ''} Glance never shows a stored key again.
+          Keys are kept by “{secrets.backend.name}”{secrets.backend.secure ? ', encrypted by the system' : ', not encrypted'}
+          {secrets.backend.persistent ? '' : ', for this session only'}. {secrets.backend.warning ?? ''} Glance never shows a stored key again.
         </p>
       )}
       {keyNames.length === 0 && <p className="muted">Give an endpoint a key name to store its key.</p>}
@@ -369,12 +369,15 @@ function HotkeySection({ settings }: { settings: Settings }) {
             ? 'The hotkey is off.'
             : hotkey.registered
               ? `${hotkey.accelerator} is active.`
-              : `${hotkey.accelerator} is not active: ${hotkey.message ?? 'another application may be using it'}. Choose another shortcut.`}
+              : `${hotkey.accelerator} is not active: ${hotkey.message ?? 'another application may be using it; choose another shortcut'}.`}
         </p>
       )}
     </Section>
   );
 }
+
+/** Main reads the servers once, at start (the hub is built from them then). */
+const TAKES_EFFECT = 'Changes to servers take effect when Glance starts again.';
 
 function McpSection({ settings }: { settings: Settings }) {
   const servers = useApp((s) => s.mcpServers);
@@ -397,7 +400,7 @@ function McpSection({ settings }: { settings: Settings }) {
       setState({ kind: 'error', text: checked.message });
       return;
     }
-    await save({ mcpServers: checked.servers }, 'MCP servers saved.');
+    await save({ mcpServers: checked.servers }, `MCP servers saved. ${TAKES_EFFECT}`);
   };
   const importFile = async (file: File) => {
     const merged = importMcpServers(settings.mcpServers, await file.text());
@@ -405,7 +408,7 @@ function McpSection({ settings }: { settings: Settings }) {
       setState({ kind: 'error', text: merged.message });
       return;
     }
-    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}.`);
+    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}. ${TAKES_EFFECT}`);
   };
 
   return (

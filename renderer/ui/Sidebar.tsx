@@ -5,13 +5,18 @@ import { filterConversations } from '../state/chatSlice.ts';
 import { useApp } from '../state/store.ts';
 import { PencilIcon, TrashIcon } from './icons.tsx';
 
+// One formatter each, made once: toLocale*String builds a new one per call (slow with many rows).
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
 function relativeDay(iso: string): string {
   const then = new Date(iso);
   const days = Math.floor((Date.now() - then.getTime()) / 86_400_000);
-  if (days <= 0) return then.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (days <= 0) return TIME.format(then);
   if (days === 1) return 'yesterday';
-  if (days < 7) return then.toLocaleDateString(undefined, { weekday: 'short' });
-  return then.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  if (days < 7) return WEEKDAY.format(then);
+  return DAY.format(then);
 }
 
 function ConversationItem({ item, active, navigate }: { item: ConversationSummary; active: boolean; navigate: (route: Route) => void }) {

@@ -1,4 +1,4 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { InlineMarkdown, Markdown } from '../markdown/Markdown.tsx';
 import { isRunning, type ImageView, type ToolCallView, type TurnView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
@@ -66,6 +66,10 @@ function ToolImage({ image }: { image: ImageView }) {
 
 export const ToolCard = memo(function ToolCard({ tool, images }: { tool: ToolCallView; images: Record<string, ImageView> }) {
   const [expanded, setExpanded] = useState(tool.status === 'failed');
+  // A card opens by itself when its tool fails: what went wrong is the point.
+  useEffect(() => {
+    if (tool.status === 'failed') setExpanded(true);
+  }, [tool.status]);
   const args = JSON.stringify(tool.arguments, null, 2);
   const pct = tool.progress?.total ? Math.round((tool.progress.progress / tool.progress.total) * 100) : undefined;
   const detailsId = `tool-${tool.id}`;

@@ -238,6 +238,10 @@ describe('failures keep what arrived', () => {
     const stored = await hh.core.conversations.get(failed.outcome.conversationId);
     expect(stored!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(stored!.messages[1]).not.toHaveProperty('interrupted');
+    // Retrying something that was never stored (or already answered) replaces nothing.
+    const again = await hh.turn({ conversationId: failed.outcome.conversationId, replaceLastTurn: true, model: 'llava-seer', text: 'tell me' });
+    expect(again.outcome.status).toBe('done');
+    expect((await hh.core.conversations.get(failed.outcome.conversationId))!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
   it('cancel mid-stream stops the request and keeps the partial answer', async () => {

@@ -38,7 +38,9 @@ describe('McpHub over stdio with the fixture server', () => {
 
   it('lists namespaced tools with descriptions and input schemas, starting the server lazily', async () => {
     expect(hub.status()).toEqual([expect.objectContaining({ name: 'fixture', state: 'idle', tools: 0 })]);
-    const tools = await hub.listTools();
+    // Two callers while the server is still starting (the UI's status and a chat turn): both get the tools.
+    const [tools, concurrent] = await Promise.all([hub.listTools(), hub.listTools()]);
+    expect(concurrent.map((t) => t.name)).toEqual(tools.map((t) => t.name));
     expect(tools.map((t) => t.name)).toContain('fixture__get_file_contents');
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const get = tools.find((t) => t.tool === 'get_file_contents')!;

@@ -1,0 +1,97 @@
+// Shared set-up for the browser tests: the renderer built from the current sources (into a
+// temp folder per test process, so a stale dist/ can never pass a test), the harness on a
+// temp data dir in this process, and Debian's Chromium driven by playwright-core.
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { startHarness, type Harness, type HarnessOptions } from '../../main/harness/startHarness.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MCP_FIXTURE = fileURLToPath(new URL('../fixtures/mcpServer.ts', import.meta.url));
+const CHROMIUM = process.env.GLANCE_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** Screenshots of the states under test, for people to look at (kept out of git). */
+export const SHOTS_DIR = join(REPO_ROOT, 'test-results', 'e2e');
+
+let built: Promise<string> | undefined;
+
+/** Builds the renderer once per test process into a temp folder and answers the folder. */
+export function buildRenderer(): Promise<string> {
+  built ??= (async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'glance-renderer-'));
+    await build({ configFile: join(REPO_ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true, sourcemap: false } });
+    return outDir;
+  })();
+  return built;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+export type Session = {
+  harness: Harness;
+  dataDir: string;
+  context: BrowserContext;
+  page: Page;
+  /** A fresh page in the same context (the harness token travels in the URL). */
+  open(url?: string): Promise<Page>;
+  shot(name: string, page?: Page): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** A harness on a fresh data dir, and a page on it that has loaded the models. */
+export async function openSession(browser: Browser, options: Omit<HarnessOptions, 'dataDir' | 'rendererDir'> & { colorScheme?: 'light' | 'dark'; url?: 'main' | 'ask'; viewport?: { width: number; height: number } }): Promise<Session> {
+  const { colorScheme, url, viewport, ...harnessOptions } = options;
+  const dataDir = await mkdtemp(join(tmpdir(), 'glance-e2e-'));
+  const harness = await startHarness({ dataDir, rendererDir: await buildRenderer(), log: () => undefined, ...harnessOptions });
+  const context = await browser.newContext({ viewport: viewport ?? { width: 1200, height: 820 }, colorScheme: colorScheme ?? 'light', deviceScaleFactor: 1 });
+  const errors: string[] = [];
+  const open = async (target = harness.url) => {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(target);
+    return page;
+  };
+  const page = await open(url === 'ask' ? harness.askUrl : harness.url);
+  return {
+    harness,
+    dataDir,
+    context,
+    page,
+    open,
+    async shot(name, target = page) {
+      await mkdir(SHOTS_DIR, { recursive: true });
+      await target.screenshot({ path: join(SHOTS_DIR, `${name}.png`) });
+    },
+    async close() {
+      await context.close();
+      await harness.close();
+      await rm(dataDir, { recursive: true, force: true });
+      if (errors.length) throw new Error(`uncaught errors in the page: ${errors.join('; ')}`);
+    },
+  };
+}
+
+/**
+ * Runs `source`, a JavaScript function given as text, in the page with `arg` (JSON). As text
+ * because this project's Node tsconfig has no DOM types (and must not: main/ may not use them).
+ */
+export function inPage<T>(page: Page, source: string, arg: unknown = null): Promise<T> {
+  return page.evaluate(`(${source})(${JSON.stringify(arg)})`) as Promise<T>;
+}
+
+/** Every stored conversation file, as text. */
+export async function conversationFiles(dataDir: string): Promise<string[]> {
+  const dir = join(dataDir, 'conversations');
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+}
+
+/** Something that looks like image bytes as text: a long base64 run, a data URI, a PNG header in base64. */
+export function hasBase64Run(text: string): boolean {
+  return /[A-Za-z0-9+/]{200,}/.test(text) || /data:image\//.test(text) || text.includes('iVBORw0KGgo');
+}

@@ -1,0 +1,107 @@
+// MCP tools in the UI: the fixture MCP server over stdio behind the harness. An image tool's
+// card shows the captured image (which the seeing model then measured), progress shows while
+// a tool runs, a failing tool's card says so, and Settings shows each server's state and tools.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FAIL_TEXT } from '../fixtures/mcpServer.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { launchChromium, MCP_FIXTURE, openSession, type Session } from './browserHarness.ts';
+
+let server: ModelServer;
+let browser: Browser;
+let s: Session | undefined;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+  server.reset();
+});
+
+async function session(): Promise<Session> {
+  s = await openSession(browser, { ollamaHost: server.url, mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
+  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+  return s;
+}
+const answer = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
+async function ask(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('MCP tools', () => {
+  it('shows the image an MCP tool returned on its card, and the model saw the same pixels', async () => {
+    const { page, shot } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
+    await ask(page, 'Fetch the chart and describe it.');
+    const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    await card.waitFor();
+    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    const thumb = card.getByRole('list', { name: 'Captured images' }).locator('img');
+    await thumb.waitFor();
+    expect(await thumb.getAttribute('src')).toMatch(/^data:image\/webp;base64,/);
+    expect(await card.getByRole('list', { name: 'Captured images' }).textContent()).toMatch(/240×120 · \d+ B/);
+    await card.getByText('retracted').waitFor();
+    expect(await card.locator('.status').textContent()).toBe('finished');
+    await shot('mcp-image-card');
+
+    // The tool message the model read had no image bytes; the image came as a user turn.
+    expect(server.requests[0]!.toolNames).toContain('fixture__chart_image');
+    const second = server.requests[1]!;
+    const toolMessage = second.messages.find((m) => m.role === 'tool')!;
+    expect(toolMessage.imageCount).toBe(0);
+    expect(toolMessage.text).not.toMatch(/[A-Za-z0-9+/=]{64,}/);
+    expect(second.images).toHaveLength(1);
+    expect(second.images[0]!.role).toBe('user');
+    expect(second.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+
+    // Clicking the thumbnail opens it large; Escape closes it.
+    await card.getByRole('button', { name: /^Enlarge / }).click();
+    const viewer = page.getByRole('dialog');
+    await viewer.locator('img').waitFor();
+    expect(await viewer.textContent()).toMatch(/sent as 240×120/);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden' });
+  });
+
+  it('shows progress while a tool runs, and a failed tool as failed', async () => {
+    const { page } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 6, delayMs: 400 } }] }, { toolCalls: [{ name: 'fixture__fail_tool', arguments: {} }] });
+    await ask(page, 'Run the slow one, then the broken one.');
+    const slow = page.getByRole('article', { name: 'Tool call fixture__slow_progress' });
+    const bar = slow.getByRole('progressbar', { name: 'fixture__slow_progress progress' });
+    await bar.waitFor();
+    expect(await slow.textContent()).toMatch(/step \d of 6/);
+    expect(Number(await bar.getAttribute('max'))).toBe(6);
+    await slow.locator('.status').filter({ hasText: 'finished' }).waitFor();
+    expect(await bar.count()).toBe(0);
+
+    const failed = page.getByRole('article', { name: 'Tool call fixture__fail_tool' });
+    await failed.locator('.status').filter({ hasText: 'failed' }).waitFor();
+    // A failed card opens by itself, showing what went wrong.
+    expect(await failed.locator('.tool-result').textContent()).toContain(FAIL_TEXT);
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+  });
+
+  it('lists the servers in Settings with their state and tools, and restarts one', async () => {
+    const { page, shot } = await session();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
+    await entry.locator('.status').filter({ hasText: 'ready' }).waitFor();
+    await entry.getByText(/\d+ tools/).click();
+    await entry.getByText('chart_image', { exact: true }).waitFor();
+    await shot('settings-mcp');
+    await entry.getByRole('button', { name: 'Restart fixture' }).click();
+    await entry.getByRole('button', { name: 'Restart fixture' }).filter({ hasText: 'Restart' }).waitFor();
+    await entry.locator('.status').filter({ hasText: 'ready' }).waitFor();
+    const section = page.getByRole('region', { name: 'MCP servers' });
+    await section.waitFor();
+    expect(await section.getByRole('alert').count()).toBe(0);
+  });
+});

@@ -1,0 +1,166 @@
+// Settings in the browser: declared vision and the vision helper change what the gate lets
+// through; an endpoint's key is write-only and makes its connection test pass; the hotkey and
+// limits give feedback from main.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { launchChromium, openSession, type Session } from './browserHarness.ts';
+
+const KEY = 'sk-glance-test-4d1f9a7c';
+
+let server: ModelServer;
+let keyed: ModelServer;
+let browser: Browser;
+let s: Session | undefined;
+
+beforeAll(async () => {
+  [server, keyed, browser] = await Promise.all([createModelServer(), createModelServer({ apiKey: KEY }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await keyed?.close();
+});
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+  server.reset();
+  keyed.reset();
+});
+
+async function openSettings(): Promise<Session> {
+  s = await openSession(browser, { ollamaHost: server.url });
+  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+  await s.page.getByRole('button', { name: 'Settings' }).click();
+  await s.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  return s;
+}
+
+async function pickModel(page: Page, name: string) {
+  await page.getByRole('combobox', { name: 'Model' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
+}
+
+describe('settings', () => {
+  it('a declared vision and a vision helper change what can be attached', async () => {
+    const { page, shot } = await openSettings();
+    const vision = page.getByRole('region', { name: 'Vision' });
+    await vision.getByRole('combobox', { name: 'Vision for mystery:latest' }).selectOption('yes');
+    await vision.getByRole('status').filter({ hasText: 'mystery:latest: vision yes.' }).waitFor();
+    await vision.getByRole('row', { name: /mystery:latest/ }).filter({ hasText: 'per your settings' }).waitFor();
+    await vision.getByRole('combobox', { name: 'Vision helper' }).selectOption({ label: 'llava-seer:latest (ollama)' });
+    await vision.getByRole('status').filter({ hasText: 'llava-seer:latest describes images for blind models.' }).waitFor();
+    await shot('settings-vision');
+
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    expect(await page.getByRole('option', { name: /^mystery/ }).textContent()).toMatch(/vision.*per your settings/);
+    await page.keyboard.press('Escape');
+
+    await pickModel(page, 'blind-llm');
+    expect(await page.getByRole('note', { name: 'Vision' }).textContent()).toMatch(/your vision helper llava-seer:latest describes them to it/);
+    await page.locator('main').drop({ files: { name: 'chart.png', mimeType: 'image/png', buffer: await makeBarChart() } });
+    await page.getByRole('list', { name: 'Attachments' }).getByRole('img', { name: 'chart.png', exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Which bars?');
+    await page.keyboard.press('Enter');
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+    // The helper saw the pixels; the blind model got words.
+    const helperCall = server.requests.find((r) => r.model.startsWith('llava-seer'))!;
+    expect(helperCall.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+    const chat = server.requests.find((r) => r.model.startsWith('blind-llm'))!;
+    expect(chat.images).toHaveLength(0);
+    expect(chat.messages.map((m) => m.text).join('\n')).toContain('red, green, blue');
+  });
+
+  it('stores an endpoint key write-only; the connection test passes with it', async () => {
+    const { page, dataDir, shot } = await openSettings();
+    const providers = page.getByRole('region', { name: 'Providers' });
+    await providers.getByRole('button', { name: 'Add endpoint' }).click();
+    await providers.getByLabel('Name', { exact: true }).fill('router');
+    await providers.getByLabel('Base URL').fill(keyed.openaiBaseUrl);
+    await providers.getByLabel('Key name').fill('router');
+    await providers.getByRole('button', { name: 'Save providers' }).click();
+    await providers.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    // Without the key the endpoint refuses.
+    await providers.getByRole('group', { name: 'router' }).getByRole('button', { name: 'Test connection' }).click();
+    await providers.getByRole('alert').filter({ hasText: /^Not connected:/ }).waitFor();
+
+    const keyField = providers.getByLabel(/Key “router”/);
+    expect(await providers.getByText('not set', { exact: true }).count()).toBe(1);
+    await keyField.fill(KEY);
+    expect(await keyField.getAttribute('type')).toBe('password');
+    await providers.getByRole('button', { name: 'Save key' }).click();
+    await providers.getByRole('status').filter({ hasText: 'Key stored.' }).waitFor();
+    await providers.getByText('set', { exact: true }).waitFor();
+    expect(await keyField.inputValue()).toBe('');
+
+    await providers.getByRole('group', { name: 'router' }).getByRole('button', { name: 'Test connection' }).click();
+    await providers.getByRole('status').filter({ hasText: 'Connected: 4 models.' }).waitFor();
+    await shot('settings-providers');
+
+    // The key went one way: not in the page, not in the settings file.
+    expect(await page.content()).not.toContain(KEY);
+    expect(await readFile(join(dataDir, 'settings.json'), 'utf8')).not.toContain(KEY);
+    // The endpoint's models are in the picker.
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    expect(await page.getByRole('option', { name: /router/ }).count()).toBe(4);
+  });
+
+  it('says when a provider cannot be reached', async () => {
+    const { page } = await openSettings();
+    const providers = page.getByRole('region', { name: 'Providers' });
+    await providers.getByLabel('Ollama host').fill('http://127.0.0.1:9');
+    await providers.getByRole('button', { name: 'Test connection' }).first().click();
+    const alert = providers.getByRole('alert').filter({ hasText: /^Not connected:/ });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("Can't reach Ollama at http://127.0.0.1:9");
+  });
+
+  it('records a hotkey from the keys pressed and reports whether it is active', async () => {
+    const { page, shot } = await openSettings();
+    const hotkey = page.getByRole('region', { name: 'Screenshot hotkey' });
+    const field = hotkey.getByLabel(/Shortcut/);
+    await field.focus();
+    await page.keyboard.press('Control+Alt+G');
+    expect(await field.inputValue()).toBe('CommandOrControl+Alt+G');
+    await hotkey.getByRole('button', { name: 'Save hotkey' }).click();
+    await hotkey.getByRole('status').filter({ hasText: 'Hotkey set to CommandOrControl+Alt+G.' }).waitFor();
+    // The harness has no global shortcuts: main says so, and the page shows it as a problem.
+    const state = hotkey.getByRole('alert');
+    await state.filter({ hasText: 'CommandOrControl+Alt+G is not active: the harness has no global hotkey' }).waitFor();
+    await shot('settings-hotkey');
+  });
+
+  it('imports an mcpServers file and refuses one that is not', async () => {
+    const { page, dataDir } = await openSettings();
+    const mcp = page.getByRole('region', { name: 'MCP servers' });
+    const file = (text: string) => ({ name: 'claude_desktop_config.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await mcp.getByLabel('Import mcpServers file…').setInputFiles(file(JSON.stringify({ mcpServers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } })));
+    await mcp.getByRole('status').filter({ hasText: 'Imported files. Changes to servers take effect when Glance starts again.' }).waitFor();
+    expect(await mcp.getByRole('textbox').inputValue()).toContain('"@modelcontextprotocol/server-filesystem"');
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).mcpServers.files).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] });
+
+    await mcp.getByLabel('Import mcpServers file…').setInputFiles(file('{ "mcpServers": '));
+    await mcp.getByRole('alert').filter({ hasText: /^The file is not JSON/ }).waitFor();
+  });
+
+  it('saves limits and shows main’s reason when they are out of range', async () => {
+    const { page } = await openSettings();
+    const limits = page.getByRole('region', { name: 'Limits' });
+    await limits.getByLabel('Images per request').fill('0');
+    await limits.getByRole('button', { name: 'Save limits' }).click();
+    const problem = limits.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/maxImagesPerRequest/);
+    await limits.getByLabel('Images per request').fill('2');
+    await limits.getByRole('button', { name: 'Save limits' }).click();
+    await limits.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(JSON.parse(await readFile(join(s!.dataDir, 'settings.json'), 'utf8')).limits.maxImagesPerRequest).toBe(2);
+  });
+});
