@@ -4,8 +4,9 @@
 // `display_id`. Electron objects are passed in, so this file loads under plain Node too.
 import sharp from 'sharp';
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
-import { displayAt, fitRegion } from './screenCapturer.ts';
+import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
 import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, ScreenCapturer } from './screenCapturer.ts';
+import { abortable } from '../abortable.ts';
 
 export type ElectronCapturerDeps = {
   desktopCapturer: Pick<DesktopCapturer, 'getSources'>;
@@ -84,7 +85,7 @@ export class ElectronCapturer implements ScreenCapturer {
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let sources: Awaited<ReturnType<DesktopCapturer['getSources']>>;
     try {
-      sources = await raceAbort(this.#deps.desktopCapturer.getSources({ types: ['screen'], thumbnailSize, fetchWindowIcons: false }), both);
+      sources = await abortable(this.#deps.desktopCapturer.getSources({ types: ['screen'], thumbnailSize, fetchWindowIcons: false }), both);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const why = timeout.aborted ? `it did not answer within ${Math.round(timeoutMs / 1000)} s` : (error as Error).message;
@@ -118,36 +119,18 @@ function single(image: { png: Uint8Array; width: number; height: number }, displ
 
 /** Every display on one canvas at the largest scale factor, laid out as the desktop is. */
 async function combine(images: { png: Uint8Array; width: number; height: number }[], displays: DisplayInfo[]) {
-  const scale = Math.max(...displays.map((d) => d.scaleFactor));
-  const left = Math.min(...displays.map((d) => d.x));
-  const top = Math.min(...displays.map((d) => d.y));
-  const right = Math.max(...displays.map((d) => d.x + d.width));
-  const bottom = Math.max(...displays.map((d) => d.y + d.height));
-  const width = Math.round((right - left) * scale);
-  const height = Math.round((bottom - top) * scale);
+  const { width, height, display, tiles } = desktopLayout(displays);
   const layers = await Promise.all(
-    displays.map(async (d, i) => ({
-      input: await sharp(images[i]!.png).resize(Math.round(d.width * scale), Math.round(d.height * scale), { fit: 'fill' }).png().toBuffer(),
-      left: Math.round((d.x - left) * scale),
-      top: Math.round((d.y - top) * scale),
+    tiles.map(async (t, i) => ({
+      input: await sharp(images[i]!.png).resize(t.width, t.height, { fit: 'fill' }).png().toBuffer(),
+      left: t.left,
+      top: t.top,
     })),
   );
   const png = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 } } }).composite(layers).png().toBuffer();
-  const display: DisplayInfo = { id: 'all', name: 'All displays', x: left, y: top, width: right - left, height: bottom - top, scaleFactor: scale, primary: false };
   return { png, width, height, display };
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
-}
 
 /**
  * node-screenshots first, desktopCapturer when it cannot capture at all. A refused permission

@@ -10,7 +10,7 @@
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
 import sharp from 'sharp';
-import { displayAt, fitRegion } from './screenCapturer.ts';
+import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
 import type {
   Capture,
   CaptureFailure,
@@ -23,6 +23,7 @@ import type {
   ScreenCapturer,
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
+import { abortable } from '../abortable.ts';
 import type { Image as NativeImage, Monitor as NativeMonitor } from 'node-screenshots';
 
 type NativeModule = { Monitor: { all(): NativeMonitor[] } };
@@ -125,29 +126,15 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
 
   /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
   async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
-    const scale = Math.max(...displays.map((d) => d.scaleFactor));
-    const left = Math.min(...displays.map((d) => d.x));
-    const top = Math.min(...displays.map((d) => d.y));
-    const right = Math.max(...displays.map((d) => d.x + d.width));
-    const bottom = Math.max(...displays.map((d) => d.y + d.height));
-    const width = Math.round((right - left) * scale);
-    const height = Math.round((bottom - top) * scale);
+    const { width, height, display: all, tiles } = desktopLayout(displays);
     const layers = await Promise.all(
-      displays.map(async (d) => {
+      tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
         const image = await (natives.get(d.id) as NativeMonitor).captureImage();
-        const w = Math.round(d.width * scale);
-        const h = Math.round(d.height * scale);
         let tile = sharp(await image.toRaw(), { raw: { width: image.width, height: image.height, channels: 4 } });
         if (image.width !== w || image.height !== h) tile = tile.resize(w, h, { fit: 'fill' });
-        return {
-          input: await tile.raw().toBuffer(),
-          raw: { width: w, height: h, channels: 4 as const },
-          left: Math.round((d.x - left) * scale),
-          top: Math.round((d.y - top) * scale),
-        };
+        return { input: await tile.raw().toBuffer(), raw: { width: w, height: h, channels: 4 as const }, left, top };
       }),
     );
-    const all: DisplayInfo = { id: 'all', name: 'All displays', x: left, y: top, width: right - left, height: bottom - top, scaleFactor: scale, primary: false };
     let canvas = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).composite(layers);
     let fitted: CaptureRegion | undefined;
     if (region) {
@@ -289,24 +276,3 @@ function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim() || 'no details';
 }
 
-/** Stops waiting when the signal fires; the native work itself cannot be cancelled and is left to finish. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined); // nobody is waiting for it any more
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

@@ -100,3 +100,32 @@ export function fitRegion(region: CaptureRegion, width: number, height: number):
 function describeRegion(r: CaptureRegion): string {
   return `${r.width}×${r.height} at (${r.x}, ${r.y})`;
 }
+
+/**
+ * Every display on one canvas at the largest scale factor, laid out as the desktop is (the
+ * 'all' target): the canvas size, a synthetic display covering it, and where each tile goes.
+ */
+export function desktopLayout(displays: readonly DisplayInfo[]): {
+  width: number;
+  height: number;
+  display: DisplayInfo;
+  tiles: { display: DisplayInfo; left: number; top: number; width: number; height: number }[];
+} {
+  const scale = Math.max(...displays.map((d) => d.scaleFactor));
+  const left = Math.min(...displays.map((d) => d.x));
+  const top = Math.min(...displays.map((d) => d.y));
+  const right = Math.max(...displays.map((d) => d.x + d.width));
+  const bottom = Math.max(...displays.map((d) => d.y + d.height));
+  return {
+    width: Math.round((right - left) * scale),
+    height: Math.round((bottom - top) * scale),
+    display: { id: 'all', name: 'All displays', x: left, y: top, width: right - left, height: bottom - top, scaleFactor: scale, primary: false },
+    tiles: displays.map((d) => ({
+      display: d,
+      left: Math.round((d.x - left) * scale),
+      top: Math.round((d.y - top) * scale),
+      width: Math.round(d.width * scale),
+      height: Math.round(d.height * scale),
+    })),
+  };
+}

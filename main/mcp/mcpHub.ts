@@ -19,6 +19,7 @@ import { createStdioTransport } from './stdioTransport.ts';
 import type { ImageTarget } from '../images/types.ts';
 import type { BinaryCapture, McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
 import type { McpConfig, McpServerConfig } from './config.ts';
+import { abortable } from '../abortable.ts';
 
 export type { McpToolOutcome, McpFailureCode } from './binaryCapture.ts';
 
@@ -444,18 +445,6 @@ function failed(failure: McpFailureCode, text: string): McpToolOutcome {
   return { ok: false, text, images: [], files: [], notes: [], failure };
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
-}
 
 function describeError(error: unknown, lastError: string | undefined): string {
   const e = error as NodeJS.ErrnoException;
