@@ -309,7 +309,12 @@ function renderSection(d: {
   const ofNaive = (r: StudyRow | undefined) => (r ? pct(base64Length(r.bytes) / d.naive) : '?');
   const back = (r: StudyRow | undefined) => (r ? pct(r.ocrResized.characters) : '?');
   const asSent = (r: StudyRow | undefined) => (r ? pct(r.ocrAsSent.characters) : '?');
-  const change = (a: StudyRow | undefined, b: StudyRow | undefined) => (a && b ? `${(((b.bytes - a.bytes) / a.bytes) * 100).toFixed(0)}%` : '?');
+  /** "20% fewer" / "5% more": b's bytes against a's. */
+  const change = (a: StudyRow | undefined, b: StudyRow | undefined) => {
+    if (!a || !b) return '?';
+    const d = Math.round(((b.bytes - a.bytes) / a.bytes) * 100);
+    return d <= 0 ? `${-d}% fewer` : `${d}% more`;
+  };
   const j85 = row('JPEG q85 4:4:4');
   const j80 = row('JPEG q80 4:4:4');
   const j70 = row('JPEG q70 4:4:4');
@@ -372,15 +377,15 @@ ${d.studyTable}
 
 What decided the settings (\`main/images/normalise.ts\`):
 - **JPEG q80 4:4:4 progressive** (was q85 baseline): ${change(j85, j80)} bytes for ${back(j85)} → ${back(j80)} of the characters resized back;
-  progressive is the same pixels in fewer bytes. 4:2:0 would save another ${change(j80, j420)} with the same luma (so the same OCR)
-  but ${j80 && j420 ? (j80.psnrC - j420.psnrC).toFixed(1) : '?'} dB less chroma: kept at 4:4:4. mozjpeg's trellis quantisation is ${change(j80, moz)} in bytes but
+  progressive is the same pixels in fewer bytes. 4:2:0 would give ${change(j80, j420)} bytes with the same luma (so the same OCR)
+  but ${j80 && j420 ? (j80.psnrC - j420.psnrC).toFixed(1) : '?'} dB less chroma: kept at 4:4:4. mozjpeg (trellis quantisation) gives ${change(j80, moz)} bytes but
   rounds away the strokes text is made of (${back(moz)} resized back) and is ${j80 && moz ? (moz.encodeMs / j80.encodeMs).toFixed(0) : '?'}× slower: not used.
 - **WebP q80 effort 2** (was q85): ${change(w85, w80)} bytes; as sent ${asSent(w85)} → ${asSent(w80)}, resized back ${back(w85)} → ${back(w80)}.
   \`smartSubsample\` buys ${smart && w80 ? (smart.psnrC - w80.psnrC).toFixed(1) : '?'} dB of chroma for ${smart && w80 ? (smart.encodeMs / w80.encodeMs).toFixed(1) : '?'}× the encode time: off.
 
 **The 15% target${[ollama, openai].every((r) => r && r.ofNaive <= 0.15) ? ' is met.' : ' is not met, and meeting it would cost legible text.'}** Ollama (1568 px, PNG/JPEG): ${ollama ? pct(ollama.ofNaive) : '?'}
-with the chosen JPEG; JPEG reaches 15% only at about q70 (${ofNaive(j70)}, ${back(j70)} resized back) or with mozjpeg
-(${ofNaive(moz)}, ${back(moz)}). WebP would be ${ofNaive(w1568)} at the same size (${back(w1568)}), but Ollama gets no WebP: older
+with the chosen JPEG; JPEG gets near 15% only at about q70 (${ofNaive(j70)}, ${back(j70)} resized back), and mozjpeg is
+no way round it (q80: ${ofNaive(moz)}, ${back(moz)}). WebP would be ${ofNaive(w1568)} at the same size (${back(w1568)}), but Ollama gets no WebP: older
 llama.cpp-based runners drop it silently (see \`main/images/profiles.ts\`). OpenAI-compatible (2048 px, WebP):
 ${openai ? pct(openai.ofNaive) : '?'}; even q60 is ${ofNaive(w60)}, with as-sent OCR down to ${asSent(w60)} (from ${asSent(w80)}). A 2048 px image has 1.7× the
 pixels of a 1568 px one, and at that size the text is partly legible, so its bytes buy something. Where text
@@ -394,7 +399,17 @@ ${d.rows
       `- ${r.label}: ${r.medianMs.toFixed(0)} ms median ${r.medianMs <= 100 ? '(met)' : '(missed)'}, ${r.cpuMs.toFixed(0)} ms CPU; ${(r.ofNaive * 100).toFixed(1)}% of naive ${r.ofNaive <= 0.15 ? '(met)' : '(missed)'}.`,
   )
   .join('\n')}
-`;
+${
+  openai && openai.medianMs > 100
+    ? `
+The OpenAI-compatible profile's floor is one decode of the 4K PNG plus one WebP encode of 2048×1152
+(${w80 ? ms(w80.encodeMs) : '?'} ms on one thread: libwebp does not split an image across cores); the other formats now cost
+only a sample unless they might win (CPU per image ${ms(openai.cpuMs)} ms; before that change, with all three
+encoded in full, about 180 ms, measured 2026-11-30).
+WebP effort 0–1 would save about 10 ms for 10% more bytes.
+`
+    : ''
+}`;
 }
 
 async function writeSection(file: string, section: string): Promise<void> {
