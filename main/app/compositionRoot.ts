@@ -10,6 +10,7 @@ import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers, type Shell } from '../core/apiHandlers.ts';
 import { createCore } from '../core/createCore.ts';
 import { mcpToolProvider } from '../core/mcpTools.ts';
+import { sweepAttachments } from '../core/retention.ts';
 import { BinaryCapture } from '../mcp/binaryCapture.ts';
 import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
 import { McpHub } from '../mcp/mcpHub.ts';
@@ -91,6 +92,11 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
       ? new McpHub({ config: mcpConfig, capture: new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') }), log })
       : undefined;
   if (hub) core.tools.addProvider(mcpToolProvider(hub));
+
+  // Attachment retention runs once per start, in the background: nothing waits for it.
+  void sweepAttachments({ ...core, retentionDays: current.attachments.retentionDays })
+    .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
+    .catch((error: unknown) => log(`attachments: retention sweep failed: ${error instanceof Error ? error.message : String(error)}`));
 
   const api = createApiHandlers({ core, settings, secrets, ...(hub ? { hub } : {}), capturer, emit: push, shell });
   const { close: closeApi, ...handlers } = api;
