@@ -1,24 +1,24 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+// The page's first script, kept small (no React): it connects to Glance and, for a page opened
+// on a conversation, asks for it at once — while the browser is still downloading and
+// compiling the app (startApp.tsx, preloaded from index.html), rather than after.
 import { connectApi } from './api/connectApi.ts';
 import { parseRoute } from './route.ts';
-import { createAppStore, StoreContext } from './state/store.ts';
-import { App } from './ui/App.tsx';
 import './ui/styles.css';
 
-// For bench:ui — when the app's own code starts, after the page and its scripts have loaded.
+/** How long a page opened on a conversation may wait for it before showing the window without it. */
+const FIRST_RENDER_WAIT_MS = 150;
+
+// For bench:ui — when the app's own code starts, after the page and this script have loaded.
 performance.mark('glance:start');
 // The token leaves the address bar before anything else runs (connectApi).
 const connection = connectApi();
-const store = createAppStore(connection.api);
-// A page opened on a conversation asks for it now, while React is still starting.
 const route = parseRoute(location.hash);
-if (route.name === 'chat' && route.conversationId) void store.getState().openConversation(route.conversationId);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <StoreContext.Provider value={store}>
-      <App connection={connection} />
-    </StoreContext.Provider>
-  </StrictMode>,
-);
+const early = route.name === 'chat' && route.conversationId ? { id: route.conversationId, fetch: connection.api.conversationsGet({ id: route.conversationId }) } : undefined;
+// For bench:ui — when the answer is here (the app may still be loading).
+void early?.fetch.then(() => performance.mark('glance:conversation-fetched'));
+const app = import('./startApp.tsx');
+// One render with the conversation beats two (the empty window, then the conversation) when
+// it is on its way anyway: wait for it, but no longer than a moment once the app is loaded.
+if (early) await Promise.race([early.fetch, app.then(() => new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS)))]);
+const { startApp } = await app;
+startApp(connection, early);

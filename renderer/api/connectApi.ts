@@ -15,16 +15,19 @@ export type Connection = {
   onState(listener: (state: ConnectionState, message?: string) => void): () => void;
 };
 
-/** Takes the token out of the fragment (keeping the route), remembering it for reloads. */
-export function takeHarnessToken(): string | undefined {
+/**
+ * Takes the token out of the fragment (keeping the route). `remember` keeps it for reloads: a
+ * separate step, because the first sessionStorage write can block for several ms and the
+ * WebSocket should not wait for it.
+ */
+export function takeHarnessToken(): { token: string | undefined; remember(): void } {
   const match = TOKEN_IN_HASH.exec(location.hash);
-  if (match) {
-    sessionStorage.setItem(TOKEN_KEY, match[2]!);
-    let rest = location.hash.replace(TOKEN_IN_HASH, '$1').replace(/^#&/, '#').replace(/&$/, '');
-    if (rest === '#') rest = '';
-    history.replaceState(null, '', `${location.pathname}${location.search}${rest}`);
-  }
-  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  if (!match) return { token: sessionStorage.getItem(TOKEN_KEY) ?? undefined, remember: () => undefined };
+  let rest = location.hash.replace(TOKEN_IN_HASH, '$1').replace(/^#&/, '#').replace(/&$/, '');
+  if (rest === '#') rest = '';
+  history.replaceState(null, '', `${location.pathname}${location.search}${rest}`);
+  const token = match[2]!;
+  return { token, remember: () => sessionStorage.setItem(TOKEN_KEY, token) };
 }
 
 export function connectApi(): Connection {
@@ -32,15 +35,16 @@ export function connectApi(): Connection {
   if (preload) return { api: preload, kind: 'electron', onState: () => () => undefined };
   const listeners = new Set<(state: ConnectionState, message?: string) => void>();
   let last: [ConnectionState, string | undefined] = ['connecting', undefined];
-  const token = takeHarnessToken() ?? '';
+  const { token, remember } = takeHarnessToken();
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const api = createWsApi({
-    url: `${scheme}://${location.host}/api?token=${encodeURIComponent(token)}`,
+    url: `${scheme}://${location.host}/api?token=${encodeURIComponent(token ?? '')}`,
     onState: (state, message) => {
       last = [state, message];
       for (const l of listeners) l(state, message);
     },
   });
+  remember();
   return {
     api,
     kind: 'harness',

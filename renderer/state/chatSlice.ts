@@ -1,6 +1,8 @@
-import type { ConversationSummary, IpcEventPayload } from '../../common/ipc.ts';
+import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
 import { initialChatState, isRunning, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
 import type { SliceCreator } from './store.ts';
+
+export type ConversationFetch = Promise<IpcResult<ConversationView>>;
 
 export type ChatSlice = {
   chat: ChatState;
@@ -13,7 +15,8 @@ export type ChatSlice = {
   dispatchChat(action: ChatAction): void;
   receiveChatEvent(payload: IpcEventPayload<'chat:event'>): void;
   loadConversations(): Promise<void>;
-  openConversation(id: string): Promise<void>;
+  /** `fetch`: the answer to a `conversations:get` for `id` already asked (the page's first script does). */
+  openConversation(id: string, fetch?: ConversationFetch): Promise<void>;
   newChat(): void;
   /** Sends the composer's text with the ready attachments to the selected model. */
   send(text: string): Promise<boolean>;
@@ -75,16 +78,16 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       else set({ conversationsError: result.message });
     },
 
-    async openConversation(id) {
+    async openConversation(id, fetch) {
       if (get().chat.conversationId === id || get().loadingConversation === id) return;
       set({ loadingConversation: id, loadError: null });
-      const result = await api.conversationsGet({ id });
+      const result = await (fetch ?? api.conversationsGet({ id }));
       if (get().loadingConversation !== id) return; // another one was opened meanwhile
       if (!result.ok) {
         set({ loadingConversation: null, loadError: result.message });
         return;
       }
-      performance.mark('glance:conversation-fetched');
+      if (!fetch) performance.mark('glance:conversation-fetched'); // for bench:ui (main.tsx marks an early fetch)
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
     },

@@ -1,6 +1,4 @@
 import type { McpServerStatus } from '../../common/ipc.ts';
-import { parseMcpConfig } from '../../common/mcpConfig.ts';
-import { McpServers, type Settings } from '../../common/settings.ts';
 import type { SliceCreator } from './store.ts';
 
 export type McpSlice = {
@@ -32,27 +30,3 @@ export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, api) => ({
     return result.ok ? null : result.message;
   },
 });
-
-/**
- * Reads a Claude-desktop-style file (`{ "mcpServers": { … } }`, or the bare map) and merges
- * it over the current servers. Answers the merged map, or why the file is not usable.
- */
-export function importMcpServers(current: Settings['mcpServers'], fileText: string): { ok: true; servers: Settings['mcpServers']; added: string[] } | { ok: false; message: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fileText);
-  } catch (error) {
-    return { ok: false, message: `The file is not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const map = parsed !== null && typeof parsed === 'object' && 'mcpServers' in parsed ? (parsed as { mcpServers: unknown }).mcpServers : parsed;
-  // The same per-server check the MCP hub applies, so what the UI accepts will start.
-  const strict = parseMcpConfig({ mcpServers: map });
-  const problem = strict.errors[0];
-  if (problem) {
-    const where = [problem.server, problem.field].filter(Boolean).join('.');
-    return { ok: false, message: `Not an mcpServers file: ${where ? `${where}: ` : ''}${problem.message}` };
-  }
-  const checked = McpServers.safeParse(map);
-  if (!checked.success) return { ok: false, message: 'Not an mcpServers file: it must be an object of named servers' };
-  return { ok: true, servers: { ...current, ...checked.data }, added: Object.keys(checked.data) };
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationSummary, ListedModel } from '../../common/ipc.ts';
 import { filterConversations } from './chatSlice.ts';
-import { importMcpServers } from './mcpSlice.ts';
+import { importMcpServers } from './importMcpServers.ts';
 import { findModel, modelKey, needsVisionPull, selectionOf } from './modelsSlice.ts';
 
 const model = (name: string, vision: 'yes' | 'no' | 'unknown', endpoint = 'ollama'): ListedModel => ({

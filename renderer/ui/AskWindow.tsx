@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Route } from '../route.ts';
-import { thumbnailKey, type PendingAttachment } from '../state/attachmentsSlice.ts';
+import { thumbnailKey, type CropRegion, type PendingAttachment } from '../state/attachmentsSlice.ts';
 import { isRunning } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
+import { centredRegion, describeRegion, isArrowKey, pixelRegion, stepRegion } from './cropKeys.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { sizeText } from './Thumbnail.tsx';
@@ -25,6 +26,9 @@ function normalise(a: { x: number; y: number }, b: { x: number; y: number }): Bo
 /**
  * The capture, large enough to aim at: drag a rectangle to send only that region. The crop
  * is made by main from the stored image (`attachments:crop`), so small text stays legible.
+ * From the keyboard (the capture is a focusable group named "Screenshot region"): Enter starts
+ * a centred selection, arrows move it, Shift+arrows resize it, Enter sends only that region,
+ * Escape returns to the whole screenshot; a live region says what will be sent.
  */
 export function CropSurface({ item }: { item: Ready }) {
   const source = item.uncropped ?? item.attachment;
@@ -34,12 +38,22 @@ export function CropSurface({ item }: { item: Ready }) {
   const uncrop = useApp((s) => s.uncrop);
   const img = useRef<HTMLImageElement>(null);
   const [drag, setDrag] = useState<{ start: { x: number; y: number }; box: Box } | null>(null);
+  /** The keyboard's selection, in pixels of the stored image, until Enter sends it. */
+  const [draft, setDraft] = useState<CropRegion | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const hintId = useId();
 
   useEffect(() => {
     if (thumb === undefined) load(source.id, PREVIEW_EDGE);
   }, [thumb, load, source.id]);
+
+  const size = source.width && source.height ? { width: source.width, height: source.height } : undefined;
+  const commit = async (region: CropRegion) => {
+    setBusy(true);
+    setError(await crop(item.key, region));
+    setBusy(false);
+  };
 
   const point = (e: PointerEvent) => {
     const rect = img.current!.getBoundingClientRect();
@@ -50,6 +64,7 @@ export function CropSurface({ item }: { item: Ready }) {
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);
     const p = point(e);
+    setDraft(null);
     setDrag({ start: p, box: { ...p, width: 0, height: 0 } });
   };
   const onMove = (e: PointerEvent<HTMLDivElement>) => {
@@ -65,35 +80,60 @@ export function CropSurface({ item }: { item: Ready }) {
     const scaleY = source.height / img.current.clientHeight;
     const x = Math.min(source.width - 1, Math.round(box.x * scaleX));
     const y = Math.min(source.height - 1, Math.round(box.y * scaleY));
-    const region = {
+    await commit({
       x,
       y,
       width: Math.max(1, Math.min(source.width - x, Math.round(box.width * scaleX))),
       height: Math.max(1, Math.min(source.height - y, Math.round(box.height * scaleY))),
-    };
-    setBusy(true);
-    setError(await crop(item.key, region));
-    setBusy(false);
+    });
   };
 
-  // The committed region, drawn back onto the preview.
+  const onKey = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (busy || drag || !size || e.altKey || e.ctrlKey || e.metaKey) return;
+    // A selection starts from the region already sent, else in the middle of the capture.
+    const current = draft ?? item.region ?? centredRegion(size);
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (!draft) setDraft(current);
+      else {
+        setDraft(null);
+        void commit(pixelRegion(draft, size));
+      }
+    } else if (isArrowKey(e.key)) {
+      e.preventDefault();
+      setDraft(stepRegion(current, e.key, e.shiftKey, size));
+    } else if (e.key === 'Escape' && (draft || item.uncropped)) {
+      // Handled here: the ask window's own Escape (close) must not fire as well.
+      e.preventDefault();
+      e.stopPropagation();
+      setDraft(null);
+      setError(null);
+      uncrop(item.key);
+    }
+  };
+
+  // What the preview shows: the drag, else the keyboard's draft, else the region being sent.
   let shown: Box | undefined = drag?.box;
-  if (!shown && item.region && img.current && source.width && source.height) {
-    const sx = img.current.clientWidth / source.width;
-    const sy = img.current.clientHeight / source.height;
-    shown = { x: item.region.x * sx, y: item.region.y * sy, width: item.region.width * sx, height: item.region.height * sy };
+  const region = draft ?? item.region;
+  if (!shown && region && img.current && size) {
+    const sx = img.current.clientWidth / size.width;
+    const sy = img.current.clientHeight / size.height;
+    shown = { x: region.x * sx, y: region.y * sy, width: region.width * sx, height: region.height * sy };
   }
 
   return (
     <figure className="crop">
       <div
-        className={`crop-surface ${busy ? 'busy' : ''}`}
+        className={`crop-surface ${busy ? 'busy' : ''} ${draft ? 'drafting' : ''}`}
         role="group"
-        aria-label={`${item.name}: drag a rectangle to send only that region`}
+        aria-label="Screenshot region"
+        aria-describedby={hintId}
+        tabIndex={0}
         onPointerDown={onDown}
         onPointerMove={onMove}
         onPointerUp={(e) => void onUp(e)}
         onPointerCancel={() => setDrag(null)}
+        onKeyDown={onKey}
       >
         {thumb?.state === 'ready' ? (
           <img ref={img} src={thumb.dataUrl} alt={`Capture ${item.name}`} draggable={false} />
@@ -103,18 +143,26 @@ export function CropSurface({ item }: { item: Ready }) {
         {shown && <div className="crop-box" style={{ left: shown.x, top: shown.y, width: shown.width, height: shown.height }} aria-hidden="true" />}
       </div>
       <figcaption>
-        {item.uncropped ? (
-          <>
-            <span>
+        {/* Always in the DOM, so screen readers announce each change of what will be sent. */}
+        <span role="status" className="crop-status">
+          {draft && size ? (
+            describeRegion(draft, size)
+          ) : busy ? (
+            'Cutting out the region…'
+          ) : item.uncropped ? (
+            <>
               Sending the region: <strong>{sizeText(item.attachment)}</strong>
-            </span>
-            <button type="button" className="link small" onClick={() => uncrop(item.key)}>
-              Use whole screenshot
-            </button>
-          </>
-        ) : (
-          <span className="muted">Drag on the capture to send only a region — small text stays sharper.</span>
+            </>
+          ) : null}
+        </span>
+        {item.uncropped && !draft && (
+          <button type="button" className="link small" onClick={() => uncrop(item.key)}>
+            Use whole screenshot
+          </button>
         )}
+        <span id={hintId} className="muted" hidden={Boolean(item.uncropped || draft)}>
+          Drag on the capture to send only a region — small text stays sharper. Or focus it and press Enter: arrows move the selection, Shift+arrows resize it, Enter sends it, Escape returns to the whole screenshot.
+        </span>
         {error && (
           <span role="alert" className="error-text">
             Could not crop: {error}

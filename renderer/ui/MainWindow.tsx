@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { Route } from '../route.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
@@ -8,8 +8,11 @@ import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { Notices } from './Notices.tsx';
-import { SettingsView } from './SettingsView.tsx';
 import { Sidebar } from './Sidebar.tsx';
+
+// Settings is a chunk of its own (with zod, for checking an imported mcpServers file): the
+// first screen is usually a chat and should not wait for it.
+const SettingsView = lazy(() => import('./SettingsView.tsx').then((m) => ({ default: m.SettingsView })));
 
 export function MainWindow({ route, navigate }: { route: Route; navigate: (route: Route, replace?: boolean) => void }) {
   const store = useAppStore();
@@ -35,6 +38,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.shiftKey && e.key.toLowerCase() === 'o') {
         e.preventDefault();
+        store.getState().newChat();
         navigate({ name: 'chat' });
       } else if (mod && e.key === ',') {
         e.preventDefault();
@@ -43,7 +47,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [navigate]);
+  }, [navigate, store]);
 
   const inSettings = route.name === 'settings';
   return (
@@ -65,7 +69,9 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
         </header>
         <Notices />
         {inSettings ? (
-          <SettingsView />
+          <Suspense fallback={<p className="muted center">Loading settings…</p>}>
+            <SettingsView />
+          </Suspense>
         ) : (
           <DropZone>
             <ModelHints />

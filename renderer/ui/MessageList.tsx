@@ -145,8 +145,10 @@ export function MessageList() {
   });
 
   // A conversation opens at its end.
+  const shownConversation = useRef(conversationId);
   useLayoutEffect(() => {
     stick.current = true;
+    shownConversation.current = conversationId;
   }, [conversationId]);
   // A new turn (the user sent something) brings the list back to the bottom.
   const last = order.at(-1);
@@ -161,7 +163,11 @@ export function MessageList() {
     }
   }, [total, order.length]);
 
-  const [start, end] = visibleRange(offsets, view.top - OVERSCAN, view.top + view.height + OVERSCAN);
+  // A list that sticks to the end (as a conversation opens) renders the rows at the end right
+  // away, rather than the top ones first and the end ones once scrolled there: half the work.
+  const atEnd = stick.current || conversationId !== shownConversation.current;
+  const windowTop = atEnd ? Math.max(0, total - view.height) : view.top;
+  const [start, end] = visibleRange(offsets, windowTop - OVERSCAN, windowTop + view.height + OVERSCAN);
   const rows = [];
   for (let i = start; i < end; i++) rows.push(<Row key={order[i]} id={order[i]!} top={offsets[i]!} observe={observe} />);
 

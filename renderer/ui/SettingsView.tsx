@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { OpenAIEndpoint, Settings, SettingsPatch } from '../../common/settings.ts';
-import { importMcpServers } from '../state/mcpSlice.ts';
+import { importMcpServers } from '../state/importMcpServers.ts';
 import { modelKey, selectionOf } from '../state/modelsSlice.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { acceleratorFrom } from './accelerator.ts';

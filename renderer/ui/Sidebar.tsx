@@ -104,13 +104,23 @@ export function Sidebar({ navigate, activeId }: { navigate: (route: Route) => vo
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
   const error = useApp((s) => s.conversationsError);
+  const newChat = useApp((s) => s.newChat);
   const shown = useMemo(() => filterConversations(conversations, search), [conversations, search]);
   return (
     <aside className="sidebar" aria-label="Conversations">
       <div className="brand">
         <span className="logo" aria-hidden="true">◉</span> Glance
       </div>
-      <button type="button" className="primary wide" onClick={() => navigate({ name: 'chat' })} title="New chat (Ctrl+Shift+O)">
+      <button
+        type="button"
+        className="primary wide"
+        title="New chat (Ctrl+Shift+O)"
+        onClick={() => {
+          // Reset now, not when the address change arrives: a message typed at once must start the new chat.
+          newChat();
+          navigate({ name: 'chat' });
+        }}
+      >
         New chat
       </button>
       <input type="search" className="search" aria-label="Search conversations" placeholder="Search by title" value={search} onChange={(e) => setSearch(e.target.value)} />

@@ -1,6 +1,7 @@
 // Screen capture in the UI under a real X server (Xvfb) showing the known-answer chart in a
 // kiosk Chromium: the model's screenshot_desktop tool as a card (shown, then retracted, then
-// shown again on request), the Screenshot button, and the ask window with a region crop.
+// shown again on request), the Screenshot button, and the ask window with a region crop (by
+// pointer, and by keyboard alone).
 // DISPLAY is set for this file's own process (node-screenshots connects once per process).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -112,7 +113,7 @@ describe('the ask window', () => {
     const incoming = await harness.screenshotAndAsk();
     expect(incoming.result.ok).toBe(true);
 
-    const surface = page.getByRole('group', { name: /drag a rectangle to send only that region/ });
+    const surface = page.getByRole('group', { name: 'Screenshot region' });
     const img = surface.getByRole('img');
     await img.waitFor();
     expect(await inPage(page, "() => document.activeElement?.getAttribute('aria-label')")).toBe('Message');
@@ -154,10 +155,76 @@ describe('the ask window', () => {
     await page.getByRole('group', { name: 'Your message' }).filter({ hasText: 'What does this chart show?' }).locator('img').waitFor();
   });
 
+  it('selects, sends and undoes a region with the keyboard alone', async () => {
+    const { page, shot, harness } = await session({ url: 'ask', viewport: { width: 760, height: 680 } });
+    await harness.screenshotAndAsk();
+    const surface = page.getByRole('group', { name: 'Screenshot region' });
+    await surface.getByRole('img').waitFor();
+    const focused = () => inPage<string | null>(page, "() => document.activeElement?.getAttribute('aria-label') ?? null");
+    /** Presses `key` until the element named `name` has the focus (a handful of stops at most). */
+    const tabTo = async (key: 'Tab' | 'Shift+Tab', name: string) => {
+      for (let i = 0; i < 8 && (await focused()) !== name; i++) await page.keyboard.press(key);
+      expect(await focused()).toBe(name);
+    };
+    const status = page.locator('figure.crop').getByRole('status');
+    const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    expect(await surface.getAttribute('tabindex')).toBe('0');
+    expect(await surface.getAttribute('aria-describedby')).toBeTruthy();
+
+    // From the message box back to the capture; Enter starts a centred selection.
+    expect(await focused()).toBe('Message');
+    await tabTo('Shift+Tab', 'Screenshot region');
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Selected 50% × 50% of the capture, 25% from the left, 25% from the top' }).waitFor();
+    expect(await surface.locator('.crop-box').count()).toBe(1);
+
+    // The chart is at (40,40)–(1000,520) of the 1920×1080 screen; arrows step 2% of the capture.
+    // 12 × left and 12 × up bring the selection's corner to 1% from the top left; two
+    // Shift+Right widen it from 50% to 54%, past the chart's right edge (at 52%).
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowUp');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('Shift+ArrowRight');
+    await status.filter({ hasText: 'Selected 54% × 50% of the capture, 1% from the left, 1% from the top' }).waitFor();
+    await shot('ask-keyboard-selection');
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Sending the region' }).waitFor();
+    const announced = /^Sending the region: (\d+)×(\d+) · \d+ KB$/.exec((await status.textContent()) ?? '');
+    expect(announced).not.toBeNull();
+    const [width, height] = [Number(announced![1]), Number(announced![2])];
+    // ~54 % × 50 % of the native 1920×1080 capture, cut from it rather than the 1568-wide copy.
+    expect(width).toBeGreaterThan(1000);
+    expect(width).toBeLessThan(1060);
+    expect(height).toBe(540);
+    expect(await item.textContent()).toContain(`${width}×${height}`);
+    expect(await focused()).toBe('Screenshot region');
+
+    // Escape returns to the whole screenshot…
+    await page.keyboard.press('Escape');
+    await page.getByText('Drag on the capture to send only a region').waitFor();
+    expect(await item.textContent()).toMatch(/1568×882/);
+    expect(await status.textContent()).toBe('');
+    // …and the next selection starts in the middle again; this one is sent.
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowUp');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: `Sending the region: ${width}×${height}` }).waitFor();
+
+    await tabTo('Tab', 'Message');
+    await page.keyboard.type('What does this chart show?');
+    await page.keyboard.press('Enter');
+    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    const sent = server.requests[0]!.images;
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ width, height });
+    expect(sent[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+  });
+
   it('can go back to the whole screenshot after a crop', async () => {
     const { page, harness } = await session({ url: 'ask', viewport: { width: 760, height: 680 } });
     await harness.screenshotAndAsk();
-    const img = page.getByRole('group', { name: /drag a rectangle/ }).getByRole('img');
+    const img = page.getByRole('group', { name: 'Screenshot region' }).getByRole('img');
     await img.waitFor();
     const box = (await img.boundingBox())!;
     await page.mouse.move(box.x + 10, box.y + 10);

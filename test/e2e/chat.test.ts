@@ -211,9 +211,9 @@ describe('streaming', () => {
     const text = (await answer(page).textContent()) ?? '';
     expect(text).toContain('word0');
     expect(text).not.toContain('word39');
-    // The stored conversation says the answer was stopped.
-    const [file] = await conversationFiles(dataDir);
-    expect(file).toContain('"interrupted": "cancelled"');
+    // The stored conversation says the answer was stopped. The engine emits the error (the
+    // "Stopped." above) before it saves the turn, so the file may lag the page by a moment.
+    await expect.poll(async () => (await conversationFiles(dataDir))[0], { timeout: 10_000 }).toContain('"interrupted": "cancelled"');
   });
 
   it('says clearly when the model server is down, and Retry works once it is back', async () => {
