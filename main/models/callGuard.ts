@@ -1,6 +1,7 @@
 // One guard per provider call: links the caller's AbortSignal to an internal controller the
 // HTTP client sees, and adds an inactivity timeout (reset on every chunk), so a silent server
 // cannot hang a turn and a cancel reaches the socket even while we still wait for headers.
+import { ProviderError } from './provider.ts';
 
 export class CallGuard {
   readonly signal: AbortSignal;
@@ -106,4 +107,9 @@ export function isConnectFailure(error: unknown): boolean {
 /** A response body cut off by the network (undici says "terminated", with a socket error as cause). */
 export function isDroppedConnection(error: unknown): boolean {
   return (error instanceof TypeError && /terminated|fetch failed|network/i.test(error.message)) || networkErrorCode(error) !== undefined;
+}
+
+/** The error every provider throws when its caller's signal aborted the call. */
+export function cancelled(cause?: unknown): ProviderError {
+  return new ProviderError('cancelled', 'Cancelled.', cause === undefined ? undefined : { cause });
 }

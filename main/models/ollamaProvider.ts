@@ -10,7 +10,7 @@ import { Ollama } from 'ollama';
 import type { AbortableAsyncIterator, ChatRequest, ChatResponse, Message, Tool } from 'ollama';
 import { formatBytes } from '../../common/images.ts';
 import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models.ts';
-import { CallGuard, fetchWithSignal, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
+import { CallGuard, cancelled, fetchWithSignal, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
 import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
 import type { ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
@@ -319,10 +319,6 @@ function responseStatus(error: unknown): number | undefined {
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/[.\s]+$/, '') || 'unknown error';
-}
-
-function cancelled(cause?: unknown): ProviderError {
-  return new ProviderError('cancelled', 'Cancelled.', cause === undefined ? undefined : { cause });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -15,7 +15,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models.ts';
-import { CallGuard, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
+import { CallGuard, cancelled, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
 import { ProviderError } from './provider.ts';
 import type { ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolCall, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
@@ -417,10 +417,6 @@ function apiErrorText(error: unknown): string {
     text = error instanceof Error ? error.message : String(error);
   }
   return text.replace(/[.\s]+$/, '') || 'unknown error';
-}
-
-function cancelled(cause?: unknown): ProviderError {
-  return new ProviderError('cancelled', 'Cancelled.', cause === undefined ? undefined : { cause });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
