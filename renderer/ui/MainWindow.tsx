@@ -12,7 +12,7 @@ import { Sidebar } from './Sidebar.tsx';
 
 // Settings is a chunk of its own (with zod, for checking an imported mcpServers file): the
 // first screen is usually a chat and should not wait for it.
-const SettingsView = lazy(() => import('./SettingsView.tsx').then((m) => ({ default: m.SettingsView })));
+const SettingsView = lazy(() => import('./settings/SettingsView.tsx').then((m) => ({ default: m.SettingsView })));
 
 export function MainWindow({ route, navigate }: { route: Route; navigate: (route: Route, replace?: boolean) => void }) {
   const store = useAppStore();

@@ -1,0 +1,115 @@
+import { useEffect, useState } from 'react';
+import type { Settings } from '../../../common/settings.ts';
+import { importMcpServers } from '../../state/importMcpServers.ts';
+import { useApp } from '../../state/store.ts';
+import { Feedback, Section, useSave } from './settingsParts.tsx';
+
+/** Main reads the servers once, at start (the hub is built from them then). */
+const TAKES_EFFECT = 'Changes to servers take effect when Glance starts again.';
+
+export function McpSection({ settings }: { settings: Settings }) {
+  const servers = useApp((s) => s.mcpServers);
+  const error = useApp((s) => s.mcpError);
+  const restarting = useApp((s) => s.restarting);
+  const restart = useApp((s) => s.restartMcp);
+  const loadMcp = useApp((s) => s.loadMcp);
+  const [text, setText] = useState(() => JSON.stringify(settings.mcpServers, null, 2));
+  const [state, save, setState] = useSave();
+  const [restartError, setRestartError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void loadMcp();
+  }, [loadMcp]);
+  useEffect(() => setText(JSON.stringify(settings.mcpServers, null, 2)), [settings.mcpServers]);
+
+  const saveText = async () => {
+    const checked = importMcpServers({}, text);
+    if (!checked.ok) {
+      setState({ kind: 'error', text: checked.message });
+      return;
+    }
+    await save({ mcpServers: checked.servers }, `MCP servers saved. ${TAKES_EFFECT}`);
+  };
+  const importFile = async (file: File) => {
+    const merged = importMcpServers(settings.mcpServers, await file.text());
+    if (!merged.ok) {
+      setState({ kind: 'error', text: merged.message });
+      return;
+    }
+    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}. ${TAKES_EFFECT}`);
+  };
+
+  return (
+    <Section id="mcp" title="MCP servers" description="Tool servers in the mcpServers format Claude Desktop uses. Images they return are shown to vision models once, then retracted.">
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+      <ul className="mcp-servers" aria-label="MCP servers">
+        {servers.map((s) => (
+          <li key={s.name} aria-label={s.name}>
+            <div className="field-row">
+              <strong>{s.name}</strong>
+              <span className="muted">{s.transport}</span>
+              <span className={`status ${s.state}`}>{s.state}</span>
+              <span className="spacer" />
+              <button
+                type="button"
+                className="small"
+                disabled={restarting === s.name}
+                onClick={async () => setRestartError(await restart(s.name))}
+                aria-label={`Restart ${s.name}`}
+              >
+                {restarting === s.name ? 'Restarting…' : 'Restart'}
+              </button>
+            </div>
+            {s.message && <p className="error-text small-text">{s.message}</p>}
+            <details>
+              <summary>
+                {s.tools.length} tool{s.tools.length === 1 ? '' : 's'}
+              </summary>
+              <ul className="tool-names">
+                {s.tools.map((t) => (
+                  <li key={t}>
+                    <code>{t}</code>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </li>
+        ))}
+        {servers.length === 0 && <li className="muted">No MCP servers configured.</li>}
+      </ul>
+      {restartError && (
+        <p role="alert" className="error-text">
+          {restartError}
+        </p>
+      )}
+      <label className="field">
+        <span>Servers (JSON; secret-looking values are masked — leave them as they are to keep them)</span>
+        <textarea className="code" rows={10} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      </label>
+      <div className="field-row">
+        <button type="button" className="primary" onClick={() => void saveText()}>
+          Save servers
+        </button>
+        <label className="button ghost">
+          Import mcpServers file…
+          <input
+            type="file"
+            accept=".json,application/json"
+            hidden
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void importFile(file);
+            }}
+          />
+        </label>
+      </div>
+      <Feedback state={state} />
+    </Section>
+  );
+}
+

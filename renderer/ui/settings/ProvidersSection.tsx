@@ -1,0 +1,162 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { OpenAIEndpoint, Settings } from '../../../common/settings.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
+import { Feedback, Section, useSave, type SaveState } from './settingsParts.tsx';
+
+/** Lists the endpoint's models afresh and says what happened, in a sentence. */
+function useConnectionTest(): [Record<string, SaveState>, (endpoint: string) => Promise<void>] {
+  const store = useAppStore();
+  const [results, setResults] = useState<Record<string, SaveState>>({});
+  const test = async (endpoint: string) => {
+    setResults((r) => ({ ...r, [endpoint]: { kind: 'saved', text: 'Testing…' } }));
+    await store.getState().loadModels(true);
+    const { models, modelErrors } = store.getState();
+    const error = modelErrors.find((e) => e.endpoint === endpoint || e.endpoint === 'all');
+    const count = models.filter((m) => m.endpoint === endpoint).length;
+    setResults((r) => ({
+      ...r,
+      [endpoint]: error ? { kind: 'error', text: `Not connected: ${error.message}` } : { kind: 'saved', text: `Connected: ${count} model${count === 1 ? '' : 's'}.` },
+    }));
+  };
+  return [results, test];
+}
+
+export function ProvidersSection({ settings }: { settings: Settings }) {
+  const secrets = useApp((s) => s.secrets);
+  const loadSecrets = useApp((s) => s.loadSecrets);
+  const setSecret = useApp((s) => s.setSecret);
+  const [host, setHost] = useState(settings.providers.ollama.host);
+  const [endpoints, setEndpoints] = useState<OpenAIEndpoint[]>(settings.providers.openai);
+  const [state, save] = useSave();
+  const [tests, test] = useConnectionTest();
+  const [keyDrafts, setKeyDrafts] = useState<Record<string, string>>({});
+  const [keyState, setKeyState] = useState<Record<string, SaveState>>({});
+
+  useEffect(() => {
+    void loadSecrets();
+  }, [loadSecrets]);
+
+  const dirty = host !== settings.providers.ollama.host || JSON.stringify(endpoints) !== JSON.stringify(settings.providers.openai);
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    return save({ providers: { ollama: { host }, openai: endpoints } });
+  };
+  const saveAndTest = async (endpoint: string) => {
+    if (dirty && !(await submit())) return;
+    await test(endpoint);
+  };
+  const update = (i: number, change: Partial<OpenAIEndpoint>) => setEndpoints((list) => list.map((e, k) => (k === i ? { ...e, ...change } : e)));
+  const keyNames = [...new Set([...endpoints.flatMap((e) => (e.apiKeyRef ? [e.apiKeyRef] : [])), ...(secrets?.secrets.map((s) => s.name) ?? [])])].sort();
+  const isSet = (name: string) => secrets?.secrets.find((s) => s.name === name)?.set ?? false;
+  const storeKey = async (name: string, value: string | null) => {
+    const problem = await setSecret(name, value);
+    setKeyState((s) => ({ ...s, [name]: problem ? { kind: 'error', text: problem } : { kind: 'saved', text: value === null ? 'Key removed.' : 'Key stored.' } }));
+    if (!problem) setKeyDrafts((d) => ({ ...d, [name]: '' }));
+  };
+
+  return (
+    <Section id="providers" title="Providers" description="Where models run: the local Ollama server and any OpenAI-compatible endpoints (OpenAI, OpenRouter, LM Studio, vLLM, llama.cpp).">
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <div className="field-row">
+          <label className="field grow">
+            <span>Ollama host</span>
+            <input value={host} onChange={(e) => setHost(e.target.value)} inputMode="url" spellCheck={false} />
+          </label>
+          <button type="button" onClick={() => void saveAndTest('ollama')}>
+            Test connection
+          </button>
+        </div>
+        <Feedback state={tests.ollama ?? { kind: 'idle' }} />
+        <h3>OpenAI-compatible endpoints</h3>
+        {endpoints.length === 0 && <p className="muted">None yet.</p>}
+        {endpoints.map((endpoint, i) => (
+          <fieldset key={i} className="endpoint">
+            <legend>{endpoint.name || `Endpoint ${i + 1}`}</legend>
+            <div className="field-row">
+              <label className="field">
+                <span>Name</span>
+                <input value={endpoint.name} onChange={(e) => update(i, { name: e.target.value })} />
+              </label>
+              <label className="field grow">
+                <span>Base URL</span>
+                <input value={endpoint.baseUrl} onChange={(e) => update(i, { baseUrl: e.target.value })} inputMode="url" spellCheck={false} placeholder="https://openrouter.ai/api/v1" />
+              </label>
+              <label className="field">
+                <span>Key name</span>
+                <input
+                  value={endpoint.apiKeyRef ?? ''}
+                  onChange={(e) => update(i, e.target.value ? { apiKeyRef: e.target.value } : { apiKeyRef: undefined })}
+                  placeholder="(no key)"
+                  spellCheck={false}
+                />
+              </label>
+            </div>
+            <div className="field-row">
+              <button type="button" onClick={() => void saveAndTest(endpoint.name)} disabled={!endpoint.name}>
+                Test connection
+              </button>
+              <button type="button" className="ghost danger-text" onClick={() => setEndpoints((list) => list.filter((_, k) => k !== i))}>
+                Remove endpoint
+              </button>
+            </div>
+            <Feedback state={tests[endpoint.name] ?? { kind: 'idle' }} />
+          </fieldset>
+        ))}
+        <div className="field-row">
+          <button type="button" className="ghost" onClick={() => setEndpoints((list) => [...list, { name: '', baseUrl: '' }])}>
+            Add endpoint
+          </button>
+          <span className="spacer" />
+          <button type="submit" className="primary" disabled={!dirty}>
+            Save providers
+          </button>
+        </div>
+        <Feedback state={state} />
+      </form>
+
+      <h3>API keys</h3>
+      {secrets && (
+        <p className={secrets.backend.secure ? 'muted' : 'warning-text'}>
+          Keys are kept by “{secrets.backend.name}”{secrets.backend.secure ? ', encrypted by the system' : ', not encrypted'}
+          {secrets.backend.persistent ? '' : ', for this session only'}. {secrets.backend.warning ?? ''} Glance never shows a stored key again.
+        </p>
+      )}
+      {keyNames.length === 0 && <p className="muted">Give an endpoint a key name to store its key.</p>}
+      {keyNames.map((name) => (
+        <form
+          key={name}
+          className="field-row key-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const value = keyDrafts[name] ?? '';
+            if (value) void storeKey(name, value);
+          }}
+        >
+          <label className="field grow">
+            <span>
+              Key “{name}” — <span className={isSet(name) ? 'ok-text' : 'muted'}>{isSet(name) ? 'set' : 'not set'}</span>
+            </span>
+            <input
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={isSet(name) ? 'Enter a new key to replace it' : 'Paste the key'}
+              value={keyDrafts[name] ?? ''}
+              onChange={(e) => setKeyDrafts((d) => ({ ...d, [name]: e.target.value }))}
+            />
+          </label>
+          <button type="submit" disabled={!keyDrafts[name]}>
+            Save key
+          </button>
+          {isSet(name) && (
+            <button type="button" className="ghost danger-text" onClick={() => void storeKey(name, null)}>
+              Remove key
+            </button>
+          )}
+          <Feedback state={keyState[name] ?? { kind: 'idle' }} />
+        </form>
+      ))}
+    </Section>
+  );
+}
+

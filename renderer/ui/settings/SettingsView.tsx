@@ -1,0 +1,38 @@
+// Settings, one file per section (each with its own draft, save and feedback).
+import { useApp } from '../../state/store.ts';
+import { HotkeySection } from './HotkeySection.tsx';
+import { LimitsSection } from './LimitsSection.tsx';
+import { McpSection } from './McpSection.tsx';
+import { ProvidersSection } from './ProvidersSection.tsx';
+import { VisionSection } from './VisionSection.tsx';
+
+export function SettingsView() {
+  const settings = useApp((s) => s.settings);
+  const error = useApp((s) => s.settingsError);
+  if (!settings) {
+    return <div className="settings">{error ? <p role="alert">Settings could not be read: {error}</p> : <p className="muted">Loading settings…</p>}</div>;
+  }
+  return (
+    <div className="settings">
+      <h1>Settings</h1>
+      <nav className="settings-nav" aria-label="Settings sections">
+        {[
+          ['providers', 'Providers'],
+          ['vision', 'Vision'],
+          ['limits', 'Limits'],
+          ['hotkey', 'Hotkey'],
+          ['mcp', 'MCP servers'],
+        ].map(([id, label]) => (
+          <a key={id} href={`#/settings/${id}`} onClick={(e) => (e.preventDefault(), document.getElementById(`settings-${id}`)?.scrollIntoView({ behavior: 'smooth' }))}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <ProvidersSection settings={settings} />
+      <VisionSection settings={settings} />
+      <LimitsSection settings={settings} />
+      <HotkeySection settings={settings} />
+      <McpSection settings={settings} />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+// Pieces every Settings section uses: the section frame, save feedback, and a save hook.
+import { useState, type ReactNode } from 'react';
+import type { SettingsPatch } from '../../../common/settings.ts';
+import { useApp } from '../../state/store.ts';
+
+export type SaveState = { kind: 'idle' } | { kind: 'saved'; text?: string } | { kind: 'error'; text: string };
+
+/** Save feedback: errors as alerts (they need attention), success as a polite status. */
+export function Feedback({ state }: { state: SaveState }) {
+  if (state.kind === 'error') {
+    return (
+      <p role="alert" className="error-text">
+        {state.text}
+      </p>
+    );
+  }
+  return (
+    <p role="status" className="ok-text">
+      {state.kind === 'saved' ? (state.text ?? 'Saved.') : ''}
+    </p>
+  );
+}
+
+export function Section({ id, title, children, description }: { id: string; title: string; description?: string; children: ReactNode }) {
+  return (
+    <section id={`settings-${id}`} className="settings-section" aria-labelledby={`settings-${id}-title`}>
+      <h2 id={`settings-${id}-title`}>{title}</h2>
+      {description && <p className="muted">{description}</p>}
+      {children}
+    </section>
+  );
+}
+
+export function useSave(): [SaveState, (patch: SettingsPatch, text?: string) => Promise<boolean>, (s: SaveState) => void] {
+  const save = useApp((s) => s.saveSettings);
+  const [state, setState] = useState<SaveState>({ kind: 'idle' });
+  const run = async (patch: SettingsPatch, text?: string) => {
+    const problem = await save(patch);
+    setState(problem ? { kind: 'error', text: problem } : { kind: 'saved', text });
+    return !problem;
+  };
+  return [state, run, setState];
+}
+
