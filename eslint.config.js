@@ -1,4 +1,5 @@
-// Layering (DESIGN §2, CONVENTIONS "layers by runtime"), enforced here:
+// Layering (docs/architecture.md), enforced here: the folder allow-list in
+// scripts/eslintLayers.js, and by runtime:
 //   common/   imports nothing from electron, node: or other layers (no DOM: its tsconfig lib has none)
 //   renderer/ imports only common/ (no electron, no node:, no main/)
 //   preload/  imports only common/ and electron
@@ -6,6 +7,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { fileURLToPath } from 'node:url';
+import { layersPlugin } from './scripts/eslintLayers.js';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'stream', 'worker_threads'];
 const pattern = (group, message) => ({ group, message });
@@ -22,6 +25,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union of string literals (erasable syntax only).' }],
     },
+  },
+  {
+    // The folder allow-list (scripts/eslintLayers.js, docs/architecture.md).
+    files: ['common/**/*.ts', 'renderer/**/*.{ts,tsx}', 'preload/**/*.ts', 'main/**/*.ts'],
+    plugins: { glance: layersPlugin(fileURLToPath(new URL('.', import.meta.url))) },
+    rules: { 'glance/layers': 'error' },
   },
   {
     files: ['**/*.cjs'],

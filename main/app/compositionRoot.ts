@@ -7,7 +7,7 @@ import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
 import { ElectronCapturer, FallbackCapturer } from '../capture/electronCapturer.ts';
 import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeScreenshotsCapturer.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
-import { createApiHandlers, type Shell } from '../core/apiHandlers.ts';
+import { createApiHandlers, type Shell } from '../api/apiHandlers.ts';
 import { createCore } from '../core/createCore.ts';
 import { mcpToolProvider } from '../core/mcpTools.ts';
 import { sweepAttachments } from '../core/retention.ts';
@@ -18,7 +18,7 @@ import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../settings/redact.ts';
 import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
-import type { IpcHandlers } from './ipcRouter.ts';
+import type { IpcHandlers } from '../api/ipcRouter.ts';
 import { Notices } from './notices.ts';
 
 export type PushEvent = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;

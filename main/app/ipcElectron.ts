@@ -2,7 +2,7 @@
 // sender read from the frame that sent it, and typed pushes to windows.
 import { BrowserWindow, type IpcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
-import { checkedEvent, type IpcRouter, type SenderInfo } from './ipcRouter.ts';
+import { checkedEvent, type IpcRouter, type SenderInfo } from '../api/ipcRouter.ts';
 
 function senderOf(event: IpcMainInvokeEvent): SenderInfo {
   const frame = event.senderFrame;

@@ -23,7 +23,7 @@ import { APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './appPro
 import { createAppServices, type AppServices, type PushEvent } from './compositionRoot.ts';
 import { describeAccelerator, rebindHotkey, registerHotkey, type HotkeyState } from './hotkey.ts';
 import { bindIpcRouter, broadcastEvent, sendEvent } from './ipcElectron.ts';
-import { createIpcRouter, createSenderCheck, type SenderInfo } from './ipcRouter.ts';
+import { createIpcRouter, createSenderCheck, type SenderInfo } from '../api/ipcRouter.ts';
 import { createTray } from './tray.ts';
 import { WindowStateStore } from './windowState.ts';
 import { Windows, hardenContents, hardenSession } from './windows.ts';

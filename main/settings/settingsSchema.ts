@@ -1,5 +1,5 @@
 import { McpServerConfig, SETTINGS_SECTIONS, SETTINGS_VERSION, SecretName, Settings } from '../../common/settings.ts';
-import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
+import { formatConfigError, parseMcpConfig } from '../../common/mcpConfig.ts';
 import { formatZodIssues } from '../../common/zodIssues.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IPC, INVOKE_CHANNELS, type InvokeChannel } from '../../common/ipc.ts';
-import { createIpcRouter, createSenderCheck, fail, ok, type IpcHandlers, type SenderInfo } from '../../main/app/ipcRouter.ts';
+import { createIpcRouter, createSenderCheck, fail, ok, type IpcHandlers, type SenderInfo } from '../../main/api/ipcRouter.ts';
 
 const APP: SenderInfo = { url: 'app://glance/index.html', isMainFrame: true };
 const isTrustedSender = createSenderCheck({ appOrigin: 'app://glance' });

@@ -17,13 +17,13 @@ import type { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { pullOllamaModel } from '../models/ollamaPull.ts';
 import { ProviderError, type ModelProvider } from '../models/provider.ts';
-import { settingsHandlers } from '../app/settingsHandlers.ts';
-import { fail, ok, type IpcHandlers } from '../app/ipcRouter.ts';
+import { settingsHandlers } from './settingsHandlers.ts';
+import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
 import type { SettingsStore } from '../settings/settingsStore.ts';
 import { conversationView } from './conversationView.ts';
-import type { GlanceCore } from './createCore.ts';
-import { resolveModel } from './resolveModel.ts';
+import type { GlanceCore } from '../core/createCore.ts';
+import { resolveModel } from '../core/resolveModel.ts';
 
 export type Shell = {
   /** Show the main window (from the ask window), optionally on a conversation. */
