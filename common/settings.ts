@@ -79,7 +79,8 @@ const AbsolutePath = z
  * loose here (other keys kept, e.g. `capture`, `timeoutMs`, `disabled`): main/mcp/config.ts
  * is the authoritative check, per server, so one bad entry never costs the whole settings file.
  */
-export const McpServerConfig = z.looseObject({
+/** A server entry as the user wrote it (raw); main/mcp/config.ts parses it into an McpServerConfig. */
+export const McpServerEntry = z.looseObject({
   type: z.string().optional(),
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
@@ -88,8 +89,8 @@ export const McpServerConfig = z.looseObject({
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
 });
-export type McpServerConfig = z.infer<typeof McpServerConfig>;
-export const McpServers = z.record(z.string().min(1, 'a server needs a non-empty name'), McpServerConfig);
+export type McpServerEntry = z.infer<typeof McpServerEntry>;
+export const McpServers = z.record(z.string().min(1, 'a server needs a non-empty name'), McpServerEntry);
 
 const AttachmentsSection = z.object({
   /** Days an attachment nobody refers to is kept; null keeps them forever. */

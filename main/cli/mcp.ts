@@ -9,7 +9,7 @@ import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
 import { BinaryCapture } from '../mcp/binaryCapture.ts';
 import { formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
-import { McpHub, type McpServerStatus } from '../mcp/mcpHub.ts';
+import { McpHub, type McpServerHealth } from '../mcp/mcpHub.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
@@ -122,7 +122,7 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
   process.once('SIGINT', onSigint);
   try {
     const tools = await hub.listTools(controller.signal);
-    const server = hub.status().find((s) => s.name === serverName) as McpServerStatus;
+    const server = hub.status().find((s) => s.name === serverName) as McpServerHealth;
     if (server.state !== 'ready') {
       io.err(`glance mcp: ${server.message ?? `server "${serverName}" is ${server.state}`}\n`);
       return UNREACHABLE;

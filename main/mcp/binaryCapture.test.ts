@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { makeBarChart } from '../../test/fixtures/chart.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
-import { BinaryCapture, classifyContent, decodeBase64Strict, mangledBinary, readBinaryPayload, safeCaptureName, saveCapture, type CaptureContext } from './binaryCapture.ts';
+import { BinaryCapture, type CaptureContext } from './binaryCapture.ts';
 import type { CaptureRule } from './config.ts';
 
 const RULE: CaptureRule = { tools: ['get_file_contents'], contentField: 'content', nameField: 'name', encodingField: 'encoding' };
@@ -22,94 +22,6 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-describe('safeCaptureName', () => {
-  it.each([
-    ['../../etc/passwd', 'passwd'],
-    ['..\\..\\windows\\system.ini', 'system.ini'],
-    ['/etc/shadow', 'shadow'],
-    ['C:\\Users\\me\\secret.png', 'secret.png'],
-    ['..%2F..%2Fescape.bin', 'escape.bin'],
-    ['%252e%252e%252fdouble.bin', 'double.bin'],
-    ['.bashrc', 'bashrc'],
-    ['report (final).pdf', 'report_final_.pdf'],
-    ['café.wav', 'cafe.wav'],
-    ['CON', '_CON'],
-    ['nul.txt', '_nul.txt'],
-    ['name\u0000with\u0007control.png', 'name_with_control.png'],
-  ])('%j → %j', (raw, safe) => {
-    expect(safeCaptureName(raw, 'fallback')).toBe(safe);
-  });
-
-  it('empty and dot-only names get the fallback', () => {
-    for (const raw of ['', '.', '..', '../', '...', '/', '%2e%2e', '   ', undefined]) expect(safeCaptureName(raw, 'tool-audio')).toBe('tool-audio');
-  });
-
-  it('long names are cut to 120 characters keeping the extension', () => {
-    const name = safeCaptureName(`${'a'.repeat(300)}.png`, 'x');
-    expect(name).toHaveLength(120);
-    expect(name.endsWith('.png')).toBe(true);
-  });
-});
-
-describe('saveCapture', () => {
-  it('stays inside the folder and suffixes collisions', async () => {
-    const captures = join(dir, 'captures');
-    const a = await saveCapture(captures, 'tone.wav', Buffer.from('one'));
-    const b = await saveCapture(captures, '../tone.wav', Buffer.from('two'));
-    const c = await saveCapture(captures, '/abs/tone.wav', Buffer.from('three'));
-    expect([a, b, c]).toEqual([join(captures, 'tone.wav'), join(captures, 'tone-1.wav'), join(captures, 'tone-2.wav')]);
-    expect((await readFile(b, 'utf8'))).toBe('two');
-    expect((await readdir(captures)).sort()).toEqual(['tone-1.wav', 'tone-2.wav', 'tone.wav']); // no temp files left
-    expect(await readdir(dir)).not.toContain('tone.wav');
-  });
-
-  it('concurrent saves of one name each get their own file', async () => {
-    const captures = join(dir, 'captures');
-    const paths = await Promise.all(Array.from({ length: 8 }, (_, i) => saveCapture(captures, 'same.bin', Buffer.from([i]))));
-    expect(new Set(paths).size).toBe(8);
-  });
-});
-
-describe('payloads and verdicts', () => {
-  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-
-  it('reads base64 text, a data: URL, raw bytes, a serialised Buffer, and base64 text handed over as bytes', () => {
-    const b64 = png.toString('base64');
-    for (const value of [b64, `data:image/png;base64,${b64}`, png, new Uint8Array(png), { type: 'Buffer', data: [...png] }, Buffer.from(b64, 'latin1')]) {
-      const result = readBinaryPayload(value);
-      expect(result.ok && Buffer.from(result.bytes).equals(png), JSON.stringify(value).slice(0, 40)).toBe(true);
-    }
-    expect(readBinaryPayload('not base64!')).toMatchObject({ ok: false });
-    expect(readBinaryPayload(42)).toMatchObject({ ok: false });
-  });
-
-  it('decodes base64 strictly (line breaks allowed)', () => {
-    expect(Buffer.from(decodeBase64Strict('aGVs\nbG8=')!).toString()).toBe('hello');
-    expect(decodeBase64Strict('aGVsbG8')).toBeDefined(); // unpadded
-    expect(decodeBase64Strict('aGVsbG8*')).toBeUndefined();
-    expect(decodeBase64Strict('aGV=sbG8')).toBeUndefined();
-    expect(decodeBase64Strict('')).toBeUndefined();
-  });
-
-  it('binary vs text: MIME or name decides when given (SVG is text), else NUL / strict UTF-8', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
-    expect(await classifyContent(svg, { mime: 'image/svg+xml' })).toBe('text');
-    expect(await classifyContent(svg, { name: 'logo.svg' })).toBe('text');
-    expect(await classifyContent(Buffer.from('# Hi'), { name: 'README.md' })).toBe('text');
-    expect(await classifyContent(Buffer.from('plain'), { name: 'x.png' })).toBe('binary');
-    expect(await classifyContent(Buffer.from('plain'), { mime: 'application/octet-stream' })).toBe('binary');
-    expect(await classifyContent(Buffer.from('naïve text ✓'), {})).toBe('text');
-    expect(await classifyContent(Buffer.from([0x61, 0x00, 0x62]), {})).toBe('binary');
-    expect(await classifyContent(Buffer.from([0xff, 0xfe, 0x41]), { name: 'unknown.xyz' })).toBe('binary');
-  });
-
-  it('the mangled-binary signature needs ≥ 8 U+FFFD in ≥ 1 KB', () => {
-    const text = (n: number, length: number) => '\uFFFD'.repeat(n) + 'a'.repeat(length - n);
-    expect(mangledBinary(text(8, 1024))).toEqual({ chars: 1024, replacements: 8 });
-    expect(mangledBinary(text(7, 4096))).toBeUndefined(); // a document with a few glitches
-    expect(mangledBinary(text(50, 1023))).toBeUndefined(); // too short to judge
-  });
-});
 
 describe('BinaryCapture.process', () => {
   it('replaces an image block by a descriptor, keeps other blocks untouched', async () => {

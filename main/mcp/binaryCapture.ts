@@ -4,14 +4,15 @@
 // and each is replaced by a one-line descriptor. Declared rules do the same for base64 inside
 // JSON text. Capture is an optimisation on a result that is already complete, so it never
 // fails the call: anything unexpected is logged and the original passes through, size-capped.
-import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { DEFAULT_PROFILES } from '../images/profiles.ts';
 import type { AttachmentStore, ImageInput, ImageProfile, ImageTarget, PrepareResult } from '../images/types.ts';
+import { decodeBase64Strict, readBinaryPayload } from './binaryPayload.ts';
+import { classifyContent, dropMangled, mangledBinary, mangledNotice, utf8 } from './classifyContent.ts';
 import type { CaptureRule } from './config.ts';
+import { IMAGE_NAME, extensionFor, nameFromUri, safeCaptureName, saveCapture, withExtension } from './saveCapture.ts';
 
 /** What a tool call gives the engine (DESIGN §5: images go to the delivery queue, text to the tool message). */
 export type McpToolOutcome = {
@@ -66,9 +67,6 @@ export type CaptureContext = {
 export type RawToolResult = { content?: unknown; isError?: unknown; structuredContent?: unknown };
 
 export const DEFAULT_MAX_TEXT_CHARS = 100_000;
-/** Binary decoded as text: at least this many U+FFFD in at least MANGLED_MIN_CHARS (seed 000). */
-const MANGLED_MIN_REPLACEMENTS = 8;
-const MANGLED_MIN_CHARS = 1024;
 /** Shorter rule fields are left alone: "test" is valid base64 too, and tiny values cost nothing. */
 const MIN_RULE_BASE64_CHARS = 24;
 
@@ -152,7 +150,8 @@ export class BinaryCapture {
     const uri = typeof r.uri === 'string' ? r.uri : '';
     const mime = typeof r.mimeType === 'string' ? r.mimeType : undefined;
     if (typeof r.text === 'string') {
-      job.parts.push({ kind: 'ours', text: `[resource ${uri}${mime ? ` (${mime})` : ''}]` }, { kind: 'server', text: r.text });
+      job.parts.push({ kind: 'ours', text: `[resource ${uri}${mime ? ` (${mime})` : ''}]` });
+      await this.#text(r.text, { ...job, ctx: { ...job.ctx, rules: [] } });
       return;
     }
     if (r.blob === undefined) {
@@ -174,8 +173,24 @@ export class BinaryCapture {
     job.parts.push({ kind: 'ours', text: await this.#binary(payload.bytes, { name, mime, typedImage: false }, job) });
   }
 
-  /** A text block: declared rules may capture base64 inside its JSON; otherwise it stays as is. */
+  /** A text block: declared rules first, then the mangled-binary guard on whatever is left. */
   async #text(text: string, job: Job): Promise<void> {
+    const before = job.parts.length;
+    await this.#rules(text, job);
+    for (let i = before; i < job.parts.length; i++) {
+      const part = job.parts[i] as Part;
+      if (part.kind !== 'server') continue;
+      const guarded = dropMangled(part.text);
+      if (!guarded) continue;
+      job.parts[i] = { kind: 'ours', text: guarded.text };
+      for (const d of guarded.dropped) {
+        this.#note(job, `${job.ctx.origin} returned binary as text${d.field ? ` in "${d.field}"` : ''}: ${d.chars} characters (${d.replacements} U+FFFD) dropped`);
+      }
+    }
+  }
+
+  /** Declared rules may capture base64 inside a text block's JSON; otherwise it stays as is. */
+  async #rules(text: string, job: Job): Promise<void> {
     const rules = job.ctx.rules.filter((rule) => rule.tools.includes(job.ctx.tool) || rule.tools.includes('*'));
     if (rules.length === 0) {
       job.parts.push({ kind: 'server', text });
@@ -216,9 +231,7 @@ export class BinaryCapture {
     if (!bytes) {
       const mangled = mangledBinary(field);
       if (mangled) {
-        target[rule.contentField] =
-          `[content dropped: the server returned binary data decoded as text (${mangled.chars} characters, ${mangled.replacements} U+FFFD); ` +
-          'the bytes are unrecoverable — fetch the file another way, e.g. its download URL]';
+        target[rule.contentField] = mangledNotice(mangled);
         this.#note(job, `${job.ctx.origin} returned binary as text in "${rule.contentField}"${name ? ` (${name})` : ''}: ${mangled.chars} characters dropped`);
         return true;
       }
@@ -331,248 +344,6 @@ function passThrough(result: RawToolResult): Part[] {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Payloads
-
-export type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
-
-/**
- * Reads a block's payload whichever way it came: base64 text (the wire format, optionally as a
- * data: URL), raw bytes, a serialised Node Buffer, or — seed 000's SDK bug — base64 text handed
- * over as bytes. Raw bytes that are all base64 characters and do not sniff as a file are that bug.
- */
-export function readBinaryPayload(value: unknown): PayloadResult {
-  if (typeof value === 'string') {
-    const body = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
-    const bytes = decodeBase64Strict(body);
-    return bytes ? { ok: true, bytes } : { ok: false, reason: `the payload is not valid base64 (${value.length} characters)` };
-  }
-  let raw: Uint8Array | undefined;
-  if (value instanceof Uint8Array) raw = value;
-  else if (value instanceof ArrayBuffer) raw = new Uint8Array(value);
-  else if (Array.isArray(value) && value.every(isByte)) raw = Uint8Array.from(value as number[]);
-  else if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) {
-    const data = (value as { data: unknown[] }).data;
-    if (data.every(isByte)) raw = Uint8Array.from(data as number[]);
-  }
-  if (!raw) return { ok: false, reason: 'the payload is neither base64 text nor bytes' };
-  if (raw.length === 0) return { ok: false, reason: 'the payload is empty' };
-  if (raw.length >= 4 && raw.every(isBase64Byte) && !hasKnownMagic(raw)) {
-    const decoded = decodeBase64Strict(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'));
-    if (decoded) return { ok: true, bytes: decoded };
-  }
-  return { ok: true, bytes: raw };
-}
-
-/** Standard or URL-safe base64, line breaks allowed, anything else refused. */
-export function decodeBase64Strict(text: string): Uint8Array | undefined {
-  const compact = text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, '') : text;
-  if (compact.length === 0 || compact.length % 4 === 1) return undefined;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) && !/^[A-Za-z0-9_-]*={0,2}$/.test(compact)) return undefined;
-  if (compact.includes('=') && compact.length % 4 !== 0) return undefined;
-  const bytes = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
-  return bytes.length > 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
-}
-
-function isByte(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
-}
-
-function isBase64Byte(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f || c === 0x0a || c === 0x0d;
-}
-
-function hasKnownMagic(b: Uint8Array): boolean {
-  const ascii = (at: number, s: string) => [...s].every((ch, i) => b[at + i] === ch.charCodeAt(0));
-  return ascii(0, 'RIFF') || ascii(0, 'GIF8') || ascii(4, 'ftyp') || ascii(0, 'ID3') || ascii(0, 'OggS') || ascii(0, 'fLaC') || ascii(0, '%PDF') || ascii(0, 'BM');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Binary or text
-
-const TEXT_EXTENSIONS = new Set(
-  ('md markdown txt text rst adoc org json jsonc json5 ndjson yaml yml toml ini cfg conf properties env xml html htm xhtml css scss sass less ' +
-    'js mjs cjs ts mts cts tsx jsx vue svelte py pyi rb go rs java kt kts scala groovy c h cc cpp cxx hpp hh cs fs swift m mm php pl pm lua r jl dart ' +
-    'sh bash zsh fish ps1 psm1 bat cmd sql csv tsv svg log tex bib proto graphql gql gradle cmake mk makefile dockerfile gitignore gitattributes ' +
-    'editorconfig lock patch diff ipynb erb haml ex exs erl hs elm clj cljs lisp el vim nix tf hcl')
-    .split(' '),
-);
-const BINARY_EXTENSIONS = new Set(
-  ('png jpg jpeg jpe gif webp bmp tif tiff ico icns avif heic heif jxl psd pdf zip gz tgz bz2 xz zst 7z rar tar jar war apk ipa dmg iso ' +
-    'wasm exe dll so dylib bin dat o a lib class pyc whl deb rpm msi wav mp3 ogg oga opus flac m4a aac wma mid midi mp4 m4v mov webm mkv avi wmv flv ' +
-    'woff woff2 ttf otf eot sqlite sqlite3 db docx xlsx pptx odt ods odp doc xls ppt epub mobi parquet npy npz pkl pt onnx')
-    .split(' '),
-);
-
-function mimeVerdict(mime: string): 'text' | 'binary' | undefined {
-  const m = mime.toLowerCase().split(';')[0]?.trim() ?? '';
-  if (m === 'image/svg+xml' || m.startsWith('text/') || m.endsWith('+json') || m.endsWith('+xml')) return 'text';
-  if (/^application\/(json|xml|javascript|ecmascript|x-javascript|typescript|x-sh|x-shellscript|yaml|x-yaml|toml|sql|graphql|x-httpd-php|x-python|x-ndjson)$/.test(m)) return 'text';
-  if (/^(image|audio|video|font)\//.test(m)) return 'binary';
-  if (/^application\/(octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-7z-compressed|x-rar-compressed|vnd\.|msword|wasm|java-archive|x-bzip2|x-xz|zstd)/.test(m)) return 'binary';
-  return undefined;
-}
-
-function extensionVerdict(name: string): 'text' | 'binary' | undefined {
-  const base = (name.split(/[\\/]/).pop() ?? '').toLowerCase();
-  const dot = base.lastIndexOf('.');
-  const ext = dot > 0 ? base.slice(dot + 1) : base; // "Makefile", "Dockerfile": the whole name
-  if (TEXT_EXTENSIONS.has(ext)) return 'text';
-  if (BINARY_EXTENSIONS.has(ext)) return 'binary';
-  return undefined;
-}
-
-/**
- * Binary or text: the MIME or the name decides when it says something (SVG is text), else the
- * bytes do — a NUL byte or a strict UTF-8 failure means binary.
- */
-export async function classifyContent(bytes: Uint8Array, hint: { name?: string | undefined; mime?: string | undefined }): Promise<'text' | 'binary'> {
-  const byMime = hint.mime ? mimeVerdict(hint.mime) : undefined;
-  if (byMime) return byMime;
-  const byName = hint.name ? extensionVerdict(hint.name) : undefined;
-  if (byName) return byName;
-  return bytesLookBinary(bytes) ? 'binary' : 'text';
-}
-
-export function bytesLookBinary(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** The signature of binary a server decoded as UTF-8: many U+FFFD in a long field. */
-export function mangledBinary(text: string): { chars: number; replacements: number } | undefined {
-  if (text.length < MANGLED_MIN_CHARS) return undefined;
-  let replacements = 0;
-  for (let i = text.indexOf('\uFFFD'); i !== -1; i = text.indexOf('\uFFFD', i + 1)) replacements++;
-  return replacements >= MANGLED_MIN_REPLACEMENTS ? { chars: text.length, replacements } : undefined;
-}
-
-function utf8(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(bytes);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Safe names and saving
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/tiff': 'tiff',
-  'image/avif': 'avif',
-  'image/heic': 'heic',
-  'image/bmp': 'bmp',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/vnd.wave': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/opus': 'opus',
-  'audio/flac': 'flac',
-  'audio/aac': 'aac',
-  'audio/mp4': 'm4a',
-  'audio/webm': 'webm',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-  'application/pdf': 'pdf',
-  'application/zip': 'zip',
-  'application/gzip': 'gz',
-  'application/octet-stream': 'bin',
-};
-
-function extensionFor(mime: string): string | undefined {
-  return EXTENSIONS[mime.toLowerCase().split(';')[0]?.trim() ?? ''];
-}
-
-/** Adds an extension when the name has none (a name's own extension is kept). */
-function withExtension(name: string, ext: string | undefined): string {
-  return ext && !/\.[A-Za-z0-9]{1,10}$/.test(name) ? `${name}.${ext}` : name;
-}
-
-/** The last segment of a URI's path, percent-decoded ("fixture://blobs/a%20b.png" → "a b.png"). */
-function nameFromUri(uri: string): string | undefined {
-  const path = uri.replace(/[?#].*$/, '');
-  const segment = path.slice(path.lastIndexOf('/') + 1);
-  return segment || undefined;
-}
-
-const IMAGE_NAME = /\.(png|jpe?g|gif|webp|bmp|tiff?|avif|hei[cf])$/i;
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-
-/**
- * A file name that is safe to create inside a folder: only its last path segment (after
- * percent-decoding), ASCII letters, digits, "._-", no leading dots, no reserved device names,
- * at most 120 characters with the extension kept. Nothing usable left → `fallback`.
- */
-export function safeCaptureName(raw: string | undefined, fallback: string): string {
-  let name = raw ?? '';
-  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(name); i++) {
-    try {
-      name = decodeURIComponent(name);
-    } catch {
-      break;
-    }
-  }
-  name = name.split(/[\\/]/).pop() ?? '';
-  name = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // "café" → "cafe"
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/_+/g, '_')
-    .replace(/^[._\s-]+/, '') // no hidden files, no "..", no option-looking names
-    .replace(/[.\s]+$/, '');
-  if (WINDOWS_RESERVED.test(name)) name = `_${name}`;
-  if (name.length > 120) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot > 0 && name.length - dot <= 11 ? name.slice(dot) : '';
-    name = name.slice(0, 120 - ext.length) + ext;
-  }
-  if (!/[A-Za-z0-9]/.test(name)) return fallback === raw ? 'capture' : safeCaptureName(fallback, 'capture');
-  return name;
-}
-
-/**
- * Writes bytes under `dir` as `name`, or `name-1`, `name-2`, … when taken. The bytes go to a
- * temp file first and are hard-linked into place, so a name is claimed atomically and a reader
- * never sees half a file. Returns the absolute path.
- */
-export async function saveCapture(dir: string, name: string, bytes: Uint8Array): Promise<string> {
-  const root = resolve(dir);
-  const safe = safeCaptureName(name, 'capture');
-  await mkdir(root, { recursive: true });
-  const temp = join(root, `.capture-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temp, bytes, { flag: 'wx' });
-  try {
-    const dot = safe.lastIndexOf('.');
-    const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
-    for (let n = 0; n < 10_000; n++) {
-      const candidate = join(root, n === 0 ? safe : `${stem}-${n}${ext}`);
-      if (dirname(candidate) !== root) throw new Error(`refusing to write outside ${root}: ${candidate}`);
-      try {
-        await link(temp, candidate);
-        return candidate;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
-    // Ten thousand collisions: fall back to a name that cannot collide.
-    const unique = join(root, `${stem}-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}-${randomBytes(4).toString('hex')}${ext}`);
-    await link(temp, unique);
-    return unique;
-  } finally {
-    await rm(temp, { force: true });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 
 function blockType(block: unknown): string {
   const type = typeof block === 'object' && block !== null ? (block as { type?: unknown }).type : undefined;

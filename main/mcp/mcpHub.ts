@@ -39,7 +39,8 @@ export type McpCallOptions = {
 
 export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'crashed' | 'hung' | 'disabled' | 'invalid' | 'closed';
 
-export type McpServerStatus = {
+/** The hub's own view of a server (9 states, restarts, pid); the UI gets McpServerStatus (common/ipc.ts). */
+export type McpServerHealth = {
   name: string;
   transport: 'stdio' | 'http' | undefined;
   state: McpServerState;
@@ -83,7 +84,7 @@ const LooseCallToolResult = z.looseObject({
 
 export class McpHub {
   readonly #servers = new Map<string, ServerConnection>();
-  readonly #invalid: McpServerStatus[] = [];
+  readonly #invalid: McpServerHealth[] = [];
   readonly #opts: HubOptions;
   /** namespaced name → server + tool, rebuilt by listTools. */
   #names = new Map<string, { server: string; tool: string }>();
@@ -152,12 +153,12 @@ export class McpHub {
     return server.call(tool, origin, args, options);
   }
 
-  status(): McpServerStatus[] {
+  status(): McpServerHealth[] {
     return [...[...this.#servers.values()].map((s) => s.status()), ...this.#invalid];
   }
 
   /** Stops a server (if running) and starts it again now. */
-  async restart(serverName: string, signal?: AbortSignal): Promise<McpServerStatus | undefined> {
+  async restart(serverName: string, signal?: AbortSignal): Promise<McpServerHealth | undefined> {
     const server = this.#servers.get(serverName);
     if (!server || this.#closed) return server?.status();
     await server.stop('restarted on request');
@@ -202,7 +203,7 @@ class ServerConnection {
     this.#state = config.disabled ? 'disabled' : 'idle';
   }
 
-  status(): McpServerStatus {
+  status(): McpServerHealth {
     const pid = this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
     return {
       name: this.name,

@@ -1,4 +1,4 @@
-import type { McpServerConfig, Settings, SettingsPatch } from '../../common/settings.ts';
+import type { McpServerEntry, Settings, SettingsPatch } from '../../common/settings.ts';
 
 /**
  * MCP server configs often carry tokens in `env` or `headers` (the `mcpServers` format has
@@ -10,7 +10,7 @@ const SECRET_LOOKING = /key|token|secret|passw|auth|cookie|credential|session/i;
 const FIELDS = ['env', 'headers'] as const;
 type Field = (typeof FIELDS)[number];
 
-function mapServer(config: McpServerConfig, f: (field: Field, key: string, value: string) => string | undefined): McpServerConfig {
+function mapServer(config: McpServerEntry, f: (field: Field, key: string, value: string) => string | undefined): McpServerEntry {
   const out = { ...config };
   for (const field of FIELDS) {
     const values = config[field];

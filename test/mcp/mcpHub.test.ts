@@ -138,6 +138,15 @@ describe('McpHub over stdio with the fixture server', () => {
     expect(outcome.notes.join('\n')).toMatch(/binary as text/);
   });
 
+  it('the mangled-binary guard covers every text result, not only declared rule fields', async () => {
+    const outcome = await hub.callTool('fixture__read_text_file', {});
+    expect(outcome.ok).toBe(true);
+    expect(outcome.text).not.toContain('\uFFFD');
+    expect(outcome.text).toMatch(/^\[content dropped: the server returned binary data decoded as text \(\d+ characters, \d+ U\+FFFD\)/);
+    expect(outcome.text.length).toBeLessThan(400);
+    expect(outcome.notes.join('\n')).toMatch(/fixture__read_text_file returned binary as text: \d+ characters/);
+  });
+
   it('embedded blob resources: an image is captured, a binary saved under a safe name, a text blob read as text', async () => {
     const image = await hub.callTool('fixture__get_blob_resource', { kind: 'image', name: 'chart.png' });
     expect(image.images).toHaveLength(1);
