@@ -70,6 +70,10 @@ export const ConversationView = z.object({
       attachmentIds: z.array(AttachmentId),
       createdAt: z.string(),
       events: z.array(ChatEvent),
+      /** The model that answered it, when stored. */
+      model: ModelSelection.optional(),
+      /** Still running: `events` is what streamed so far and more follow on `chat:event` under this id. */
+      live: z.boolean().optional(),
     }),
   ),
 });
@@ -247,7 +251,8 @@ export const IPC = {
 } as const satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>;
 
 export const IPC_EVENTS = {
-  'chat:event': z.object({ conversationId: Id, turnId: Id, event: ChatEvent }),
+  /** `seq`: the event's index within its turn, so a view resumed from a live turn skips what it holds and sees a gap. */
+  'chat:event': z.object({ conversationId: Id, turnId: Id, seq: z.number().int().nonnegative().optional(), event: ChatEvent }),
   'models:pullProgress': z.object({
     name: z.string(),
     status: z.string(),

@@ -12,6 +12,7 @@ import { declaredVision, endpointId, OLLAMA_ENDPOINT, type ModelSelection, type 
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
 import { newConversationId } from '../chat/conversationStore.ts';
+import { LiveTurns } from '../chat/liveTurns.ts';
 import { visionRefusal } from '../images/imageIntake.ts';
 import type { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
@@ -21,7 +22,7 @@ import { settingsHandlers } from './settingsHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
 import type { SettingsStore } from '../settings/settingsStore.ts';
-import { conversationView } from './conversationView.ts';
+import { conversationView, withLiveTurn } from './conversationView.ts';
 import type { GlanceCore } from '../core/createCore.ts';
 import { resolveModel } from '../core/resolveModel.ts';
 
@@ -51,6 +52,7 @@ export type ApiDeps = {
 export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promise<void> } {
   const { core, settings, secrets } = deps;
   const turns = new Map<string, AbortController>();
+  const live = new LiveTurns();
   const pulls = new Map<string, AbortController>();
   const originals = join(core.dataDir, 'originals');
 
@@ -138,7 +140,12 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       const conversationId = request.conversationId ?? newConversationId();
       const controller = new AbortController();
       turns.set(request.turnId, controller);
-      const emit = (event: ChatEvent) => deps.emit('chat:event', { conversationId, turnId: request.turnId, event });
+      live.start(conversationId, { turnId: request.turnId, text: request.text, attachmentIds: request.attachmentIds, createdAt: new Date().toISOString() });
+      let seq = 0;
+      const emit = (event: ChatEvent) => {
+        live.record(conversationId, request.turnId, event);
+        deps.emit('chat:event', { conversationId, turnId: request.turnId, seq: seq++, event });
+      };
       const thinking = chat.capabilities.thinking === 'yes';
       void core.engine
         .runTurn(
@@ -147,6 +154,7 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
             createIfMissing: request.conversationId === undefined,
             replaceLastTurn: request.replaceLastTurn,
             text: request.text,
+            userMessageId: request.turnId,
             attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),
             chat,
             helper,
@@ -228,7 +236,7 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
     'conversations:list': async () => ok(await core.conversations.list()),
     'conversations:get': async ({ id }) => {
       const c = await core.conversations.get(id);
-      return c ? ok(await conversationView(c, core.attachments)) : fail('not-found', `No conversation with id ${id}.`);
+      return c ? ok(withLiveTurn(await conversationView(c, core.attachments), live.get(id))) : fail('not-found', `No conversation with id ${id}.`);
     },
     'conversations:rename': async ({ id, title }) => {
       if (!(await core.conversations.rename(id, title))) return fail('not-found', `No conversation with id ${id}.`);

@@ -1,6 +1,7 @@
 import type { ChatEvent } from '../../common/events.ts';
 import type { ConversationView } from '../../common/ipc.ts';
 import type { Conversation } from '../chat/conversation.ts';
+import type { LiveTurn } from '../chat/liveTurns.ts';
 import type { AttachmentStore } from '../images/types.ts';
 
 /**
@@ -30,6 +31,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       finish();
       answer = '';
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
+      if (m.model) current.model = m.model;
       turns.push(current);
       for (const id of m.attachmentIds) {
         const e = attached(id, 'user');
@@ -68,4 +70,20 @@ export async function conversationView(conversation: Conversation, store: Attach
   const view: ConversationView = { id: conversation.id, title: conversation.title, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt, turns };
   if (conversation.model) view.model = { provider: conversation.model.provider, name: conversation.model.name, ...(conversation.model.endpoint ? { endpoint: conversation.model.endpoint } : {}) };
   return view;
+}
+
+/**
+ * The view with a turn still running served as the events it emitted so far, under its own
+ * turn id and without a `done`: the stored turn (saved when it started) is replaced, one not
+ * saved yet is added. Synchronous, and called last, so no event falls between the snapshot
+ * and the answer that carries it.
+ */
+export function withLiveTurn(view: ConversationView, live: LiveTurn | undefined): ConversationView {
+  if (!live) return view;
+  const turns = [...view.turns];
+  const index = turns.findIndex((t) => t.id === live.turnId);
+  const turn = { id: live.turnId, text: live.text, attachmentIds: live.attachmentIds, createdAt: live.createdAt, events: live.events, live: true };
+  if (index >= 0) turns.splice(index, 1, { ...turns[index]!, ...turn });
+  else turns.push(turn);
+  return { ...view, turns };
 }

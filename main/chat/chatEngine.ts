@@ -32,6 +32,8 @@ export type TurnRequest = {
   /** Retry: the conversation's last user turn, if it repeats this one and never finished, is replaced. */
   replaceLastTurn?: boolean;
   text: string;
+  /** The stored user message's id (default: a fresh one); the UI passes its turn id to find the turn again. */
+  userMessageId?: string;
   attachments?: TurnAttachment[];
   chat: ModelChoice;
   /** A vision model that describes images for a blind chat model (DESIGN §3, "vision helper"). */
@@ -127,9 +129,10 @@ export class ChatEngine {
     }
     const userMessage: StoredUserMessage = {
       role: 'user',
-      id: randomUUID(),
+      id: request.userMessageId ?? randomUUID(),
       text: request.text,
       attachmentIds: attached.map((a) => a.id),
+      model: { ...conversation.model },
       createdAt: now(),
     };
     conversation.messages.push(userMessage);

@@ -19,6 +19,8 @@ const UserMessage = z.object({
   attachmentIds: z.array(z.string()).default([]),
   /** Descriptions a vision helper wrote for a blind chat model, by attachment id. */
   descriptions: z.record(z.string(), z.string()).optional(),
+  /** The model asked to answer it. */
+  model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
   createdAt: z.string(),
 });
 

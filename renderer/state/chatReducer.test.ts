@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ConversationView } from '../../common/ipc.ts';
-import { answerText, initialChatState, reduceChat, runningTurnId, type ChatAction, type ChatState } from './chatReducer.ts';
+import { answerText, initialChatState, missedEvents, reduceChat, runningTurnId, type ChatAction, type ChatState } from './chatReducer.ts';
 
 const T = 'turn-1';
 const C = 'conv-1';
@@ -198,5 +198,25 @@ describe('reduceChat: history', () => {
   it('reset empties the view for a new chat', () => {
     const s = reduceChat(reduceChat(initialChatState, { type: 'loaded', view }), { type: 'reset' });
     expect(s).toEqual(initialChatState);
+  });
+
+  it('resumes a live turn: events it holds are skipped, the rest extend it, a gap is noticed', () => {
+    const live: ConversationView = {
+      id: C,
+      title: 'Live',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      turns: [{ id: T, text: 'Go on', attachmentIds: [], createdAt: '2026-01-01T00:00:00.000Z', live: true, events: [{ type: 'text', delta: 'Alpha ' }, { type: 'text', delta: 'bravo ' }] }],
+    };
+    let s = reduceChat(initialChatState, { type: 'loaded', view: live });
+    expect(s.turns[T]!.status).toBe('streaming');
+    expect(runningTurnId(s)).toBe(T);
+    // seq 1 was in the view already (sent while the view was on its way); seq 2 is new.
+    s = fold(s, { ...ev({ type: 'text', delta: 'bravo ' }), seq: 1 } as ChatAction, { ...ev({ type: 'text', delta: 'charlie' }), seq: 2 } as ChatAction);
+    expect(answerText(s.turns[T]!)).toBe('Alpha bravo charlie');
+    expect(missedEvents(s, T, C, 3)).toBe(false);
+    expect(missedEvents(s, T, C, 5)).toBe(true);
+    s = fold(s, { ...ev({ type: 'done', conversationId: C, text: 'Alpha bravo charlie' }), seq: 3 } as ChatAction);
+    expect(s.turns[T]!.status).toBe('done');
   });
 });

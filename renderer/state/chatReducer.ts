@@ -58,6 +58,8 @@ export type TurnView = {
   /** The final answer (`done.text`). */
   answer: string;
   model?: ModelSelection;
+  /** Events applied so far (by `seq`): a turn resumed mid-answer skips those it already holds. */
+  seen: number;
 };
 
 /** What the renderer knows of an image it sends: all of AttachmentInfo for a fresh one, less for a re-sent one. */
@@ -78,7 +80,7 @@ export type ChatAction =
   | { type: 'turn_failed'; turnId: string; code: string; message: string }
   /** A retry replaces the failed turn it repeats. */
   | { type: 'turn_removed'; turnId: string }
-  | { type: 'event'; turnId: string; conversationId: string; event: ChatEvent };
+  | { type: 'event'; turnId: string; conversationId: string; seq?: number; event: ChatEvent };
 
 export const initialChatState: ChatState = Object.freeze({ conversationId: null, order: [], turns: {} }) as ChatState;
 
@@ -87,7 +89,7 @@ export function isRunning(turn: Pick<TurnView, 'status'>): boolean {
 }
 
 function newTurn(id: string, text: string, fields: Partial<TurnView> = {}): TurnView {
-  return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', answer: '', ...fields };
+  return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', answer: '', seen: 0, ...fields };
 }
 
 function imageFromInfo(a: AttachmentLike): ImageView {
@@ -217,10 +219,12 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           optimistic: false,
           images,
           status: 'streaming',
+          ...(stored.model ? { model: stored.model } : {}),
         });
         for (const event of stored.events) turn = applyEvent(turn, event);
-        // History without a `done` (the app stopped mid-turn) is over all the same.
-        if (isRunning(turn)) turn = { ...turn, status: turn.parts.length ? 'done' : 'failed', ...(turn.parts.length ? {} : { error: { code: 'interrupted', message: 'This turn did not finish.' } }) };
+        turn.seen = stored.events.length;
+        // History without a `done` (the app stopped mid-turn) is over all the same; a live turn goes on.
+        if (isRunning(turn) && !stored.live) turn = { ...turn, status: turn.parts.length ? 'done' : 'failed', ...(turn.parts.length ? {} : { error: { code: 'interrupted', message: 'This turn did not finish.' } }) };
         turns[turn.id] = turn;
         order.push(turn.id);
       }
@@ -261,7 +265,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         if (state.conversationId === null || action.conversationId !== state.conversationId) return state;
         turn = newTurn(action.turnId, '', { status: 'streaming' });
       }
-      const next = withTurn(state, applyEvent(turn, action.event));
+      // Already in the view the turn was resumed from.
+      if (action.seq !== undefined && action.seq < turn.seen) return state;
+      const seen = action.seq === undefined ? turn.seen + 1 : action.seq + 1;
+      const next = withTurn(state, { ...applyEvent(turn, action.event), seen });
       if (next.conversationId === null && action.conversationId) next.conversationId = action.conversationId;
       // A first turn whose images were all refused created nothing: the next send starts anew.
       if (action.event.type === 'done' && next.order.every((id) => next.turns[id]!.status === 'refused')) next.conversationId = null;
@@ -282,4 +289,11 @@ export function runningTurnId(state: ChatState): string | undefined {
 /** The text of the answer so far: every text part of the turn, in order. */
 export function answerText(turn: Pick<TurnView, 'parts'>): string {
   return turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');
+}
+
+/** True when events of a turn went missing (sent while this window was not listening): time to fetch the conversation again. */
+export function missedEvents(state: ChatState, turnId: string, conversationId: string, seq: number | undefined): boolean {
+  if (seq === undefined || state.conversationId !== conversationId) return false;
+  const turn = state.turns[turnId];
+  return seq > (turn?.seen ?? 0);
 }

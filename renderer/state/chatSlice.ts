@@ -1,5 +1,5 @@
 import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
-import { initialChatState, isRunning, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
+import { initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
 import type { SliceCreator } from './store.ts';
 
 export type ConversationFetch = Promise<IpcResult<ConversationView>>;
@@ -17,6 +17,8 @@ export type ChatSlice = {
   loadConversations(): Promise<void>;
   /** `fetch`: the answer to a `conversations:get` for `id` already asked (the page's first script does). */
   openConversation(id: string, fetch?: ConversationFetch): Promise<void>;
+  /** Fetches the conversation shown again (a live turn missed events while the window was not listening). */
+  refreshConversation(): Promise<void>;
   newChat(): void;
   /** Sends the composer's text with the ready attachments to the selected model. */
   send(text: string): Promise<boolean>;
@@ -57,6 +59,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     return true;
   };
 
+  let refreshing = false;
+  /** Conversations already asked to be listed (one listing per new conversation, not per event). */
+  const listed = new Set<string>();
+
   return {
     chat: initialChatState,
     conversations: [],
@@ -67,9 +73,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     dispatchChat: dispatch,
 
     receiveChatEvent(payload) {
-      dispatch({ type: 'event', turnId: payload.turnId, conversationId: payload.conversationId, event: payload.event });
-      // A finished turn may have created the conversation or changed its title.
-      if (payload.event.type === 'done') void get().loadConversations();
+      const gap = missedEvents(get().chat, payload.turnId, payload.conversationId, payload.seq);
+      dispatch({ type: 'event', turnId: payload.turnId, conversationId: payload.conversationId, ...(payload.seq === undefined ? {} : { seq: payload.seq }), event: payload.event });
+      if (gap) void get().refreshConversation();
+      // A finished turn may have changed the title; a new conversation is listed as soon as it streams.
+      const unlisted = !get().conversations.some((c) => c.id === payload.conversationId) && !listed.has(payload.conversationId);
+      if (unlisted) listed.add(payload.conversationId);
+      if (payload.event.type === 'done' || unlisted) void get().loadConversations();
     },
 
     async loadConversations() {
@@ -90,6 +100,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!fetch) performance.mark('glance:conversation-fetched'); // for bench:ui (main.tsx marks an early fetch)
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
+    },
+
+    async refreshConversation() {
+      const id = get().chat.conversationId;
+      if (!id || refreshing) return;
+      refreshing = true;
+      const result = await api.conversationsGet({ id }).finally(() => (refreshing = false));
+      if (result.ok && get().chat.conversationId === id && get().loadingConversation === null) dispatch({ type: 'loaded', view: result.value });
     },
 
     newChat() {

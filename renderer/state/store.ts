@@ -59,6 +59,8 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         void get().loadAppInfo();
         // MCP status is loaded by Settings when shown: asking starts every server, which the first chat does anyway.
         if (kind === 'main') void get().loadConversations();
+        // Opened mid-answer (a reload): what streamed before this window listened is fetched again.
+        if (runningTurnId(get().chat) !== undefined) void get().refreshConversation();
       };
       // A window opened on a conversation shows it first; the rest (model list, settings) follows.
       let waiting: (() => void) | undefined;
