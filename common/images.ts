@@ -46,6 +46,12 @@ export const AttachmentInfo = z.object({
   /** Where it came from: "user", "hotkey", a tool name such as "screenshot_desktop" or "server__tool". */
   origin: z.string(),
   source: SourceImageInfo,
+  /**
+   * The bytes that entered, kept as they were (a capture's PNG, a drop's HEIC, an MCP server's
+   * exact payload) in the store's originals; zoom, OCR, the viewer and re-fitting for another
+   * model work from them. Absent for records stored before originals were kept.
+   */
+  original: z.object({ sha256: z.string().regex(/^[a-f0-9]{64}$/), mime: z.string() }).optional(),
   createdAt: z.string(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;

@@ -187,6 +187,25 @@ export const IPC = {
       height: z.number().int().positive(),
     }),
   ),
+  /**
+   * The image as it entered, at full resolution, for the viewer (zoom, pan, copy, save): the kept
+   * original's bytes when a browser shows them (PNG, JPEG, WebP, GIF), else a lossless PNG of it
+   * (HEIC, TIFF, AVIF). `fromOriginal` false: no original was kept (older records), the stored copy.
+   */
+  'attachments:original': channel(
+    z.strictObject({ id: AttachmentId }),
+    z.object({
+      dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]*={0,2}$/),
+      mime: ImageMime,
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+      bytes: z.number().int().positive(),
+      name: z.string(),
+      /** The original's own type and size (what a "Save original" writes). */
+      original: z.object({ mime: z.string(), bytes: z.number().int().positive() }),
+      fromOriginal: z.boolean(),
+    }),
+  ),
   /** A region of an attachment (pixels of the stored image) as a new attachment: sharper text than the whole. */
   'attachments:crop': channel(
     z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional() }),

@@ -9,6 +9,7 @@ export const INVOKE_CHANNELS = [
   'attachments:add',
   'attachments:thumbnail',
   'attachments:crop',
+  'attachments:original',
   'conversations:list',
   'conversations:get',
   'conversations:rename',

@@ -33,6 +33,7 @@ const api: GlanceApi = {
   attachmentsAdd: invoke('attachments:add'),
   attachmentsThumbnail: invoke('attachments:thumbnail'),
   attachmentsCrop: invoke('attachments:crop'),
+  attachmentsOriginal: invoke('attachments:original'),
   conversationsList: invoke('conversations:list'),
   conversationsGet: invoke('conversations:get'),
   conversationsRename: invoke('conversations:rename'),

@@ -2,8 +2,7 @@
 // Electron app registers these handlers on ipcMain, the harness on its WebSocket. No
 // electron here; what only a shell can do (show a window, hide windows before a capture)
 // comes in as `shell` callbacks.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import sharp from 'sharp';
 import type { ChatEvent } from '../../common/events.ts';
 import type { EventChannel, IpcEventPayload, ListedModel, McpServerStatus, Notice } from '../../common/ipc.ts';
@@ -13,7 +12,9 @@ import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
 import { newConversationId } from '../chat/conversationStore.ts';
 import { LiveTurns } from '../chat/liveTurns.ts';
+import { cropAttachment } from '../images/cropImage.ts';
 import { visionRefusal } from '../images/imageIntake.ts';
+import { originalForViewer } from '../images/originalForViewer.ts';
 import type { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { pullOllamaModel } from '../models/ollamaPull.ts';
@@ -54,7 +55,6 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
   const turns = new Map<string, AbortController>();
   const live = new LiveTurns();
   const pulls = new Map<string, AbortController>();
-  const originals = join(core.dataDir, 'originals');
 
   /** Provider for an endpoint, made once per endpoint config so capability caches live on. */
   const providers = new Map<string, { key: string; provider: ModelProvider }>();
@@ -202,34 +202,29 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       return ok({ dataUrl: `data:image/webp;base64,${data.toString('base64')}`, mime: 'image/webp', width: info.width, height: info.height });
     },
 
+    'attachments:original': async ({ id }) => {
+      const info = await core.attachments.info(id);
+      if (!info) return fail('not-found', `No stored image has the id ${id}.`);
+      const view = await originalForViewer(core.attachments, info, core.limits);
+      if (!view.ok) return fail(view.code, view.message);
+      const { data, ...rest } = view;
+      return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
+    },
+
     'attachments:crop': async ({ id, region, model }) => {
-      const got = await core.attachments.get(id);
-      if (!got) return fail('not-found', `No stored image has the id ${id}.`);
-      // Crop the native-resolution original when there is one (captures): that is what keeps small text legible.
-      const original = await readFile(join(originals, `${id}.png`)).catch(() => undefined);
-      let source: Uint8Array = got.data;
-      let scale = 1;
-      if (original) {
-        const meta = await sharp(original).metadata();
-        source = original;
-        scale = (meta.width ?? got.info.width) / got.info.width;
-      }
-      const x = Math.floor(region.x * scale);
-      const y = Math.floor(region.y * scale);
-      const srcW = Math.round(got.info.width * scale);
-      const srcH = Math.round(got.info.height * scale);
-      const width = Math.min(Math.ceil(region.width * scale), srcW - x);
-      const height = Math.min(Math.ceil(region.height * scale), srcH - y);
-      if (width < 1 || height < 1) return fail('bad-region', `The region lies outside the ${got.info.width}×${got.info.height} image.`);
-      const cropped = await sharp(source).extract({ left: x, top: y, width, height }).png().toBuffer();
+      const info = await core.attachments.info(id);
+      if (!info) return fail('not-found', `No stored image has the id ${id}.`);
+      // Cut from the kept original at native resolution: that is what keeps small text legible.
+      const crop = await cropAttachment(core.attachments, info, region, core.limits);
+      if (!crop.ok) return fail(crop.code, crop.message);
       let target;
       try {
         target = await imageTargetFor(model);
       } catch (error) {
         return failure(error);
       }
-      const name = got.info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
-      const result = await core.intake.tryAttachImage({ source: cropped, name, origin: got.info.origin, requestedBy: 'user' }, (target.seer ?? target.chat).target);
+      const name = info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
+      const result = await core.intake.tryAttachImage({ source: crop.png, name, origin: info.origin, requestedBy: 'user' }, (target.seer ?? target.chat).target);
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
@@ -329,11 +324,8 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       if (!shot.ok) return fail(shot.code, shot.message);
       const name = `screenshot-${shot.capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}.png`;
       const result = await core.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user' }, gateTarget);
-      if (!result.ok) return fail(result.code, result.message);
-      // Keep the native-resolution capture so a crop (the ask window's region) stays sharp.
-      await mkdir(originals, { recursive: true });
-      await writeFile(join(originals, `${result.attachment.id}.png`), shot.capture.png);
-      return ok(result.attachment);
+      // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
+      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
     'app:openMain': async ({ conversationId }) => {

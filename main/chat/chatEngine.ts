@@ -165,18 +165,10 @@ export class ChatEngine {
   }
 
   async #attach(item: TurnAttachment, target: ImageTarget, signal: AbortSignal) {
-    let input: ImageInput;
-    if ('attachmentId' in item) {
-      const got = await this.#deps.attachments.get(item.attachmentId);
-      if (!got) {
-        return { ok: false as const, code: 'source-unreachable' as const, message: `The attachment ${item.attachmentId} is no longer stored. Attach the image again.` };
-      }
-      input = { source: got.data, name: got.info.name, origin: got.info.origin, requestedBy: 'user' };
-    } else {
-      input = item;
-    }
     // Always through the gate: the model may have changed since the image was first attached.
-    return this.#deps.intake.tryAttachImage(input, target, { signal });
+    // A stored image is fitted anew from its original, once per target.
+    if ('attachmentId' in item) return this.#deps.intake.refit(item.attachmentId, target, { signal });
+    return this.#deps.intake.tryAttachImage(item, target, { signal });
   }
 }
 

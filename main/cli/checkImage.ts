@@ -35,6 +35,9 @@ const NO_STORE: AttachmentStore = {
   put: () => Promise.reject(new Error('check-image stores nothing')),
   get: async () => undefined,
   info: async () => undefined,
+  original: async () => undefined,
+  derived: async () => undefined,
+  rememberDerived: () => Promise.reject(new Error('check-image stores nothing')),
   pathOf: () => {
     throw new Error('check-image stores nothing');
   },

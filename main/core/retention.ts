@@ -5,8 +5,8 @@ import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 
 /**
  * Attachment retention (Settings → attachments.retentionDays): an image that no stored
- * conversation refers to and that is older than the retention period is deleted, with any
- * native-resolution original kept for cropping. Referenced images are never deleted, so a
+ * conversation refers to and that is older than the retention period is deleted; an original
+ * goes with the last image made from it. Referenced images are never deleted, so a
  * conversation's thumbnails and `show_attachment` keep working as long as it exists.
  */
 export async function sweepAttachments(options: {
@@ -35,8 +35,13 @@ export async function sweepAttachments(options: {
     }
     if (await options.attachments.remove(info.id)) {
       removed.push(info.id);
+      // Captures kept before originals moved into the store.
       await rm(join(options.dataDir, 'originals', `${info.id}.png`), { force: true });
     }
   }
+  // Originals live as long as some stored image was made from them.
+  const inUse = new Set<string>();
+  for (const info of await options.attachments.list()) if (info.original) inUse.add(info.original.sha256);
+  await options.attachments.sweepOriginals(inUse);
   return { removed, kept };
 }

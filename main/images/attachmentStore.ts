@@ -2,29 +2,30 @@
 // <dataDir>/attachments/<id>.<ext> holds the payload, <id>.json its AttachmentInfo. The id is
 // the first 16 hex digits of the payload's sha256 (longer only on a prefix collision). Writes
 // are temp file + rename, payload before metadata, so a reader never sees half a record.
+// <dataDir>/attachments/originals/<sha256>.<ext> holds the bytes as they entered (named after
+// their sniffed type), shared by every payload derived from them; <sha256>.derived.json maps a
+// target (model + rules) to the payload made for it, so re-fitting for a model is done once.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AttachmentInfo, type ImageMime } from '../../common/images.ts';
+import { AttachmentInfo } from '../../common/images.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
-import type { AttachmentStore, PreparedImage } from './types.ts';
+import { extensionFor } from './imageFormats.ts';
+import type { AttachmentStore, PreparedImage, StoredOriginal } from './types.ts';
 
 const ID = /^[a-f0-9]{16,64}$/;
 const ID_LENGTHS = [16, 24, 32, 64];
-
-const EXTENSIONS: Record<ImageMime, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-};
+const SHA256 = /^[a-f0-9]{64}$/;
+const DERIVED_KEY = /^[a-z0-9-]{1,80}$/;
 
 export class FileAttachmentStore implements AttachmentStore {
   readonly directory: string;
+  readonly originalsDirectory: string;
   readonly #now: () => Date;
 
   constructor(dataDir: string, options: { now?: () => Date } = {}) {
     this.directory = join(dataDir, 'attachments');
+    this.originalsDirectory = join(this.directory, 'originals');
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -38,10 +39,17 @@ export class FileAttachmentStore implements AttachmentStore {
     const sha256 = createHash('sha256').update(image.data).digest('hex');
     if (sha256 !== image.sha256) throw new Error('PreparedImage.sha256 does not match its data');
     await mkdir(this.directory, { recursive: true });
+    // The original first: a record never names an original that is not on disk.
+    const original = image.original ? await this.#putOriginal(image.original, sha256) : undefined;
     for (const length of ID_LENGTHS) {
       const id = sha256.slice(0, length);
       const existing = await this.info(id);
       if (existing?.sha256 === sha256 && (await this.#payloadIntact(existing))) {
+        if (original && !existing.original) {
+          // Stored before its original was kept: the record learns where it is.
+          existing.original = original;
+          await writeFileAtomic(this.#metaPath(id), JSON.stringify(existing, null, 2) + '\n', { mode: 0o600 });
+        }
         return { ...existing, name: displayName(image.name), origin, source: image.source };
       }
       if (existing && existing.sha256 !== sha256) continue; // another payload owns this prefix
@@ -55,6 +63,7 @@ export class FileAttachmentStore implements AttachmentStore {
         name: displayName(image.name),
         origin,
         source: image.source,
+        ...(original ? { original } : {}),
         createdAt: this.#now().toISOString(),
       });
       await writeFileAtomic(this.pathOf(info), image.data, { mode: 0o600 });
@@ -122,9 +131,89 @@ export class FileAttachmentStore implements AttachmentStore {
 
   pathOf(info: AttachmentInfo): string {
     if (!ID.test(info.id)) throw new Error(`invalid attachment id ${JSON.stringify(info.id)}`);
-    const ext = EXTENSIONS[info.mime];
+    const ext = extensionFor(info.mime);
     if (!ext) throw new Error(`invalid attachment mime ${JSON.stringify(info.mime)}`);
     return join(this.directory, `${info.id}.${ext}`);
+  }
+
+  /**
+   * The bytes this attachment was made from, exactly as they entered; undefined when none was
+   * kept (records from before originals) or it is gone or damaged (a retention sweep, a disk).
+   */
+  async original(info: AttachmentInfo): Promise<StoredOriginal | undefined> {
+    const original = info.original;
+    if (!original) return undefined;
+    if (original.sha256 === info.sha256) {
+      const got = await this.get(info.id);
+      return got ? { data: got.data, mime: original.mime, sha256: original.sha256 } : undefined;
+    }
+    const path = this.#originalPath(original.sha256, original.mime);
+    if (!path) return undefined;
+    const data = await readFile(path).catch(() => undefined);
+    if (!data || createHash('sha256').update(data).digest('hex') !== original.sha256) return undefined;
+    return { data, mime: original.mime, sha256: original.sha256 };
+  }
+
+  /** The payload made earlier from `originalSha256` for the target named `key`, if it is still stored. */
+  async derived(originalSha256: string, key: string): Promise<AttachmentInfo | undefined> {
+    const id = (await this.#derivedMap(originalSha256))[key];
+    return typeof id === 'string' ? this.info(id) : undefined;
+  }
+
+  /** Remembers that `info` is the payload for target `key` made from its original. */
+  async rememberDerived(key: string, info: AttachmentInfo): Promise<void> {
+    const sha = info.original?.sha256;
+    if (!sha || !SHA256.test(sha) || !DERIVED_KEY.test(key)) return;
+    const map = { ...(await this.#derivedMap(sha)), [key]: info.id };
+    await mkdir(this.originalsDirectory, { recursive: true });
+    await writeFileAtomic(join(this.originalsDirectory, `${sha}.derived.json`), JSON.stringify(map) + '\n', { mode: 0o600 });
+  }
+
+  /** Deletes every kept original (and its derived map) whose sha256 is not in `keep`; answers how many went. */
+  async sweepOriginals(keep: ReadonlySet<string>): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.originalsDirectory);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const sha = name.slice(0, 64);
+      if (!SHA256.test(sha) || keep.has(sha)) continue;
+      await rm(join(this.originalsDirectory, name), { force: true });
+      if (!name.endsWith('.derived.json')) removed++;
+    }
+    return removed;
+  }
+
+  async #putOriginal(original: { data: Uint8Array; mime: string }, payloadSha256: string): Promise<{ sha256: string; mime: string } | undefined> {
+    const sha256 = createHash('sha256').update(original.data).digest('hex');
+    // The payload is the original (nothing changed): it is not stored twice.
+    if (sha256 === payloadSha256) return { sha256, mime: original.mime };
+    const path = this.#originalPath(sha256, original.mime);
+    if (!path) return undefined; // a type with no file name here is not kept rather than misnamed
+    const existing = await readFile(path).catch(() => undefined);
+    if (!existing || createHash('sha256').update(existing).digest('hex') !== sha256) {
+      await mkdir(this.originalsDirectory, { recursive: true });
+      await writeFileAtomic(path, original.data, { mode: 0o600 });
+    }
+    return { sha256, mime: original.mime };
+  }
+
+  #originalPath(sha256: string, mime: string): string | undefined {
+    const ext = extensionFor(mime);
+    return ext && SHA256.test(sha256) ? join(this.originalsDirectory, `${sha256}.${ext}`) : undefined;
+  }
+
+  async #derivedMap(sha256: string): Promise<Record<string, unknown>> {
+    if (!SHA256.test(sha256)) return {};
+    try {
+      const parsed: unknown = JSON.parse(await readFile(join(this.originalsDirectory, `${sha256}.derived.json`), 'utf8'));
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
   }
 
   #metaPath(id: string): string {

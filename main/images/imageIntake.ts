@@ -2,14 +2,14 @@
 // resolve → ingest cap → sniff → allowlist → decode guard → normalise → gate → store.
 // Bad input never throws: it comes back as { ok:false, code, message } in plain words.
 // A caller's abort rejects with the signal's reason; a failing disk (store.put) throws.
-import type { ImageMime, ImageRefusal } from '../../common/images.ts';
+import { createHash } from 'node:crypto';
+import type { ImageRefusal } from '../../common/images.ts';
 import { displayName } from './attachmentStore.ts';
+import { extensionFor } from './imageFormats.ts';
 import { normaliseImage } from './normalise.ts';
 import { resolveSource } from './resolveSource.ts';
 import { sniffImage } from './sniff.ts';
 import type { AttachResult, AttachmentStore, ImageInput, ImageProfile, ImageTarget, IntakeConfig, PrepareResult } from './types.ts';
-
-const EXTENSIONS: Record<ImageMime, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
 const VISION_EXAMPLE: Record<ImageTarget['provider'], string> = { ollama: 'gemma3', openai: 'gpt-4o' };
 
@@ -57,7 +57,12 @@ export class ImageIntake {
     const name = displayName(input.name ?? resolved.name ?? '');
     return {
       ok: true,
-      image: { ...normalised.image, name: name === 'image' ? `image.${EXTENSIONS[normalised.image.mime]}` : name },
+      image: {
+        ...normalised.image,
+        name: name === 'image' ? `image.${extensionFor(normalised.image.mime) ?? 'png'}` : name,
+        // Kept as they came (DESIGN §3 "Originals"): the model gets the derived copy above.
+        original: { data: resolved.data, mime: sniffed.mime },
+      },
     };
   }
 
@@ -70,4 +75,37 @@ export class ImageIntake {
     options.signal?.throwIfAborted();
     return { ok: true, attachment: await this.#store.put(prepared.image, input.origin) };
   }
+
+  /**
+   * A stored image fitted for `target`, made from its original (not from a copy fitted for
+   * another model); the copy is made once per target and remembered. Through the gate, as
+   * every image: the model may have changed since the image was attached.
+   */
+  async refit(id: string, target: ImageTarget, options: { signal?: AbortSignal } = {}): Promise<AttachResult> {
+    const refusal = visionRefusal(target);
+    if (refusal) return refusal;
+    const info = await this.#store.info(id);
+    const gone: ImageRefusal = { ok: false, code: 'source-unreachable', message: `The attachment ${id} is no longer stored. Attach the image again.` };
+    if (!info) return gone;
+    const key = targetKey(target);
+    const original = await this.#store.original(info);
+    if (original) {
+      const cached = await this.#store.derived(original.sha256, key);
+      if (cached && (await this.#store.get(cached.id))) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin } };
+    }
+    const source = original?.data ?? (await this.#store.get(id))?.data;
+    if (!source) return gone;
+    const prepared = await this.prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user' }, target.profile, options);
+    if (!prepared.ok) return prepared;
+    options.signal?.throwIfAborted();
+    const attachment = await this.#store.put(prepared.image, info.origin);
+    if (attachment.original) await this.#store.rememberDerived(key, attachment);
+    return { ok: true, attachment };
+  }
+}
+
+/** Names a target's image rules (not its vision verdict): equal keys get the same derived copy. */
+export function targetKey(target: ImageTarget): string {
+  const { vision: _vision, visionSource: _source, ...rules } = target;
+  return createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 24);
 }

@@ -62,7 +62,12 @@ export type PreparedImage = {
   sha256: string;
   name: string;
   source: AttachmentInfo['source'];
+  /** The bytes that entered and their sniffed type: the store keeps them as the original. */
+  original?: { data: Uint8Array; mime: string };
 };
+
+/** An attachment's original bytes as the store kept them. */
+export type StoredOriginal = { data: Uint8Array; mime: string; sha256: string };
 
 export type PrepareResult = { ok: true; image: PreparedImage } | ImageRefusal;
 export type AttachResult = { ok: true; attachment: AttachmentInfo } | ImageRefusal;
@@ -72,6 +77,11 @@ export interface AttachmentStore {
   put(image: PreparedImage, origin: string): Promise<AttachmentInfo>;
   get(id: string): Promise<{ info: AttachmentInfo; data: Uint8Array } | undefined>;
   info(id: string): Promise<AttachmentInfo | undefined>;
+  /** The bytes an attachment was made from, as they entered (undefined when none was kept). */
+  original(info: AttachmentInfo): Promise<StoredOriginal | undefined>;
+  /** The payload already made from an original for a target, if any (derived copies are cached per target). */
+  derived(originalSha256: string, key: string): Promise<AttachmentInfo | undefined>;
+  rememberDerived(key: string, info: AttachmentInfo): Promise<void>;
   /** Absolute path of the stored payload (for thumbnails in the harness/app). */
   pathOf(info: AttachmentInfo): string;
 }

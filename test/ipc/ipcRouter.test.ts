@@ -62,6 +62,20 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
       [{ id: attachment.id }, 'region'],
     ],
   },
+  'attachments:original': {
+    good: { id: attachment.id },
+    value: {
+      dataUrl: 'data:image/png;base64,iVBORw0KGgo=',
+      mime: 'image/png',
+      width: 3840,
+      height: 2160,
+      bytes: 8,
+      name: 'screenshot.png',
+      original: { mime: 'image/heic', bytes: 1200 },
+      fromOriginal: true,
+    },
+    bad: [[{ id: '../x' }, 'id'], [{}, 'id']],
+  },
   'conversations:list': { good: {}, value: [summary], bad: [[{ extra: 1 }, 'Unrecognized key: "extra"'], [null, '(request)']] },
   'conversations:get': {
     good: { id: 'c1' },

@@ -1,0 +1,117 @@
+// Crops from the ORIGINAL (DESIGN §3, §5 zoom_image): a region named in the coordinates of
+// the image as the model (or the user) was shown it is mapped onto the kept original and cut
+// out at native resolution, so small text the fitted copy lost is back. One place decides how
+// a region is read and refused; zoom_image, read_text and the ask window's crop all use it.
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { Limits } from '../../common/limits.ts';
+import { decodedInput } from './decodeInput.ts';
+import type { AttachmentStore } from './types.ts';
+
+export type Region = { x: number; y: number; width: number; height: number };
+
+/** Below this many shown pixels on a side a region holds nothing worth a look. */
+const MIN_SIDE = 1;
+
+export type RegionRefusal = { ok: false; code: 'bad-region' | 'not-found' | 'corrupt' | 'too-many-pixels'; message: string };
+
+export type Crop = {
+  ok: true;
+  /** The region cut out, lossless (PNG): it goes through the intake like any image. */
+  png: Buffer;
+  /** The region actually used, in the shown image's coordinates (clamped to its edges). */
+  shown: Region;
+  /** The same region in the original's pixels. */
+  source: Region;
+  /** Size of the (oriented) original the crop came from. */
+  sourceSize: { width: number; height: number };
+  /** False when no original was kept and the stored copy was cropped instead. */
+  fromOriginal: boolean;
+};
+
+/**
+ * Reads a region from tool arguments or a request: four finite numbers, a width and height of at
+ * least MIN_SIDE. Plain-word refusals; the numbers are not yet checked against an image.
+ */
+export function parseRegion(value: { x?: unknown; y?: unknown; width?: unknown; height?: unknown }): Region | RegionRefusal {
+  const fields = ['x', 'y', 'width', 'height'] as const;
+  const out: Partial<Region> = {};
+  for (const f of fields) {
+    const v = value[f];
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!Number.isFinite(n)) return bad(`${f} must be a number of pixels (got ${describe(v)}).`);
+    out[f] = n;
+  }
+  const r = out as Region;
+  if (r.x < 0 || r.y < 0) return bad(`x and y must be 0 or more: the region's top-left corner lies inside the image (got x ${r.x}, y ${r.y}).`);
+  if (r.width < MIN_SIDE || r.height < MIN_SIDE) return bad(`width and height must be at least ${MIN_SIDE} pixels (got ${r.width}×${r.height}).`);
+  return r;
+}
+
+/** The region clamped to a width × height image, or a refusal when it lies outside it. */
+export function clampRegion(r: Region, width: number, height: number): Region | RegionRefusal {
+  if (r.x >= width || r.y >= height) {
+    return bad(`The region starts at ${round(r.x)},${round(r.y)}, outside the ${width}×${height} image. Use coordinates from 0,0 to ${width - 1},${height - 1}.`);
+  }
+  const right = Math.min(width, r.x + r.width);
+  const bottom = Math.min(height, r.y + r.height);
+  const out = { x: r.x, y: r.y, width: right - r.x, height: bottom - r.y };
+  if (out.width < MIN_SIDE || out.height < MIN_SIDE) return bad(`The region ${fmt(r)} leaves less than ${MIN_SIDE} pixels inside the ${width}×${height} image.`);
+  return out;
+}
+
+/**
+ * Cuts `region` (in `info`'s width × height, the copy that was shown) out of the attachment's
+ * original at native resolution. The original is decoded with the pixel cap in force, EXIF
+ * orientation applied (the shown copy was oriented too), and only the region is encoded.
+ */
+export async function cropAttachment(
+  store: AttachmentStore,
+  info: AttachmentInfo,
+  region: Region,
+  limits: Pick<Limits, 'maxInputPixels'>,
+  options: { signal?: AbortSignal } = {},
+): Promise<Crop | RegionRefusal> {
+  const shown = clampRegion(region, info.width, info.height);
+  if ('ok' in shown) return shown;
+  const original = await store.original(info);
+  const fallback = original ? undefined : await store.get(info.id);
+  const bytes = original?.data ?? fallback?.data;
+  const mime = original?.mime ?? info.mime;
+  if (!bytes) return { ok: false, code: 'not-found', message: `The image ${info.id} is no longer stored (it may have expired under the retention setting).` };
+  const input = await decodedInput(bytes, mime, limits, options);
+  if (!input.ok) return input;
+  const { width: ow, height: oh } = input.size;
+  const sx = ow / info.width;
+  const sy = oh / info.height;
+  const left = Math.min(ow - 1, Math.floor(shown.x * sx));
+  const top = Math.min(oh - 1, Math.floor(shown.y * sy));
+  const source = {
+    x: left,
+    y: top,
+    width: Math.max(1, Math.min(ow, Math.ceil((shown.x + shown.width) * sx)) - left),
+    height: Math.max(1, Math.min(oh, Math.ceil((shown.y + shown.height) * sy)) - top),
+  };
+  options.signal?.throwIfAborted();
+  try {
+    const png = await input.image().extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
+    return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined };
+  } catch (error) {
+    return { ok: false, code: 'corrupt', message: `The image ${info.id} could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}.` };
+  }
+}
+
+function bad(message: string): RegionRefusal {
+  return { ok: false, code: 'bad-region', message };
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'number') return String(v);
+  return JSON.stringify(v)?.slice(0, 40) ?? typeof v;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function fmt(r: Region): string {
+  return `${round(r.width)}×${round(r.height)} at ${round(r.x)},${round(r.y)}`;
+}

@@ -1,0 +1,51 @@
+// Opens kept bytes for pixel work (crops, OCR) with the same guard as the intake: the header is
+// read first and an image over the pixel cap is refused before anything is decoded.
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Limits } from '../../common/limits.ts';
+
+export type DecodedInput = {
+  ok: true;
+  /** Upright size (EXIF orientation applied), as the shown copy was made. */
+  size: { width: number; height: number };
+  /** A fresh pipeline over the upright pixels, the pixel cap in force. */
+  image(): Sharp;
+};
+
+export type DecodeRefusal = { ok: false; code: 'corrupt' | 'too-many-pixels'; message: string };
+
+export async function decodedInput(
+  bytes: Uint8Array,
+  _mime: string,
+  limits: Pick<Limits, 'maxInputPixels'>,
+  options: { signal?: AbortSignal } = {},
+): Promise<DecodedInput | DecodeRefusal> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false, pages: 1 }).metadata();
+  } catch (error) {
+    return { ok: false, code: 'corrupt', message: `The image cannot be read (${firstLine(error)}).` };
+  }
+  options.signal?.throwIfAborted();
+  const { width, height } = meta;
+  if (!width || !height) return { ok: false, code: 'corrupt', message: 'The image has no width or height.' };
+  if (width * height > limits.maxInputPixels) return tooManyPixels(width, height, limits.maxInputPixels);
+  const size = meta.autoOrient ?? ((meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height });
+  return {
+    ok: true,
+    size: { width: size.width, height: size.height },
+    image: () => sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error', pages: 1, autoOrient: true }),
+  };
+}
+
+export function tooManyPixels(width: number, height: number, limit: number): DecodeRefusal {
+  const mp = (n: number) => Math.round(n / 100_000) / 10;
+  return {
+    ok: false,
+    code: 'too-many-pixels',
+    message: `The image is ${width}×${height} pixels (${mp(width * height)} megapixels), over the ${mp(limit)} megapixels Glance decodes.`,
+  };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 160) ?? 'decoder error';
+}
