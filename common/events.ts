@@ -56,6 +56,23 @@ export const ImageRetractedEvent = z.object({
   type: z.literal('image_retracted'),
   attachmentIds: z.array(z.string()),
 });
+/** What the user (or a policy, or a CLI flag) said about running a tool that can change things. */
+export const ToolApprovalDecision = z.enum(['pending', 'once', 'chat', 'always', 'deny']);
+export type ToolApprovalDecision = z.infer<typeof ToolApprovalDecision>;
+/**
+ * A tool call that needs consent (DESIGN §5): first `pending` (the UI shows the approval card
+ * with the call's arguments from its `tool_call`), then the decision. `by` says who decided:
+ * the user, a policy (Settings, the MCP config's alwaysAllow), a CLI flag, or no one (nobody
+ * could be asked: not run). `reason` says why in plain words when it was not run.
+ */
+export const ToolApprovalEvent = z.object({
+  type: z.literal('tool_approval'),
+  id: z.string(),
+  name: z.string(),
+  decision: ToolApprovalDecision,
+  by: z.enum(['user', 'policy', 'flag', 'no-one']).optional(),
+  reason: z.string().optional(),
+});
 export const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
 export const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string() });
 
@@ -65,6 +82,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ToolCallEvent,
   ToolProgressEvent,
   ToolResultEvent,
+  ToolApprovalEvent,
   ImageAttachedEvent,
   ImageRefusedEvent,
   ImageDeliveredEvent,

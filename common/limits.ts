@@ -10,6 +10,12 @@ export type Limits = {
   maxImagesPerRequest: number;
   /** Timeout for fetching an http(s) image source (ms). */
   fetchTimeoutMs: number;
+  /** Model steps in one user turn; the last is offered no tools, and calls past it are not run. */
+  maxStepsPerTurn: number;
+  /** Images one tool result may deliver; the rest stay descriptors (show_attachment re-shows them). */
+  maxImagesPerToolResult: number;
+  /** Characters of one answer kept and shown; past it the stream is stopped with a note. */
+  maxAnswerChars: number;
 };
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -18,4 +24,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxImageDeliveriesPerTurn: 3,
   maxImagesPerRequest: 4,
   fetchTimeoutMs: 15_000,
+  maxStepsPerTurn: 25,
+  maxImagesPerToolResult: 4,
+  // ~50k tokens: more than any model's output limit, far less than a runaway stream.
+  maxAnswerChars: 200_000,
 });

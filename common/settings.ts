@@ -67,6 +67,9 @@ const LimitsSection = z.object({
   maxImageDeliveriesPerTurn: z.number().int().min(0).max(20).default(DEFAULT_LIMITS.maxImageDeliveriesPerTurn),
   maxImagesPerRequest: z.number().int().min(1).max(32).default(DEFAULT_LIMITS.maxImagesPerRequest),
   fetchTimeoutMs: z.number().int().min(1000).max(300_000).default(DEFAULT_LIMITS.fetchTimeoutMs),
+  maxStepsPerTurn: z.number().int().min(2).max(200).default(DEFAULT_LIMITS.maxStepsPerTurn),
+  maxImagesPerToolResult: z.number().int().min(0).max(32).default(DEFAULT_LIMITS.maxImagesPerToolResult),
+  maxAnswerChars: z.number().int().min(1000).max(10_000_000).default(DEFAULT_LIMITS.maxAnswerChars),
 });
 
 const AbsolutePath = z
@@ -97,6 +100,15 @@ const AttachmentsSection = z.object({
   retentionDays: z.number().int().min(1).max(3650).nullable().default(DEFAULT_RETENTION_DAYS),
 });
 
+/**
+ * Standing decisions on tools that need consent (DESIGN §5): a tool's name as the model sees it
+ * (`server__tool`, or `screenshot_desktop`), or a glob over names (`files__*` = a whole server).
+ * "allow" runs without asking, "deny" never runs, "ask" shows the approval card every time.
+ * An exact name wins over a glob.
+ */
+export const ToolPolicy = z.record(z.string().min(1).max(200), z.enum(['allow', 'deny', 'ask']));
+export type ToolPolicy = z.infer<typeof ToolPolicy>;
+
 /** Each top-level section; a settings patch replaces whole sections. */
 const SECTIONS = {
   providers: ProvidersSection,
@@ -111,6 +123,7 @@ const SECTIONS = {
   hotkey: z.string().max(100),
   mcpServers: McpServers,
   attachments: AttachmentsSection,
+  toolApproval: ToolPolicy,
 } as const;
 
 export const Settings = z.object({
@@ -124,6 +137,7 @@ export const Settings = z.object({
   hotkey: SECTIONS.hotkey.default(DEFAULT_HOTKEY),
   mcpServers: SECTIONS.mcpServers.default({}),
   attachments: SECTIONS.attachments.prefault({}),
+  toolApproval: SECTIONS.toolApproval.default({}),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingsSection = Exclude<keyof Settings, 'version'>;
@@ -140,6 +154,7 @@ export const SettingsPatch = z.strictObject({
   hotkey: SECTIONS.hotkey.optional(),
   mcpServers: SECTIONS.mcpServers.optional(),
   attachments: SECTIONS.attachments.optional(),
+  toolApproval: SECTIONS.toolApproval.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 

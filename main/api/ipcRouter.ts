@@ -17,7 +17,7 @@ import {
   type IpcResult,
   type InvokeChannel,
 } from '../../common/ipc.ts';
-import { redact as redactText } from '../settings/redact.ts';
+import { boundText, redact as redactText } from '../redact.ts';
 
 /** Who sent a request: the sending frame's URL, as Electron's `event.senderFrame` reports it. */
 export type SenderInfo = { url: string; isMainFrame: boolean; windowId?: number };
@@ -59,7 +59,9 @@ function codeOf(error: unknown): string {
 }
 
 export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
-  const redact = options.redact ?? ((t: string) => redactText(t));
+  // Redacted, then bounded: a failure message is a few hundred characters, never a whole echoed request.
+  const clean = options.redact ?? ((t: string) => redactText(t));
+  const redact = (t: string) => boundText(clean(t));
   const log = options.log ?? (() => undefined);
 
   async function dispatch<C extends InvokeChannel>(channel: C, sender: SenderInfo, payload: unknown): Promise<IpcResult<unknown>> {

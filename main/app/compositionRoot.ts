@@ -15,7 +15,7 @@ import { BinaryCapture } from '../mcp/binaryCapture.ts';
 import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
 import { McpHub } from '../mcp/mcpHub.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
-import { redact } from '../settings/redact.ts';
+import { redact } from '../redact.ts';
 import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
 import type { IpcHandlers } from '../api/ipcRouter.ts';
@@ -84,6 +84,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     limits: current.limits,
     ...(current.allowedRoots.length > 0 ? { allowedRoots: current.allowedRoots } : {}),
     capturer,
+    secrets: () => [...secrets.knownValues(), ...mcpSecretValues(settings.current())],
   });
   const mcpConfig = parseMcpConfig({ mcpServers: current.mcpServers });
   for (const error of mcpConfig.errors) log(`MCP ${formatConfigError(error)}`);

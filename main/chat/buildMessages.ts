@@ -2,28 +2,25 @@ import { attachmentStub, describeAttachment, type AttachmentInfo } from '../../c
 import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
+import { ridingImages, slotOf, type ImageSlot } from './imageBudget.ts';
 
 export type BuildOptions = {
   store: AttachmentStore;
   /** Whether the chat model itself sees images (else images are never put in a request). */
   chatSees: boolean;
-  /** User-attached images per request; older ones become stubs (DESIGN §5.5). */
+  /** Images per request, user attachments and deliveries alike; older ones become stubs (DESIGN §5.5). */
   maxImagesPerRequest: number;
   systemPrompt?: string;
 };
 
 /**
  * The conversation as provider-neutral messages for the next model step. Images ride only
- * on user messages: the newest `maxImagesPerRequest` user attachments and deliveries that
- * are not yet retracted. Everything else is a text stub.
+ * on user messages: the newest `maxImagesPerRequest` images of user attachments and
+ * deliveries that are not yet retracted, counted one by one. Everything else is a text stub.
  */
 export async function buildMessages(conversation: Conversation, options: BuildOptions): Promise<ModelMessage[]> {
   const { store, chatSees } = options;
-  const riding = new Set<string>();
-  if (chatSees) {
-    const userIds = conversation.messages.flatMap((m) => (m.role === 'user' ? m.attachmentIds : []));
-    for (const id of userIds.slice(Math.max(0, userIds.length - options.maxImagesPerRequest))) riding.add(id);
-  }
+  const riding = chatSees ? ridingImages(conversation, options.maxImagesPerRequest) : new Set<ImageSlot>();
 
   const infoCache = new Map<string, AttachmentInfo | undefined>();
   const info = async (id: string) => {
@@ -52,11 +49,12 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     switch (m.role) {
       case 'user': {
         const lines = [m.text];
-        const ride = m.attachmentIds.filter((id) => riding.has(id));
-        for (const id of m.attachmentIds) {
+        const rides = (i: number) => riding.has(slotOf(m.id, i));
+        const ride = m.attachmentIds.filter((_id, i) => rides(i));
+        for (const [i, id] of m.attachmentIds.entries()) {
           const description = m.descriptions?.[id];
           if (description !== undefined) lines.push(`${await stubFor(id)}\nDescription of that image by the vision helper: ${description}`);
-          else if (!riding.has(id)) lines.push(await stubFor(id));
+          else if (!rides(i)) lines.push(await stubFor(id));
         }
         const { images, missing } = await load(ride);
         for (const id of missing) lines.push(`[image ${id}: no longer available]`);
@@ -68,14 +66,20 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           const stubs = await Promise.all(m.attachmentIds.map(stubFor));
           out.push({ role: 'user', content: `(Images captured by ${m.origin} earlier in this conversation:)\n${stubs.join('\n')}` });
         } else {
-          const { images, missing } = await load(m.attachmentIds);
-          const descriptors = await Promise.all(m.attachmentIds.map(async (id) => {
+          const shown = m.attachmentIds.filter((_id, i) => riding.has(slotOf(m.id, i)));
+          const held = m.attachmentIds.filter((_id, i) => !riding.has(slotOf(m.id, i)));
+          const { images, missing } = await load(shown);
+          const descriptors = await Promise.all(shown.map(async (id) => {
             const a = await info(id);
             return a ? describeAttachment(a) : `[image ${id}]`;
           }));
           const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...descriptors];
           for (const id of missing) lines.push(`[image ${id}: no longer available]`);
-          out.push({ role: 'user', content: lines.join('\n'), images });
+          if (held.length) {
+            lines.push(`Not shown (at most ${options.maxImagesPerRequest} images per request; call show_attachment with an id to see one):`);
+            lines.push(...(await Promise.all(held.map(stubFor))));
+          }
+          out.push(images.length ? { role: 'user', content: lines.join('\n'), images } : { role: 'user', content: lines.join('\n') });
         }
         break;
       }

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsAtomic.ts';
 import { Conversation, CONVERSATION_VERSION, type ConversationSummary } from './conversation.ts';
+import { acquireLock, type ConversationLock, type LockOptions } from './conversationLock.ts';
 
 const ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -67,22 +68,42 @@ export class ConversationStore {
     return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
+  /**
+   * The conversation's write lock, across processes: a turn holds it from its first read to
+   * its last save, so a concurrent turn waits (or fails as busy) instead of overwriting it.
+   */
+  lock(id: string, options?: LockOptions): Promise<ConversationLock> {
+    return acquireLock(join(this.dir, `${id}.lock`), id, { ...this.lockOptions, ...options });
+  }
+
+  /** Defaults for lock(); tests shorten the wait. */
+  lockOptions: LockOptions = {};
+
   async rename(id: string, title: string): Promise<boolean> {
-    const c = await this.get(id);
-    if (!c) return false;
-    c.title = title;
-    await this.save(c);
-    return true;
+    if (!ID.test(id)) return false;
+    const lock = await this.lock(id);
+    try {
+      const c = await this.get(id);
+      if (!c) return false;
+      c.title = title;
+      await this.save(c);
+      return true;
+    } finally {
+      await lock.release();
+    }
   }
 
   async delete(id: string): Promise<boolean> {
     if (!ID.test(id)) return false;
+    const lock = await this.lock(id);
     try {
       await rm(this.fileOf(id));
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
+    } finally {
+      await lock.release();
     }
   }
 

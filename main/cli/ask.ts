@@ -13,6 +13,7 @@ import { formatConfigError, loadMcpConfig } from '../mcp/config.ts';
 import { McpHub } from '../mcp/mcpHub.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { ProviderError } from '../models/provider.ts';
+import { safeErrorText } from '../redact.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
@@ -74,6 +75,7 @@ export const askCommand = {
         limits: { ...settings.limits, maxImageDeliveriesPerTurn: deliveries },
         capturer,
         ...(settings.allowedRoots.length ? { allowedRoots: settings.allowedRoots } : {}),
+        secrets: () => (apiKey ? [apiKey] : []),
       });
       if (values['mcp-config']) {
         const config = await loadMcpConfig(absolute(values['mcp-config']));
@@ -87,7 +89,7 @@ export const askCommand = {
       if (!model) {
         const picked = await pickVisionModel(kind, endpointUrl, apiKey, env, controller.signal);
         if (!picked.ok) {
-          io.err(`glance ask: ${picked.message}\n`);
+          io.err(`glance ask: ${safeErrorText(picked.message, apiKey ? [apiKey] : [])}\n`);
           return picked.code === 'none' ? EXIT.usage : EXIT.modelFailed;
         }
         model = picked.model;

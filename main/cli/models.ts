@@ -5,6 +5,7 @@ import { createProvider } from '../models/createProvider.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
 import { ProviderError, type ModelProvider } from '../models/provider.ts';
+import { safeErrorText } from '../redact.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
 const OPTIONS = {
@@ -82,7 +83,7 @@ export const modelsCommand = {
       }
     } catch (error) {
       if (error instanceof ProviderError) {
-        io.err(`glance models: ${error.message}\n`);
+        io.err(`glance models: ${safeErrorText(error.message)}\n`);
         return EXIT.modelFailed;
       }
       throw error;

@@ -21,6 +21,8 @@ export type CoreOptions = {
   /** Extra tool sources (the MCP hub). */
   toolProviders?: ToolProvider[];
   systemPrompt?: string;
+  /** Secret values (keys, MCP tokens) stripped from error text wherever it surfaces. */
+  secrets?: () => Iterable<string>;
   /** Test-only: let http(s) image sources reach loopback fixture servers. */
   allowLoopbackFetch?: boolean;
 };
@@ -55,6 +57,6 @@ export function createCore(options: CoreOptions): GlanceCore {
   const tools = new ToolRegistry().add(showAttachmentTool(attachments)).add(analyzeImageTool(intake, attachments));
   if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
-  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt });
+  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
   return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine };
 }

@@ -31,7 +31,7 @@ import { BinaryCapture } from '../mcp/binaryCapture.ts';
 import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
 import { McpHub } from '../mcp/mcpHub.ts';
 import { mcpSecretValues, maskSettings } from '../settings/maskSettings.ts';
-import { redact } from '../settings/redact.ts';
+import { redact } from '../redact.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
 
@@ -156,6 +156,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(current.allowedRoots.length ? { allowedRoots: current.allowedRoots } : {}),
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
+    secrets: () => [...secrets.knownValues(), ...mcpSecretValues(settings.current())],
   });
   const mcpConfig = parseMcpConfig({ mcpServers: current.mcpServers });
   for (const error of mcpConfig.errors) log(`MCP ${formatConfigError(error)}`);

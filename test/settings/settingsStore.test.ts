@@ -35,6 +35,9 @@ describe('SettingsStore', () => {
       maxImageDeliveriesPerTurn: DEFAULT_LIMITS.maxImageDeliveriesPerTurn,
       maxImagesPerRequest: DEFAULT_LIMITS.maxImagesPerRequest,
       fetchTimeoutMs: DEFAULT_LIMITS.fetchTimeoutMs,
+      maxStepsPerTurn: DEFAULT_LIMITS.maxStepsPerTurn,
+      maxImagesPerToolResult: DEFAULT_LIMITS.maxImagesPerToolResult,
+      maxAnswerChars: DEFAULT_LIMITS.maxAnswerChars,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -47,7 +50,7 @@ describe('SettingsStore', () => {
       defaultModel: { provider: 'openai', endpoint: 'OpenRouter', name: 'google/gemma-3-27b-it' },
       visionHelper: { provider: 'ollama', name: 'qwen2.5vl:7b' },
       vision: { ollama: { 'llama3.2': 'no' }, OpenRouter: { 'google/gemma-3-27b-it': 'yes' } },
-      limits: { ingestBytes: 10 * 1024 * 1024, maxInputPixels: 40_000_000, maxImageDeliveriesPerTurn: 2, maxImagesPerRequest: 6, fetchTimeoutMs: 5000 },
+      limits: { ingestBytes: 10 * 1024 * 1024, maxInputPixels: 40_000_000, maxImageDeliveriesPerTurn: 2, maxImagesPerRequest: 6, fetchTimeoutMs: 5000, maxStepsPerTurn: 10, maxImagesPerToolResult: 2, maxAnswerChars: 50_000 },
       allowedRoots: ['/home/me/Pictures'],
       hotkey: 'Alt+Shift+G',
       mcpServers: {

@@ -30,6 +30,7 @@ export function LimitsSection({ settings }: { settings: Settings }) {
         {field('Tool images shown per turn', draft.maxImageDeliveriesPerTurn, (n) => setDraft({ ...draft, maxImageDeliveriesPerTurn: n }), 'Captures a model may look at in one answer.')}
         {field('Images per request', draft.maxImagesPerRequest, (n) => setDraft({ ...draft, maxImagesPerRequest: n }), 'Older images become text stubs.')}
         {field('Image download timeout (s)', draft.fetchTimeoutMs / 1000, (n) => setDraft({ ...draft, fetchTimeoutMs: Math.round(n * 1000) }), 'For http(s) image sources.')}
+        {field('Model steps per turn', draft.maxStepsPerTurn, (n) => setDraft({ ...draft, maxStepsPerTurn: n }), 'A model that keeps calling tools is stopped here.')}
         <fieldset className="field">
           <legend>Keep attachments</legend>
           <label className="inline">

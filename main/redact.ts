@@ -62,3 +62,25 @@ function safeStringify(value: unknown): string {
     return String(value);
   }
 }
+
+/** Error text shown to a person or stored: a few hundred characters say what went wrong. */
+export const ERROR_TEXT_MAX = 400;
+
+/**
+ * Cuts text to `max` characters and says how much was left out. A server that echoes a
+ * whole request in its error body must not fill a bubble, a terminal or a stored turn.
+ */
+export function boundText(text: string, max = ERROR_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  const rest = text.length - max;
+  return `${text.slice(0, max).trimEnd()}… [${rest} more characters not shown]`;
+}
+
+/**
+ * The one cleaner for error text from providers, MCP servers and tools, wherever it surfaces
+ * (`error` events, CLI output, the UI, tool results stored in conversations): redacted
+ * first (so a cut never leaves half a key behind), then bounded.
+ */
+export function safeErrorText(text: string, secrets: Iterable<string> = [], max = ERROR_TEXT_MAX): string {
+  return boundText(redact(text, secrets), max);
+}

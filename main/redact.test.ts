@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactError } from '../../main/settings/redact.ts';
+import { redact, redactError } from './redact.ts';
 
 const PNG_BASE64 = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 31) % 256)).toString('base64');
 

@@ -1,0 +1,132 @@
+// Consent for tools that can change things (DESIGN §5, §10, §11). The engine asks a
+// ToolApprover before running a tool whose `consent` says so; the approver answers from
+// standing policy (Settings, the MCP config's alwaysAllow, CLI flags), from grants made
+// earlier in this chat, or by asking a person (the UI's approval card, a TTY prompt). When
+// nobody can be asked, the call is not run and the model is told why.
+import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
+import type { ToolPolicy } from '../../common/settings.ts';
+import type { ToolCall } from '../models/provider.ts';
+import type { Tool, ToolOutcome } from '../tools/tool.ts';
+
+export type ApprovalRequest = {
+  conversationId: string;
+  callId: string;
+  /** The tool's name as the model sees it (`server__tool`). */
+  name: string;
+  arguments: Record<string, unknown>;
+};
+
+export type ApprovalAnswer = {
+  decision: Exclude<ToolApprovalDecision, 'pending'>;
+  by: 'user' | 'policy' | 'flag' | 'no-one';
+  reason?: string;
+};
+
+export interface ToolApprover {
+  /** Decide about one call; `pending()` is called just before a person is asked. */
+  decide(request: ApprovalRequest, hooks: { signal: AbortSignal; pending: () => void }): Promise<ApprovalAnswer>;
+}
+
+/** A person's answer, asked by whoever shows the question (UI card, TTY prompt). */
+export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<Exclude<ToolApprovalDecision, 'pending'>>;
+
+export type PolicyApproverOptions = {
+  /** Standing policy by tool name or glob (Settings' toolApproval), read at each call. */
+  policy?: () => ToolPolicy;
+  /** Tools the MCP config pre-approves (Cline's `alwaysAllow`), by namespaced name. */
+  preApproved?: (name: string) => boolean;
+  /** CLI `--allow-tools` globs; `['*']` for `--yes`. */
+  allowFlags?: string[];
+  /** Absent: nobody can be asked (a non-interactive run), so the call is not run. */
+  ask?: AskPerson;
+  /** Store an "always" answer as standing policy. */
+  remember?: (name: string) => Promise<void>;
+  /** What to tell when nobody can be asked (the CLI names its flags). */
+  noOneHint?: (name: string) => string;
+};
+
+/** Policy first, then this chat's grants, then a person; else not run. */
+export class PolicyApprover implements ToolApprover {
+  readonly #options: PolicyApproverOptions;
+  /** conversation id → tool names allowed "for this chat". */
+  readonly #chatGrants = new Map<string, Set<string>>();
+
+  constructor(options: PolicyApproverOptions) {
+    this.#options = options;
+  }
+
+  async decide(request: ApprovalRequest, hooks: { signal: AbortSignal; pending: () => void }): Promise<ApprovalAnswer> {
+    const o = this.#options;
+    const standing = policyFor(o.policy?.() ?? {}, request.name);
+    if (standing === 'deny') return { decision: 'deny', by: 'policy', reason: `Settings say ${request.name} never runs.` };
+    if (standing === 'allow') return { decision: 'always', by: 'policy' };
+    if (standing === undefined && o.preApproved?.(request.name)) return { decision: 'always', by: 'policy' };
+    if (o.allowFlags?.some((glob) => globMatch(glob, request.name))) return { decision: 'once', by: 'flag' };
+    if (this.#chatGrants.get(request.conversationId)?.has(request.name)) return { decision: 'chat', by: 'user' };
+    if (!o.ask) {
+      return { decision: 'deny', by: 'no-one', reason: o.noOneHint?.(request.name) ?? `${request.name} needs your consent and nobody could be asked.` };
+    }
+    hooks.pending();
+    const decision = await o.ask(request, hooks.signal);
+    if (decision === 'chat') {
+      const grants = this.#chatGrants.get(request.conversationId) ?? new Set<string>();
+      grants.add(request.name);
+      this.#chatGrants.set(request.conversationId, grants);
+    }
+    if (decision === 'always') await o.remember?.(request.name);
+    return decision === 'deny' ? { decision, by: 'user', reason: 'The user declined.' } : { decision, by: 'user' };
+  }
+}
+
+/** An exact name wins over globs; among globs the longest (most specific) wins. */
+export function policyFor(policy: ToolPolicy, name: string): 'allow' | 'deny' | 'ask' | undefined {
+  if (Object.hasOwn(policy, name)) return policy[name];
+  let best: { length: number; value: 'allow' | 'deny' | 'ask' } | undefined;
+  for (const [pattern, value] of Object.entries(policy)) {
+    if (!pattern.includes('*') && !pattern.includes('?')) continue;
+    if (globMatch(pattern, name) && (!best || pattern.length > best.length)) best = { length: pattern.length, value };
+  }
+  return best?.value;
+}
+
+/** `*` any run of characters, `?` one; everything else literal. */
+export function globMatch(glob: string, name: string): boolean {
+  const source = glob.trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** What the model reads in the tool result when the call did not run. */
+export function notRunText(name: string, answer: ApprovalAnswer): string {
+  if (answer.by === 'user') return `Not run: the user declined ${name}. Do not call it again this turn; answer with what you have or ask the user.`;
+  if (answer.by === 'policy') return `Not run: ${name} is blocked by the user's settings. Do not call it again.`;
+  return `Not run: ${name} can change things and needs the user's consent, which could not be asked here. ${answer.reason ?? ''}`.trim();
+}
+
+export type ConsentContext = {
+  conversationId: string;
+  /** The model that sees this turn's images runs off this machine. */
+  remote: boolean;
+  approver: ToolApprover | undefined;
+  signal: AbortSignal;
+  emit: (event: ChatEvent) => void;
+};
+
+/**
+ * Asks for consent when the tool needs it, emitting `tool_approval` (pending, then the
+ * decision). Answers the outcome the model reads when the call must not run, else undefined.
+ */
+export async function askConsent(tool: Tool, call: ToolCall, context: ConsentContext): Promise<ToolOutcome | undefined> {
+  const needed = tool.consent === 'always' || (tool.consent === 'remote-model' && context.remote);
+  if (!needed) return undefined;
+  const request = { conversationId: context.conversationId, callId: call.id, name: call.name, arguments: call.arguments };
+  const answer: ApprovalAnswer = context.approver
+    ? await context.approver.decide(request, {
+        signal: context.signal,
+        pending: () => context.emit({ type: 'tool_approval', id: call.id, name: call.name, decision: 'pending' }),
+      })
+    : { decision: 'deny', by: 'no-one', reason: 'Nobody can be asked in this run.' };
+  const event: ChatEvent = { type: 'tool_approval', id: call.id, name: call.name, decision: answer.decision, by: answer.by };
+  if (answer.reason) event.reason = answer.reason;
+  context.emit(event);
+  return answer.decision === 'deny' ? { ok: false, text: notRunText(call.name, answer) } : undefined;
+}

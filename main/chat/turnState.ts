@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatEvent } from '../../common/events.ts';
+import type { AttachmentInfo } from '../../common/images.ts';
+import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
+import { abortable } from '../abortable.ts';
+import { safeErrorText } from '../redact.ts';
+import type { Tool, ToolOutcome } from '../tools/tool.ts';
+import { buildMessages } from './buildMessages.ts';
+import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
+import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
+import { boundToolImages } from './imageBudget.ts';
+import { askConsent } from './toolApproval.ts';
+import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
+
+// One user turn's agent loop (DESIGN §5), split from chatEngine.ts (which sets the turn up:
+// lock, gate, user message, outcome): model steps, tools with consent, deliveries, retraction.
+
+export const HELPER_PROMPT =
+  'Describe this image for someone who cannot see it. Transcribe every legible piece of text exactly. ' +
+  'Name colours, layout, charts and their values. Be factual; do not guess beyond what is visible.';
+
+const DEFAULT_SYSTEM_PROMPT =
+  'You are Glance, a desktop assistant. When images are shown to you, describe only what you actually see in them. ' +
+  'Images captured by tools are shown to you once, in the turn they were captured; afterwards only a text stub remains.';
+
+/** Mutable state of one user turn. */
+export class TurnState {
+  answer = '';
+  readonly #conversation: Conversation;
+  readonly #request: TurnRequest;
+  readonly #seer: ModelChoice | undefined;
+  readonly #deps: ChatEngineDeps;
+  readonly #emit: (event: ChatEvent) => void;
+  readonly #signal: AbortSignal;
+  readonly #deliveries: StoredDeliveryMessage[] = [];
+  /** Set when the turn ended (Stop may end it while a tool still runs): nothing is saved after. */
+  #closed = false;
+
+  constructor(conversation: Conversation, request: TurnRequest, seer: ModelChoice | undefined, deps: ChatEngineDeps, emit: (e: ChatEvent) => void, signal: AbortSignal) {
+    this.#conversation = conversation;
+    this.#request = request;
+    this.#seer = seer;
+    this.#deps = deps;
+    this.#emit = emit;
+    this.#signal = signal;
+  }
+
+  get #chatSees(): boolean {
+    return this.#request.chat.capabilities.vision === 'yes';
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  async run(): Promise<string> {
+    const { chat } = this.#request;
+    const tools = await this.#deps.tools.forTurn(this.#seer !== undefined, this.#signal);
+    const toolsOffered = chat.capabilities.tools !== 'no' && tools.size > 0;
+    const maxSteps = this.#deps.limits.maxStepsPerTurn;
+    for (let step = 1; ; step++) {
+      const offerTools = toolsOffered && step < maxSteps;
+      const request: ModelRequest = {
+        model: chat.model,
+        messages: await buildMessages(this.#conversation, {
+          store: this.#deps.attachments,
+          chatSees: this.#chatSees,
+          maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
+          systemPrompt: this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        }),
+      };
+      if (offerTools) request.tools = [...tools.values()].map((t) => t.spec);
+      if (this.#request.think !== undefined) request.think = this.#request.think;
+
+      const calls = await this.#step(request);
+      if (!calls.length) return this.answer;
+      if (!offerTools) {
+        // Calls for tools no longer (or never) offered are not run: a model that keeps calling
+        // tools would otherwise never stop.
+        const last = this.#conversation.messages.at(-1);
+        if (last?.role === 'assistant') delete last.toolCalls;
+        throw new TurnLimitError(toolsOffered ? stepLimitMessage(maxSteps) : NOT_OFFERED_MESSAGE);
+      }
+      await this.#runTools(calls, tools);
+      if (this.#closed) throw new ProviderError('cancelled', 'Stopped.');
+      await this.#deps.conversations.save(this.#conversation);
+    }
+  }
+
+  /** One model step: stream it, keep what arrived even if the stream breaks. */
+  async #step(request: ModelRequest): Promise<ToolCall[]> {
+    const message = { role: 'assistant' as const, id: randomUUID(), text: '', createdAt: now() };
+    const stored: StoredMessage & { role: 'assistant' } = message;
+    const calls: ToolCall[] = [];
+    let thinking = '';
+    // The answer of the turn is the text of its last step.
+    this.answer = '';
+    const caps = { text: new AnswerCap(this.#deps.limits.maxAnswerChars), thinking: new AnswerCap(this.#deps.limits.maxAnswerChars) };
+    try {
+      for await (const event of this.#request.chat.provider.stream(request, { signal: this.#signal })) {
+        if (event.type === 'text' || event.type === 'thinking') {
+          const { delta, full } = caps[event.type].take(event.delta);
+          if (event.type === 'text') {
+            stored.text += delta;
+            this.answer += delta;
+          } else thinking += delta;
+          this.#emit({ type: event.type, delta });
+          // Past the cap the stream is stopped (leaving the loop aborts the request).
+          if (full) {
+            calls.length = 0;
+            break;
+          }
+        } else if (event.type === 'tool_call') {
+          calls.push(event.call);
+        }
+      }
+    } catch (error) {
+      if (stored.text || thinking) {
+        if (thinking) stored.thinking = thinking;
+        stored.interrupted = isCancel(error, this.#signal) ? 'cancelled' : 'error';
+        this.#conversation.messages.push(stored);
+      }
+      throw error;
+    }
+    if (thinking) stored.thinking = thinking;
+    if (calls.length) stored.toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+    this.#conversation.messages.push(stored);
+    return calls;
+  }
+
+  async #runTools(calls: ToolCall[], tools: Map<string, Tool>): Promise<void> {
+    const canDeliver = this.#chatSees && this.#deliveries.length < this.#deps.limits.maxImageDeliveriesPerTurn;
+    const queued: AttachmentInfo[] = [];
+    const origins = new Set<string>();
+    for (const [index, call] of calls.entries()) {
+      if (this.#signal.aborted) {
+        // Every tool call needs a result message, or the next request is malformed.
+        for (const pending of calls.slice(index)) this.#pushTool(pending, { ok: false, text: 'Cancelled by the user before it ran.' }, 0);
+        throw new ProviderError('cancelled', 'Stopped.');
+      }
+      this.#emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      const started = performance.now();
+      const outcome = await this.#runTool(call, tools.get(call.name));
+      const durationMs = Math.round(performance.now() - started);
+      // A server's error text may echo secrets or megabytes: redacted and bounded before anyone sees or stores it.
+      if (!outcome.ok) outcome.text = safeErrorText(outcome.text, this.#deps.secrets?.() ?? []);
+      const { images, held, note } = boundToolImages(outcome.images ?? [], this.#deps.limits.maxImagesPerToolResult);
+      for (const a of images) {
+        this.#emit({ type: 'image_attached', attachmentId: a.id, origin: a.origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, toolCallId: call.id });
+      }
+      for (const r of outcome.refusals ?? []) {
+        const code = r.code as Extract<ChatEvent, { type: 'image_refused' }>['code'];
+        this.#emit({ type: 'image_refused', origin: call.name, code, message: r.message });
+      }
+      let text = outcome.text + note;
+      if (images.length) {
+        if (canDeliver) {
+          text += `\n(${images.length === 1 ? 'The image is' : 'The images are'} shown to you in the next message.)`;
+          queued.push(...images);
+          origins.add(call.name);
+        } else if (this.#chatSees) {
+          text += `\n(Not shown: the limit of ${this.#deps.limits.maxImageDeliveriesPerTurn} image deliveries for this turn is reached. No more images will be shown until the user's next message; answer with what you have.)`;
+        } else if (this.#seer) {
+          const description = await this.describe(images.map((a) => a.id), HELPER_PROMPT, this.#signal);
+          text += `\nDescription by the vision helper (${this.#seer.model}): ${description}`;
+        }
+      }
+      const all = [...images, ...held];
+      this.#emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, text, durationMs, attachmentIds: all.map((a) => a.id) });
+      this.#pushTool(call, { ...outcome, text, images: all }, durationMs);
+    }
+    if (queued.length) {
+      const origin = [...origins].join(', ');
+      const delivery: StoredDeliveryMessage = { role: 'delivery', id: randomUUID(), origin, attachmentIds: queued.map((a) => a.id), retracted: false, createdAt: now() };
+      this.#conversation.messages.push(delivery);
+      this.#deliveries.push(delivery);
+      this.#emit({ type: 'image_delivered', attachmentIds: delivery.attachmentIds, origin });
+    }
+  }
+
+  #pushTool(call: ToolCall, outcome: ToolOutcome, durationMs: number): void {
+    const message: StoredToolMessage = { role: 'tool', id: randomUUID(), toolCallId: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs, createdAt: now() };
+    if (outcome.images?.length) message.attachmentIds = outcome.images.map((a) => a.id);
+    this.#conversation.messages.push(message);
+  }
+
+  async #runTool(call: ToolCall, tool: Tool | undefined): Promise<ToolOutcome> {
+    if (!tool) return { ok: false, text: `There is no tool named "${call.name}".` };
+    if (call.invalidArguments !== undefined) {
+      return { ok: false, text: `The arguments were not a JSON object, so the tool did not run. Received: ${call.invalidArguments.slice(0, 500)}` };
+    }
+    const refusal = await abortable(
+      askConsent(tool, call, { conversationId: this.#conversation.id, remote: (this.#seer ?? this.#request.chat).remote === true, approver: this.#request.approver, signal: this.#signal, emit: this.#emit }),
+      this.#signal,
+    );
+    if (refusal) return refusal;
+    try {
+      const running = tool.run(call.arguments, {
+        signal: this.#signal,
+        onProgress: (p) => this.#emit({ type: 'tool_progress', id: call.id, ...p }),
+        imageTarget: this.#seer?.target,
+        describe: (ids, prompt, signal) => this.describe(ids, prompt, signal),
+      });
+      // A tool that ignores the signal (a blocking read) must not hold the turn after Stop.
+      return await abortable(running, this.#signal);
+    } catch (error) {
+      if (isCancel(error, this.#signal)) return { ok: false, text: 'Cancelled by the user.' };
+      return { ok: false, text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** A side call to the model that sees: images + prompt in, prose out. */
+  async describe(attachmentIds: string[], prompt: string, signal: AbortSignal): Promise<string> {
+    const seer = this.#seer;
+    if (!seer) throw new ProviderError('rejected-input', 'No model that can see images is configured.');
+    const images = [];
+    for (const id of attachmentIds) {
+      const got = await this.#deps.attachments.get(id);
+      if (!got) throw new ProviderError('rejected-input', `The attachment ${id} is no longer stored.`);
+      images.push({ data: got.data, mime: got.info.mime });
+    }
+    let text = '';
+    for await (const event of seer.provider.stream({ model: seer.model, messages: [{ role: 'user', content: prompt, images }] }, { signal })) {
+      if (event.type === 'text') text += event.delta;
+    }
+    return text.trim();
+  }
+
+  /** End of the user turn: every delivered tool image becomes a durable text stub. */
+  retract(): void {
+    const ids = this.#deliveries.flatMap((d) => (d.retracted ? [] : d.attachmentIds));
+    for (const d of this.#deliveries) d.retracted = true;
+    if (ids.length) this.#emit({ type: 'image_retracted', attachmentIds: ids });
+  }
+}
+export function isCancel(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof ProviderError && error.code === 'cancelled');
+}
+
+export function toError(error: unknown, signal: AbortSignal): { code: string; message: string } {
+  if (isCancel(error, signal)) return { code: 'cancelled', message: 'Stopped.' };
+  if (error instanceof ProviderError || error instanceof TurnLimitError) return { code: error.code, message: error.message };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+export function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,159 @@
+// A hostile model server against the real engine, providers and CLI (issue 12: items 1, 2, 7).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChatEvent } from '../../common/events.ts';
+import { main } from '../../main/cli/main.ts';
+import { createCore } from '../../main/core/createCore.ts';
+import { resolveModel } from '../../main/core/resolveModel.ts';
+import type { Tool } from '../../main/tools/tool.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { hasBase64Run, ofType } from '../chat/engineHarness.ts';
+import { createFaultModelServer, type FaultModelServer } from './faultModelServer.ts';
+
+const KEY = 'sk-proj-FAULTKEY0123456789abcdefghij';
+/** A key with no recognisable shape: only the known-secret list can catch it. */
+const PLAIN_KEY = 'plain-secret-5f4e3d2c1b';
+let server: FaultModelServer;
+let dir: string;
+
+beforeAll(async () => {
+  server = await createFaultModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function core(limits = {}) {
+  dir = await mkdtemp(join(tmpdir(), 'glance-fault-'));
+  return createCore({ dataDir: dir, limits, secrets: () => [PLAIN_KEY] });
+}
+
+const counter: Tool = {
+  needsVision: false,
+  spec: { name: 'count', description: 'Counts.', parameters: { type: 'object', properties: {} } },
+  async run() {
+    runs++;
+    return { ok: true, text: `counted ${runs}` };
+  },
+};
+let runs = 0;
+
+async function turn(c: Awaited<ReturnType<typeof core>>, kind: 'ollama' | 'openai', text: string, apiKey?: string, attach = false) {
+  const chat = await resolveModel({ kind, model: kind === 'ollama' ? 'faulty' : 'faulty', baseUrl: kind === 'ollama' ? server.url : server.openaiBaseUrl, apiKey, vision: 'yes' });
+  const events: ChatEvent[] = [];
+  const attachments = attach ? [{ source: await makeBarChart(), name: 'chart.png', origin: 'user', requestedBy: 'user' as const }] : [];
+  const outcome = await c.engine.runTurn({ text, chat, attachments }, (e) => events.push(e));
+  return { outcome, events };
+}
+
+describe('error bodies that echo the request (item 1)', () => {
+  for (const kind of ['openai', 'ollama'] as const) {
+    for (const status of [400, 401, 404, 429, 500]) {
+      it(`${kind} HTTP ${status}: the error event holds no key, no base64, a few hundred characters`, async () => {
+        server.setFault({ kind: 'echo-error', status });
+        const c = await core();
+        const { outcome, events } = await turn(c, kind, `please use ${PLAIN_KEY}`, kind === 'openai' ? KEY : undefined, true);
+        expect(outcome.status).toBe('failed');
+        const [error] = ofType(events, 'error');
+        expect(error).toBeDefined();
+        const message = error!.message;
+        expect(message).not.toContain(KEY);
+        expect(message).not.toContain(KEY.slice(8, 24));
+        expect(message).not.toContain(PLAIN_KEY);
+        expect(hasBase64Run(message)).toBe(false);
+        expect(message.length).toBeLessThan(500);
+        // Ollama's client keeps no body for 404 and 429; every other answer quoted the request.
+        if (!(kind === 'ollama' && (status === 404 || status === 429))) expect(message).toMatch(/more characters not shown/);
+        expect(outcome.error!.message).toBe(message);
+      });
+    }
+  }
+
+  it('the CLI prints the redacted, bounded error and exits 4', async () => {
+    server.setFault({ kind: 'echo-error', status: 400 });
+    dir = await mkdtemp(join(tmpdir(), 'glance-fault-cli-'));
+    let out = '';
+    let err = '';
+    const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t), env: { ...process.env, FAULT_KEY: KEY } };
+    const chart = join(dir, 'chart.png');
+    await (await import('node:fs/promises')).writeFile(chart, await makeBarChart());
+    const code = await main(['ask', 'look', '--provider', 'openai', '--base-url', server.openaiBaseUrl, '--api-key-env', 'FAULT_KEY', '--model', 'faulty', '--vision', 'yes', '--attach', chart, '--data-dir', join(dir, 'data')], io);
+    expect(code).toBe(4);
+    expect(err + out).not.toContain(KEY);
+    expect(hasBase64Run(err + out)).toBe(false);
+    expect(err.length).toBeLessThan(700);
+  });
+});
+
+describe('a model that calls tools forever (item 2)', () => {
+  it('is stopped after maxStepsPerTurn steps with a clear message; the last step offers no tools and its calls are not run', async () => {
+    server.setFault({ kind: 'tool-loop', tool: 'count' });
+    runs = 0;
+    const c = await core({ maxStepsPerTurn: 25 });
+    c.tools.add(counter);
+    const before = server.stats.chatRequests;
+    server.stats.toolsOffered.length = 0;
+    const { outcome, events } = await turn(c, 'ollama', 'count forever');
+    expect(server.stats.chatRequests - before).toBe(25);
+    expect(runs).toBe(24);
+    expect(server.stats.toolsOffered.at(-1)).toBe(0);
+    expect(server.stats.toolsOffered.slice(0, -1).every((n) => n > 0)).toBe(true);
+    expect(outcome.status).toBe('failed');
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'step-limit' });
+    expect(ofType(events, 'error')[0]!.message).toMatch(/Stopped after 25 model steps/);
+    // The conversation is well-formed: every stored tool call has its result.
+    const stored = await c.conversations.get(outcome.conversationId);
+    const calls = stored!.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((t) => t.id) : []));
+    const results = new Set(stored!.messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
+    expect(calls.every((id) => results.has(id))).toBe(true);
+  });
+
+  it('the default limit is 25 steps', async () => {
+    server.setFault({ kind: 'tool-loop', tool: 'count' });
+    const c = await core();
+    c.tools.add(counter);
+    const before = server.stats.chatRequests;
+    await turn(c, 'openai', 'count forever');
+    expect(server.stats.chatRequests - before).toBe(25);
+  });
+});
+
+describe('unbounded answers (item 7)', () => {
+  it('an endless stream is stopped at maxAnswerChars with a note; the request is closed', async () => {
+    server.setFault({ kind: 'endless' });
+    const c = await core({ maxAnswerChars: 50_000 });
+    const hangups = server.stats.clientHangups;
+    const { outcome, events } = await turn(c, 'openai', 'talk');
+    expect(outcome.status).toBe('done');
+    const text = ofType(events, 'text').map((e) => e.delta).join('');
+    expect(text.length).toBeLessThan(50_400);
+    expect(text).toMatch(/Glance stopped this answer at 50,000 characters/);
+    await expect.poll(() => server.stats.clientHangups).toBeGreaterThan(hangups);
+  });
+
+  for (const kind of ['ollama', 'openai'] as const) {
+    it(`${kind}: a 20 MB answer is stored at the cap, not whole`, async () => {
+      server.setFault({ kind: 'huge', chars: 20_000_000 });
+      const c = await core({ maxAnswerChars: 100_000 });
+      const { outcome } = await turn(c, kind, 'write a lot');
+      expect(outcome.text.length).toBeLessThan(100_400);
+      const file = c.conversations.fileOf(outcome.conversationId);
+      expect((await stat(file)).size).toBeLessThan(150_000);
+    });
+  }
+
+  it('a stream dropped mid-answer keeps what arrived and says so', async () => {
+    server.setFault({ kind: 'drop' });
+    const c = await core();
+    const { outcome, events } = await turn(c, 'openai', 'hi');
+    expect(outcome.status).toBe('failed');
+    expect(ofType(events, 'error')[0]!.code).toBe('interrupted');
+    const stored = await c.conversations.get(outcome.conversationId);
+    expect(stored!.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Partial ans', interrupted: 'error' });
+  });
+});
