@@ -30,6 +30,17 @@ export const SourceImageInfo = z.object({
 });
 export type SourceImageInfo = z.infer<typeof SourceImageInfo>;
 
+/** Size of ~14 px screen text once the model's server has resized the image (DESIGN §4a). */
+export const ImageLegibility = z.object({
+  textPx: z.number().nonnegative(),
+  /** Below ~9 px: small screen text is likely unreadable to the model at this size. */
+  smallText: z.boolean(),
+});
+export type ImageLegibility = z.infer<typeof ImageLegibility>;
+
+/** What the model's encoder processes (after the server's own resize); null when Glance cannot tell. */
+export const ModelInputSize = z.object({ width: z.number().int().positive(), height: z.number().int().positive() });
+
 /**
  * An image as it is stored and sent: normalised, metadata-free, fitted to a model's
  * profile. `id` names it in the attachment store, in stubs and in events.
@@ -53,6 +64,13 @@ export const AttachmentInfo = z.object({
    */
   original: z.object({ sha256: z.string().regex(/^[a-f0-9]{64}$/), mime: z.string() }).optional(),
   createdAt: z.string(),
+  /**
+   * For the model it was prepared for: the size its encoder processes and its token estimate
+   * (null when unknown), and how legible screen text is then. Absent on records stored before.
+   */
+  modelInput: ModelInputSize.nullable().optional(),
+  tokens: z.number().int().nonnegative().nullable().optional(),
+  legibility: ImageLegibility.optional(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
@@ -64,6 +82,32 @@ export function attachmentStub(a: Pick<AttachmentInfo, 'id' | 'origin' | 'width'
 /** One-line descriptor for an image in a tool message or delivery text: no bytes, ever. */
 export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime' | 'width' | 'height' | 'bytes'>): string {
   return `[image ${a.id}: ${a.name}, ${a.mime}, ${a.width}×${a.height}, ${a.bytes} bytes]`;
+}
+
+/**
+ * THE label an image carries in the text of the message that shows it to a model (DESIGN §5):
+ * `[image <id>: <name>, shown as W×H …]`, for user attachments and tool deliveries alike. It
+ * says what the model's encoder processes and, when the server's resize leaves screen text
+ * too small to read, that it should zoom in rather than guess.
+ */
+export function imageLabel(
+  a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility'>>,
+  options: { zoomTool?: string } = {},
+): string {
+  const parts = [`shown as ${a.width}×${a.height}`];
+  const input = a.modelInput;
+  if (input && (input.width !== a.width || input.height !== a.height)) parts.push(`your encoder sees ${input.width}×${input.height}`);
+  if (typeof a.tokens === 'number') parts.push(`≈${a.tokens} tokens`);
+  if (a.legibility?.smallText) {
+    const how = options.zoomTool ? `call ${options.zoomTool} on a region to read it` : 'ask for a closer view of a region to read it';
+    parts.push(`small text is likely unreadable at this size (≈${a.legibility.textPx} px): ${how} instead of guessing`);
+  }
+  return `[image ${a.id}: ${a.name}, ${parts.join(', ')}]`;
+}
+
+/** "≈1,105 tokens" for thumbnails; empty when unknown. */
+export function formatTokens(tokens: number | null | undefined): string {
+  return typeof tokens === 'number' ? `≈${tokens.toLocaleString('en-US')} tokens` : '';
 }
 
 /** "1568×882 · 212 KB" — the size the model actually receives. */

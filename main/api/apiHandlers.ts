@@ -323,7 +323,7 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       }
       if (!shot.ok) return fail(shot.code, shot.message);
       const name = `screenshot-${shot.capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}.png`;
-      const result = await core.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user' }, gateTarget);
+      const result = await core.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, gateTarget);
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },

@@ -3,7 +3,7 @@ import type { ModelChoice } from '../chat/chatEngine.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
 import { createProvider } from '../models/createProvider.ts';
-import { ProviderError } from '../models/provider.ts';
+import { ProviderError, type ModelDetails } from '../models/provider.ts';
 
 export type ModelSpec = {
   kind: ProviderKind;
@@ -29,13 +29,16 @@ const UNKNOWN: ModelCapabilities = { vision: 'unknown', visionSource: 'none', to
 export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
   const provider = createProvider({ kind: spec.kind, baseUrl: spec.baseUrl, apiKey: spec.apiKey, visionOverrides: spec.visionOverrides, env: spec.env });
   let detected = UNKNOWN;
+  let details: ModelDetails = {};
   try {
     detected = await provider.capabilities(spec.model, { signal: spec.signal });
+    // Cached with the capabilities (Ollama: the same /api/show), so this costs no request.
+    details = (await provider.modelDetails?.(spec.model, { signal: spec.signal })) ?? {};
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
   }
   const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
-  const target = targetFor(spec.kind, spec.model, detected, override, spec.profile);
+  const target = targetFor(spec.kind, spec.model, detected, override, spec.profile, details);
   const capabilities: ModelCapabilities = { ...detected, vision: target.vision, visionSource: target.visionSource };
   return { provider, model: spec.model, capabilities, target };
 }

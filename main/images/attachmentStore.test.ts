@@ -18,6 +18,9 @@ async function prepared(data: Buffer, name = 'shot.png'): Promise<PreparedImage>
     sha256: createHash('sha256').update(data).digest('hex'),
     name,
     source: { mime: 'image/png', width: 64, height: 48, bytes: data.byteLength },
+    modelInput: null,
+    tokens: null,
+    legibility: { textPx: 14, smallText: false },
   };
 }
 

@@ -31,8 +31,8 @@ export class FileAttachmentStore implements AttachmentStore {
 
   /**
    * Stores the payload. Putting the same bytes again writes nothing and returns the stored record
-   * (same id, sha256, createdAt) with this put's name, origin and source description, which belong
-   * to this use of the bytes (two different files can normalise to the same payload); `info(id)`
+   * (same id, sha256, createdAt) with this put's name, origin, source description and model
+   * estimates (modelInput, tokens, legibility), which belong to this use of the bytes (two different files can normalise to the same payload); `info(id)`
    * keeps the first ones.
    */
   async put(image: PreparedImage, origin: string): Promise<AttachmentInfo> {
@@ -50,7 +50,7 @@ export class FileAttachmentStore implements AttachmentStore {
           existing.original = original;
           await writeFileAtomic(this.#metaPath(id), JSON.stringify(existing, null, 2) + '\n', { mode: 0o600 });
         }
-        return { ...existing, name: displayName(image.name), origin, source: image.source };
+        return { ...existing, name: displayName(image.name), origin, source: image.source, ...forModel(image) };
       }
       if (existing && existing.sha256 !== sha256) continue; // another payload owns this prefix
       const info = AttachmentInfo.parse({
@@ -65,6 +65,7 @@ export class FileAttachmentStore implements AttachmentStore {
         source: image.source,
         ...(original ? { original } : {}),
         createdAt: this.#now().toISOString(),
+        ...forModel(image),
       });
       await writeFileAtomic(this.pathOf(info), image.data, { mode: 0o600 });
       await writeFileAtomic(this.#metaPath(id), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
@@ -228,6 +229,15 @@ export class FileAttachmentStore implements AttachmentStore {
       return false;
     }
   }
+}
+
+/** The fields that describe the bytes for the model they were prepared for (absent on old PreparedImage-likes). */
+function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility'>>) {
+  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility'>> = {};
+  if (image.modelInput !== undefined) out.modelInput = image.modelInput;
+  if (image.tokens !== undefined) out.tokens = image.tokens;
+  if (image.legibility !== undefined) out.legibility = image.legibility;
+  return out;
 }
 
 /** A file name for display only: no folders, no control characters, bounded length. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ImageRefusal } from '../../common/images.ts';
 import { displayName } from './attachmentStore.ts';
 import { extensionFor } from './imageFormats.ts';
+import { describeFit } from './imageRule.ts';
 import { normaliseImage } from './normalise.ts';
 import { resolveSource } from './resolveSource.ts';
 import { sniffImage } from './sniff.ts';
@@ -55,11 +56,14 @@ export class ImageIntake {
     const normalised = await normaliseImage(resolved.data, sniffed, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
     const name = displayName(input.name ?? resolved.name ?? '');
+    const { image } = normalised;
+    const fit = describeFit(image.source, image, profile, input.pixelRatio);
     return {
       ok: true,
       image: {
-        ...normalised.image,
-        name: name === 'image' ? `image.${extensionFor(normalised.image.mime) ?? 'png'}` : name,
+        ...image,
+        ...fit,
+        name: name === 'image' ? `image.${extensionFor(image.mime) ?? 'png'}` : name,
         // Kept as they came (DESIGN §3 "Originals"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },

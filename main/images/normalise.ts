@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { formatBytes, type ImageMime, type ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
+import { fitForModel } from './imageRule.ts';
 import type { SniffedKind } from './sniff.ts';
 import type { ImageProfile, PreparedImage } from './types.ts';
 
-export type NormalisedImage = Omit<PreparedImage, 'name'>;
+export type NormalisedImage = Omit<PreparedImage, 'name' | 'modelInput' | 'tokens' | 'legibility'>;
 export type NormaliseResult = { ok: true; image: NormalisedImage } | ImageRefusal;
 
 // 'error' rejects truncated and corrupt pixel data but tolerates harmless warnings
@@ -21,12 +22,8 @@ const FAIL_ON = 'error';
 // text (see jpegOptions); lower starts to cost legible characters.
 const QUALITY = 80;
 
-/** Fit width × height inside the profile: long edge and total pixels; never enlarge; at least 1 px. */
-export function fitInside(width: number, height: number, profile: Pick<ImageProfile, 'maxLongEdge' | 'maxPixels'>): { width: number; height: number } {
-  const scale = Math.min(1, profile.maxLongEdge / Math.max(width, height), Math.sqrt(profile.maxPixels / (width * height)));
-  if (scale >= 1) return { width, height };
-  return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.floor(height * scale)) };
-}
+// The size decision is the model's image rule's (imageRule.ts); fitInside stays importable here.
+export { fitInside } from './imageRule.ts';
 
 function corrupt(detail: string): ImageRefusal {
   const first = detail.split('\n')[0]?.replace(/^Input (buffer|file) has corrupt header: /, '').slice(0, 160) ?? '';
@@ -81,7 +78,7 @@ export async function normaliseImage(
 
   const oriented = meta.autoOrient ?? ((meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height });
   const source = { mime: sniffed.mime, width: oriented.width, height: oriented.height, bytes: data.byteLength };
-  const fitted = fitInside(oriented.width, oriented.height, profile);
+  const fitted = fitForModel(oriented.width, oriented.height, profile);
   const grey = meta.channels <= 2 && (meta.space === 'b-w' || meta.space === 'grey16');
 
   let raw: Raw;

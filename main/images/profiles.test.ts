@@ -23,7 +23,16 @@ describe('profiles', () => {
 
   it('builds a target from detected capabilities', () => {
     const t = targetFor('ollama', 'gemma3', { vision: 'yes', visionSource: 'ollama-capabilities' });
-    expect(t).toEqual({ provider: 'ollama', model: 'gemma3', vision: 'yes', visionSource: 'ollama-capabilities', profile: profileFor('ollama') });
+    expect(t).toEqual({
+      provider: 'ollama',
+      model: 'gemma3',
+      vision: 'yes',
+      visionSource: 'ollama-capabilities',
+      // gemma3 is a known family: its image rule rides on the provider's default profile.
+      profile: { ...profileFor('ollama'), rule: expect.objectContaining({ family: 'gemma3' }) },
+    });
+    // A model Glance does not know keeps the provider's profile alone.
+    expect(targetFor('ollama', 'my-own-model', undefined).profile).toEqual(profileFor('ollama'));
   });
 
   it('lets a declared verdict override detection', () => {

@@ -1,6 +1,8 @@
 // Image profiles: what each provider accepts (DESIGN §3 "fit the model's image profile").
 // Defaults per provider, overridable per model (settings) — the override merges field by field.
 import type { ModelCapabilities, ProviderKind } from '../../common/models.ts';
+import type { ImageRule } from './imageRule.ts';
+import { imageRuleFor, type ModelFacts } from './modelRules.ts';
 import type { ImageProfile, ImageTarget } from './types.ts';
 
 const MB = 1024 * 1024;
@@ -23,13 +25,20 @@ export const DEFAULT_PROFILES: Readonly<Record<ProviderKind, Readonly<ImageProfi
   }),
 });
 
-/** The provider's default profile with any per-model override applied field by field. */
-export function profileFor(provider: ProviderKind, override?: Partial<ImageProfile>): ImageProfile {
+/**
+ * The provider's default profile with the model's image rule (when known) and any per-model
+ * override applied field by field. A person's maxLongEdge/maxPixels win over the rule's size.
+ */
+export function profileFor(provider: ProviderKind, override?: Partial<ImageProfile>, rule?: ImageRule): ImageProfile {
   const base = DEFAULT_PROFILES[provider];
   const merged: ImageProfile = { ...base, formats: [...base.formats] };
+  if (rule) merged.rule = rule;
   if (!override) return merged;
-  if (override.maxLongEdge !== undefined && override.maxLongEdge >= 1) merged.maxLongEdge = Math.floor(override.maxLongEdge);
-  if (override.maxPixels !== undefined && override.maxPixels >= 1) merged.maxPixels = Math.floor(override.maxPixels);
+  const longEdge = override.maxLongEdge !== undefined && override.maxLongEdge >= 1;
+  const pixels = override.maxPixels !== undefined && override.maxPixels >= 1;
+  if (longEdge) merged.maxLongEdge = Math.floor(override.maxLongEdge!);
+  if (pixels) merged.maxPixels = Math.floor(override.maxPixels!);
+  if (rule && (longEdge || pixels)) merged.sizeOverridden = true;
   if (override.maxBytes !== undefined && override.maxBytes >= 1) merged.maxBytes = Math.floor(override.maxBytes);
   // An empty list would accept nothing: keep the default then.
   if (override.formats !== undefined && override.formats.length > 0) merged.formats = [...new Set(override.formats)];
@@ -42,6 +51,7 @@ export type VisionOverride = 'yes' | 'no' | { vision: 'yes' | 'no'; source: 'fla
 /**
  * The target an image is fitted and gated for. A declared verdict (a plain 'yes'/'no' is the
  * --vision flag) wins over detection; with neither, vision is unknown and the gate refuses.
+ * The model's image rule comes from its architecture and model_info (`facts`) or its name.
  */
 export function targetFor(
   provider: ProviderKind,
@@ -49,8 +59,9 @@ export function targetFor(
   capabilities: Pick<ModelCapabilities, 'vision' | 'visionSource'> | undefined,
   visionOverride?: VisionOverride,
   profileOverride?: Partial<ImageProfile>,
+  facts?: ModelFacts,
 ): ImageTarget {
-  const profile = profileFor(provider, profileOverride);
+  const profile = profileFor(provider, profileOverride, imageRuleFor(provider, model, facts));
   if (visionOverride !== undefined) {
     const declared = typeof visionOverride === 'string' ? { vision: visionOverride, source: 'flag' as const } : visionOverride;
     return { provider, model, vision: declared.vision, visionSource: declared.source, profile };

@@ -1,6 +1,7 @@
-import type { AttachmentInfo, ImageMime, ImageRefusal } from '../../common/images.ts';
+import type { AttachmentInfo, ImageLegibility, ImageMime, ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ProviderKind, Tristate, VisionSource } from '../../common/models.ts';
+import type { ImageRule, Size } from './imageRule.ts';
 
 /**
  * Where an image comes from. Bytes arrive from a capture, a drop, a paste or a tool;
@@ -15,6 +16,8 @@ export type ImageInput = {
   origin: string;
   /** A model-requested path is confined to the allowed roots; a user's is not. */
   requestedBy: 'user' | 'model';
+  /** Device pixels per logical pixel of a screen capture (Retina 2×): screen text is that much bigger. Default 1. */
+  pixelRatio?: number;
 };
 
 /** What a model accepts: fit the image to this before sending it. */
@@ -27,6 +30,14 @@ export type ImageProfile = {
   formats: readonly ImageMime[];
   /** Largest encoded payload the provider accepts (bytes). */
   maxBytes: number;
+  /**
+   * The model's own image rule (DESIGN §4a), when Glance knows its family: images are fitted to
+   * it (the largest the server keeps) instead of maxLongEdge/maxPixels, and `modelInput`/`tokens`
+   * are computed from it.
+   */
+  rule?: ImageRule;
+  /** A person set maxLongEdge/maxPixels for this model: their numbers size the image, the rule only estimates. */
+  sizeOverridden?: boolean;
 };
 
 /** The model an image is meant for. */
@@ -64,6 +75,10 @@ export type PreparedImage = {
   source: AttachmentInfo['source'];
   /** The bytes that entered and their sniffed type: the store keeps them as the original. */
   original?: { data: Uint8Array; mime: string };
+  /** What the model's encoder processes; null when its rule is unknown. */
+  modelInput: Size | null;
+  tokens: number | null;
+  legibility: ImageLegibility;
 };
 
 /** An attachment's original bytes as the store kept them. */

@@ -13,7 +13,7 @@ import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models
 import { CallGuard, cancelled, fetchWithSignal, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
 import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
-import type { ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
+import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
 
 export type OllamaProviderOptions = {
@@ -31,7 +31,7 @@ export type OllamaProviderOptions = {
   streamIdleTimeoutMs?: number;
 };
 
-type CachedCapabilities = { value: ModelCapabilities; at: number };
+type CachedCapabilities = { value: ModelCapabilities; details: ModelDetails; at: number };
 
 export class OllamaProvider implements ModelProvider {
   readonly kind = 'ollama' as const;
@@ -138,12 +138,19 @@ export class OllamaProvider implements ModelProvider {
     return (await this.show(model, options.signal)).capabilities;
   }
 
+  async modelDetails(model: string, options: { signal?: AbortSignal } = {}): Promise<ModelDetails> {
+    const hit = this.cache.get(model);
+    if (hit && this.now() - hit.at < this.ttlMs) return hit.details;
+    return (await this.show(model, options.signal)).details;
+  }
+
   private async show(model: string, signal: AbortSignal | undefined) {
     const raw: unknown = await this.metadataCall(signal, model, (client) => client.show({ model }));
     const show = isRecord(raw) ? raw : {};
     const capabilities = capabilitiesFromShow(show);
-    this.cache.set(model, { value: capabilities, at: this.now() });
-    return { capabilities, contextLength: contextLength(show) };
+    const details = detailsFromShow(show);
+    this.cache.set(model, { value: capabilities, details, at: this.now() });
+    return { capabilities, details, contextLength: details.contextLength === undefined ? undefined : String(details.contextLength) };
   }
 
   private async metadataCall<T>(signal: AbortSignal | undefined, model: string | undefined, call: (client: Ollama) => Promise<T>): Promise<T> {
@@ -245,12 +252,25 @@ export function capabilitiesFromShow(show: Record<string, unknown>): ModelCapabi
   return { ...UNKNOWN, tools };
 }
 
-function contextLength(show: Record<string, unknown>): string | undefined {
-  const info = show.model_info;
-  if (!isRecord(info)) return undefined;
-  const arch = info['general.architecture'];
-  const value = typeof arch === 'string' ? info[`${arch}.context_length`] : undefined;
-  return typeof value === 'number' ? String(value) : undefined;
+/** `<arch>.context_length` (the model's maximum), checked: an absurd value says nothing. */
+function contextLengthFrom(modelInfo: Record<string, unknown> | undefined): number | undefined {
+  const arch = modelInfo?.['general.architecture'];
+  if (typeof arch !== 'string') return undefined;
+  const value = modelInfo?.[`${arch}.context_length`];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 256 && value <= 100_000_000 ? value : undefined;
+}
+
+/** /api/show → model_info, projector_info, the model's maximum and default context. Exported for its unit test. */
+export function detailsFromShow(show: Record<string, unknown>): ModelDetails {
+  const details: ModelDetails = {};
+  if (isRecord(show.model_info)) details.modelInfo = show.model_info;
+  if (isRecord(show.projector_info)) details.projectorInfo = show.projector_info;
+  const max = contextLengthFrom(details.modelInfo);
+  if (max !== undefined) details.contextLength = max;
+  // `parameters` is Modelfile text: "num_ctx 8192" on its own line when the model sets one.
+  const numCtx = typeof show.parameters === 'string' ? /^\s*num_ctx\s+(\d+)\s*$/m.exec(show.parameters)?.[1] : undefined;
+  if (numCtx !== undefined && Number(numCtx) >= 256) details.defaultContext = Number(numCtx);
+  return details;
 }
 
 function toOllamaMessage(m: ModelMessage): Message {

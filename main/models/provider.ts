@@ -34,6 +34,11 @@ export type ModelRequest = {
   /** Ask a thinking model to think (Ollama `think`); ignored where unsupported. */
   think?: boolean;
   temperature?: number;
+  /**
+   * Tokens this request needs (history budget estimate plus room for the answer). Ollama sets
+   * `num_ctx` from it, within the model's maximum, so the server never truncates the prompt.
+   */
+  contextTokens?: number;
 };
 
 export type ModelEvent =
@@ -56,6 +61,18 @@ export class ProviderError extends Error {
   }
 }
 
+/** What a server says about one model's images and context (Ollama /api/show; OpenRouter's /v1/models). */
+export type ModelDetails = {
+  /** Ollama `model_info`, as received (checked where it is used: modelRules.ts). */
+  modelInfo?: Record<string, unknown>;
+  /** Older Ollama servers: the vision tower's keys. */
+  projectorInfo?: Record<string, unknown>;
+  /** The model's maximum context in tokens (Ollama `<arch>.context_length`, OpenRouter `context_length`). */
+  contextLength?: number;
+  /** The context the server uses unless told (Ollama: the Modelfile's `num_ctx`). */
+  defaultContext?: number;
+};
+
 /** One interface for Ollama and OpenAI-compatible servers (DESIGN §4). */
 export interface ModelProvider {
   readonly kind: ProviderKind;
@@ -64,4 +81,6 @@ export interface ModelProvider {
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]>;
   /** Capabilities of one model, with where the vision verdict came from. */
   capabilities(model: string, options?: { signal?: AbortSignal }): Promise<ModelCapabilities>;
+  /** Image and context facts of one model; {} where the server says nothing. */
+  modelDetails?(model: string, options?: { signal?: AbortSignal }): Promise<ModelDetails>;
 }

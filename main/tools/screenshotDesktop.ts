@@ -1,6 +1,6 @@
 import type { ScreenCapturer, CaptureRegion, CaptureTarget, DisplayInfo } from '../capture/screenCapturer.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
-import { fitInside } from '../images/normalise.ts';
+import { fitForModel } from '../images/imageRule.ts';
 import type { Tool } from './tool.ts';
 
 /**
@@ -48,7 +48,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
         const display = displayId ? displays.find((d) => d.id === displayId) : displays.find((d) => d.primary) ?? displays[0];
         if (!display) return { ok: false, text: `No display ${displayId ? `with id "${displayId}"` : 'is available'} to zoom into.` };
         const screen = pixelSize(display);
-        view = fitInside(screen.width, screen.height, target.profile);
+        view = fitForModel(screen.width, screen.height, target.profile);
         const sx = screen.width / view.width;
         const sy = screen.height / view.height;
         screenRegion = { x: region.x * sx, y: region.y * sy, width: region.width * sx, height: region.height * sy };
@@ -59,7 +59,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       const { capture } = captured;
       lastDisplayId = capture.display.id;
       const name = `screenshot-${capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}${capture.region ? '-region' : ''}.png`;
-      const attached = await deps.intake.tryAttachImage({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user' }, target, { signal: context.signal });
+      const attached = await deps.intake.tryAttachImage({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor }, target, { signal: context.signal });
       if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
 
