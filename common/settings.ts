@@ -163,11 +163,20 @@ export function defaultSettings(): Settings {
 }
 
 /** The endpoint id a selection talks to: "ollama" or the OpenAI-compatible endpoint's name. */
-export function endpointId(model: ModelSelection): string {
+export function endpointId(model: Pick<ModelSelection, 'provider' | 'endpoint'>): string {
   return model.provider === 'ollama' ? OLLAMA_ENDPOINT : (model.endpoint ?? '');
 }
 
-/** What the user declared about a model's vision, if anything. */
-export function declaredVision(settings: Pick<Settings, 'vision'>, model: ModelSelection): 'yes' | 'no' | undefined {
-  return settings.vision[endpointId(model)]?.[model.name];
+/**
+ * What the user declared about a model's vision, if anything — the one lookup the app, the
+ * harness and every CLI command use. For Ollama `name` and `name:latest` are the same model
+ * (Ollama adds the tag), so a verdict declared under either form counts for both.
+ */
+export function declaredVision(settings: Pick<Settings, 'vision'>, model: Pick<ModelSelection, 'provider' | 'endpoint' | 'name'>): 'yes' | 'no' | undefined {
+  const declared = settings.vision[endpointId(model)];
+  if (!declared) return undefined;
+  const exact = declared[model.name];
+  if (exact !== undefined || model.provider !== 'ollama') return exact;
+  const alias = model.name.endsWith(':latest') ? model.name.slice(0, -':latest'.length) : model.name.includes(':') ? undefined : `${model.name}:latest`;
+  return alias === undefined ? undefined : declared[alias];
 }

@@ -17,6 +17,7 @@ import {
   type IpcResult,
   type InvokeChannel,
 } from '../../common/ipc.ts';
+import { ProviderError } from '../models/provider.ts';
 import { boundText, redact as redactText } from '../redact.ts';
 
 /** Who sent a request: the sending frame's URL, as Electron's `event.senderFrame` reports it. */
@@ -48,6 +49,12 @@ export function ok<T>(value: T): { ok: true; value: T } {
 
 export function fail(code: string, message: string): { ok: false; code: string; message: string } {
   return { ok: false, code, message };
+}
+
+/** A provider's failure (server down, model missing…) as a result; anything else is a bug and throws. */
+export function providerFailure(error: unknown): { ok: false; code: string; message: string } {
+  if (error instanceof ProviderError) return fail(error.code, error.message);
+  throw error;
 }
 
 const isInvokeChannel = (c: string): c is InvokeChannel => (INVOKE_CHANNELS as readonly string[]).includes(c);

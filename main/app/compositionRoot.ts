@@ -1,19 +1,14 @@
 // The app's services, constructed once and passed to their users (CONVENTIONS: one
 // composition root, no hidden singletons). Electron objects come in as parameters; what is
 // built here is the same core the CLI and the harness build (main/core).
-import { join } from 'node:path';
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
 import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
 import { ElectronCapturer, FallbackCapturer } from '../capture/electronCapturer.ts';
 import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeScreenshotsCapturer.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers, type Shell } from '../api/apiHandlers.ts';
-import { createCore } from '../core/createCore.ts';
-import { mcpToolProvider } from '../core/mcpTools.ts';
+import { composeServices } from '../core/composeServices.ts';
 import { sweepAttachments } from '../core/retention.ts';
-import { BinaryCapture } from '../mcp/binaryCapture.ts';
-import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
-import { McpHub } from '../mcp/mcpHub.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
@@ -67,7 +62,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     log(warning);
     notices.add(loaded.keptAs ? 'error' : 'warning', loaded.keptAs ? 'settings-recovered' : 'settings', warning);
   }
-  // Read once: limits, allowed roots and MCP servers take effect at the next start.
+  // Read once here: limits, allowed roots and MCP servers take effect at the next start.
   const current = settings.current();
 
   const permission = async (): Promise<PermissionStatus> => {
@@ -79,27 +74,14 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     new ElectronCapturer(electron),
   );
 
-  const core = createCore({
-    dataDir,
-    limits: current.limits,
-    ...(current.allowedRoots.length > 0 ? { allowedRoots: current.allowedRoots } : {}),
-    capturer,
-    secrets: () => [...secrets.knownValues(), ...mcpSecretValues(settings.current())],
-  });
-  const mcpConfig = parseMcpConfig({ mcpServers: current.mcpServers });
-  for (const error of mcpConfig.errors) log(`MCP ${formatConfigError(error)}`);
-  const hub =
-    mcpConfig.servers.size > 0
-      ? new McpHub({ config: mcpConfig, capture: new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') }), log })
-      : undefined;
-  if (hub) core.tools.addProvider(mcpToolProvider(hub));
+  const services = composeServices({ dataDir, settings, secrets, capturer, log: (line) => console.error(`[glance] ${line}`) });
 
   // Attachment retention runs once per start, in the background: nothing waits for it.
-  void sweepAttachments({ ...core, retentionDays: current.attachments.retentionDays })
+  void sweepAttachments({ ...services, retentionDays: current.attachments.retentionDays })
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
     .catch((error: unknown) => log(`attachments: retention sweep failed: ${error instanceof Error ? error.message : String(error)}`));
 
-  const api = createApiHandlers({ core, settings, secrets, ...(hub ? { hub } : {}), capturer, emit: push, shell });
+  const api = createApiHandlers({ services, settingsStore: settings, capturer, emit: push, shell });
   const { close: closeApi, ...handlers } = api;
 
   return {
@@ -112,7 +94,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     log,
     close: async () => {
       await closeApi();
-      await hub?.close();
+      await services.close();
     },
   };
 }

@@ -1,23 +1,15 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
 import { formatImageSize } from '../../common/images.ts';
-import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import type { ProviderKind } from '../../common/models.ts';
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import type { TurnAttachment } from '../chat/chatEngine.ts';
-import { createCore } from '../core/createCore.ts';
-import { mcpToolProvider } from '../core/mcpTools.ts';
-import { resolveModel } from '../core/resolveModel.ts';
-import { BinaryCapture } from '../mcp/binaryCapture.ts';
+import type { Services } from '../core/composeServices.ts';
 import { formatConfigError, loadMcpConfig } from '../mcp/config.ts';
-import { McpHub } from '../mcp/mcpHub.ts';
-import { createProvider } from '../models/createProvider.ts';
 import { ProviderError } from '../models/provider.ts';
-import { safeErrorText } from '../redact.ts';
-import { defaultDataDir } from '../settings/paths.ts';
-import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
+import { boundText } from '../redact.ts';
+import { cliContext } from './cliContext.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
-
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
            [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--vision yes|no]
            [--vision-helper NAME] [--mcp-config FILE] [--data-dir DIR] [--conversation ID]
@@ -47,68 +39,35 @@ export const askCommand = {
     }
     const prompt = positionals.join(' ').trim();
     if (!prompt) throw new UsageError('a PROMPT is required (glance ask "What is on my screen?" --screenshot)');
-    const kind = parseProvider(values.provider);
-    const vision = parseVision(values.vision);
-    const deliveries = values['max-image-deliveries'] === undefined ? DEFAULT_LIMITS.maxImageDeliveriesPerTurn : Number(values['max-image-deliveries']);
-    if (!Number.isInteger(deliveries) || deliveries < 0) throw new UsageError('--max-image-deliveries takes a whole number ≥ 0');
-    const apiKey = values['api-key-env'] ? io.env[values['api-key-env']] : undefined;
-    if (values['api-key-env'] && !apiKey) throw new UsageError(`the environment variable ${values['api-key-env']} is not set`);
-    const baseUrl = values['base-url'];
-    const env = io.env;
-    const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(env);
-
-    const { settings, warning } = await readCliSettings(dataDir);
-    if (warning) io.err(`glance: ${warning}\n`);
-    // Flag, then OLLAMA_HOST, then the app's setting.
-    const endpointUrl = kind === 'ollama' ? cliOllamaHost(baseUrl, env, settings) : baseUrl;
-    const declared = (name: string) => (kind === 'ollama' ? declaredOllamaVision(settings, name) : undefined);
+    const deliveries = values['max-image-deliveries'] === undefined ? undefined : Number(values['max-image-deliveries']);
+    if (deliveries !== undefined && (!Number.isInteger(deliveries) || deliveries < 0)) throw new UsageError('--max-image-deliveries takes a whole number ≥ 0');
+    const mcpConfig = values['mcp-config'] ? await loadMcpConfig(absolute(values['mcp-config'])) : undefined;
+    for (const error of mcpConfig?.errors ?? []) io.err(`glance: ${formatConfigError(error)}\n`);
+    const capturer = new NodeScreenshotsCapturer();
+    const { settings, flags, services } = await cliContext(io, values, {
+      capturer,
+      ...(mcpConfig ? { mcpConfig } : {}),
+      ...(deliveries !== undefined ? { limits: { maxImageDeliveriesPerTurn: deliveries } } : {}),
+    });
+    const kind = flags.kind;
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
 
-    let hub: McpHub | undefined;
     try {
-      const capturer = new NodeScreenshotsCapturer();
-      const core = createCore({
-        dataDir,
-        limits: { ...settings.limits, maxImageDeliveriesPerTurn: deliveries },
-        capturer,
-        ...(settings.allowedRoots.length ? { allowedRoots: settings.allowedRoots } : {}),
-        secrets: () => (apiKey ? [apiKey] : []),
-      });
-      if (values['mcp-config']) {
-        const config = await loadMcpConfig(absolute(values['mcp-config']));
-        for (const error of config.errors) io.err(`glance: ${formatConfigError(error)}\n`);
-        const capture = new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') });
-        hub = new McpHub({ config, capture });
-        core.tools.addProvider(mcpToolProvider(hub));
-      }
-
       let model = values.model;
       if (!model) {
-        const picked = await pickVisionModel(kind, endpointUrl, apiKey, env, controller.signal);
+        const picked = await pickVisionModel(services, kind, controller.signal);
         if (!picked.ok) {
-          io.err(`glance ask: ${safeErrorText(picked.message, apiKey ? [apiKey] : [])}\n`);
+          io.err(`glance ask: ${boundText(services.redact(picked.message))}\n`);
           return picked.code === 'none' ? EXIT.usage : EXIT.modelFailed;
         }
         model = picked.model;
       }
-      const chatDeclared = vision ? undefined : declared(model);
-      const chat = await resolveModel({
-        kind,
-        model,
-        baseUrl: endpointUrl,
-        apiKey,
-        vision: vision ?? chatDeclared,
-        visionSource: vision ? 'flag' : 'settings',
-        env,
-        signal: controller.signal,
-      });
+      const chat = await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), signal: controller.signal });
       const helperName = values['vision-helper'] ?? (settings.visionHelper?.provider === kind && kind === 'ollama' ? settings.visionHelper.name : undefined);
-      const helper = helperName
-        ? await resolveModel({ kind, model: helperName, baseUrl: endpointUrl, apiKey, vision: declared(helperName), visionSource: 'settings', env, signal: controller.signal })
-        : undefined;
+      const helper = helperName ? await services.models.choiceFor({ provider: kind, name: helperName }, { signal: controller.signal }) : undefined;
 
       const attachments: TurnAttachment[] = values.attach.map((source) => ({ source, origin: 'user', requestedBy: 'user' as const }));
       if (values.screenshot) {
@@ -120,7 +79,7 @@ export const askCommand = {
         attachments.push({ source: shot.capture.png, name: `screenshot-${shot.capture.display.name}.png`, origin: 'screenshot', requestedBy: 'user' });
       }
 
-      const outcome = await core.engine.runTurn(
+      const outcome = await services.engine.runTurn(
         { conversationId: values.conversation, text: prompt, attachments, chat, helper, signal: controller.signal },
         (event) => emitOrPrint(io, values.json, event),
       );
@@ -137,7 +96,7 @@ export const askCommand = {
       }
     } finally {
       process.off('SIGINT', onSigint);
-      await hub?.close();
+      await services.close();
     }
   },
 };
@@ -179,16 +138,14 @@ function firstLine(text: string): string {
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
 
-/** Without --model: the first installed model that can see. */
+/** Without --model: the first installed model that can see (declared verdicts count). */
 async function pickVisionModel(
+  services: Services,
   kind: ProviderKind,
-  baseUrl: string | undefined,
-  apiKey: string | undefined,
-  env: NodeJS.ProcessEnv,
   signal: AbortSignal,
 ): Promise<{ ok: true; model: string } | { ok: false; code: string; message: string }> {
   try {
-    const models = await createProvider({ kind, baseUrl, apiKey, env }).listModels({ signal });
+    const models = await services.models.list({ provider: kind }, { signal });
     const seeing = models.find((m) => m.capabilities.vision === 'yes');
     if (seeing) return { ok: true, model: seeing.name };
     return { ok: false, code: 'none', message: 'no model given and none of the installed models can see images. Name one with --model (see `glance models`), or install one: `ollama pull gemma3`.' };
@@ -196,17 +153,6 @@ async function pickVisionModel(
     if (error instanceof ProviderError) return { ok: false, code: error.code, message: error.message };
     throw error;
   }
-}
-
-export function parseProvider(value: string | undefined): ProviderKind {
-  if (value === undefined || value === 'ollama') return 'ollama';
-  if (value === 'openai') return 'openai';
-  throw new UsageError(`--provider must be ollama or openai, not "${value}"`);
-}
-
-export function parseVision(value: string | undefined): 'yes' | 'no' | undefined {
-  if (value === undefined || value === 'yes' || value === 'no') return value;
-  throw new UsageError(`--vision must be yes or no, not "${value}"`);
 }
 
 function absolute(path: string): string {

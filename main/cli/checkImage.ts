@@ -2,15 +2,11 @@
 // (DESIGN §10): runs a source through the image chokepoint and says what a model would receive,
 // or why it is refused. Stores nothing. With --model (or --vision) the capability gate applies.
 import { formatImageSize, type ImageRefusal } from '../../common/images.ts';
-import { DEFAULT_LIMITS } from '../../common/limits.ts';
-import type { ModelCapabilities } from '../../common/models.ts';
 import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
 import type { AttachmentStore } from '../images/types.ts';
-import { createProvider } from '../models/createProvider.ts';
-import { defaultDataDir } from '../settings/paths.ts';
-import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
-import { ProviderError, type ModelProvider } from '../models/provider.ts';
+import { ProviderError } from '../models/provider.ts';
+import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
 
 const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json]
@@ -59,45 +55,26 @@ export const checkImageCommand = {
     const [source, ...extra] = positionals;
     if (source === undefined) throw new UsageError('SOURCE is required: an absolute path, or a file://, data: or http(s) URL');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const kind = values.provider ?? 'ollama';
-    if (kind !== 'ollama' && kind !== 'openai') throw new UsageError(`--provider must be ollama or openai, not "${kind}"`);
-    const vision = values.vision;
-    if (vision !== undefined && vision !== 'yes' && vision !== 'no') throw new UsageError(`--vision must be yes or no, not "${vision}"`);
     const model = values.model;
     const json = values.json;
-
-    const { settings, warning } = await readCliSettings(defaultDataDir(io.env));
-    if (warning) io.err(`glance: ${warning}\n`);
-    // A verdict declared in the app's Settings counts like the flag (the flag wins).
-    const declared = vision === undefined && model !== undefined && kind === 'ollama' ? declaredOllamaVision(settings, model) : undefined;
+    // No MCP, no store: check-image only reads.
+    const { flags, services } = await cliContext(io, values, { noMcp: true });
+    const kind = flags.kind;
 
     // The gate first: nothing is read for a model that cannot see.
-    if (model !== undefined || vision !== undefined) {
-      let capabilities: ModelCapabilities | undefined;
-      if (vision === undefined && declared === undefined && model !== undefined) {
-        let apiKey: string | undefined;
-        const keyVar = values['api-key-env'];
-        if (keyVar !== undefined) {
-          apiKey = io.env[keyVar];
-          if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: that environment variable is not set`);
-        }
-        let provider: ModelProvider;
+    if (model !== undefined || flags.vision !== undefined) {
+      let target;
+      if (model === undefined) {
+        target = targetFor(kind, '', undefined, flags.vision);
+      } else {
         try {
-          const baseUrl = kind === 'ollama' ? cliOllamaHost(values['base-url'], io.env, settings) : values['base-url'];
-          provider = createProvider({ kind, baseUrl, apiKey, env: io.env });
-        } catch (error) {
-          // e.g. an OLLAMA_HOST or --base-url that is not a host
-          throw new UsageError(error instanceof Error ? error.message : String(error));
-        }
-        try {
-          capabilities = await provider.capabilities(model);
+          target = (await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), visionOnly: true })).target;
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
           printRefusal(io, json, { code: error.code, message: error.message });
           return EXIT.modelFailed;
         }
       }
-      const target = targetFor(kind, model ?? '', capabilities, vision ?? (declared ? { vision: declared, source: 'settings' } : undefined));
       const refusal = visionRefusal(target);
       if (refusal) {
         printRefusal(io, json, refusal);
@@ -105,7 +82,7 @@ export const checkImageCommand = {
       }
     }
 
-    const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS, ...settings.limits }, allowedRoots: [] }, store: NO_STORE });
+    const intake = new ImageIntake({ config: { limits: services.limits, allowedRoots: [] }, store: NO_STORE });
     // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
     const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profileFor(kind));
     if (!result.ok) {

@@ -4,13 +4,11 @@
 // uses, so `mcp call --json` shows exactly what a model would get.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_LIMITS } from '../../common/limits.ts';
-import { FileAttachmentStore } from '../images/attachmentStore.ts';
-import { ImageIntake } from '../images/imageIntake.ts';
-import { BinaryCapture } from '../mcp/binaryCapture.ts';
 import { formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
-import { McpHub, type McpServerHealth } from '../mcp/mcpHub.ts';
+import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
 import { defaultDataDir } from '../settings/paths.ts';
+import type { Services } from '../core/composeServices.ts';
+import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
 const OPTIONS = {
@@ -65,7 +63,8 @@ async function list(rest: string[], values: Values, io: CommandIO): Promise<numb
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env);
   const config = await readConfig(values['mcp-config'], dataDir, io);
   if (!config) return EXIT.usage;
-  const hub = makeHub(config, dataDir);
+  const { services } = await cliContext(io, values, { mcpConfig: config, noMcp: false });
+  const hub = hubOf(services);
   try {
     const tools = await hub.listTools();
     const servers = hub.status();
@@ -114,9 +113,10 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
     throw new UsageError(`no MCP server named "${serverName}"${known.length ? ` (configured: ${known.join(', ')})` : ' (none are configured)'}`);
   }
 
-  const store = new FileAttachmentStore(dataDir);
-  // Only the server asked for is started.
-  const hub = makeHub({ servers: new Map([[serverName, serverConfig]]), errors: [] }, dataDir, store);
+  // Only the server asked for is started; images go through the same intake (and limits) as the app's.
+  const { services } = await cliContext(io, values, { mcpConfig: { servers: new Map([[serverName, serverConfig]]), errors: [] }, noMcp: false });
+  const store = services.attachments;
+  const hub = hubOf(services);
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSigint);
@@ -168,10 +168,9 @@ async function readConfig(file: string | undefined, dataDir: string, io: Command
   return fatal.length > 0 ? undefined : config;
 }
 
-function makeHub(config: McpConfig, dataDir: string, store = new FileAttachmentStore(dataDir)): McpHub {
-  const intake = new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store });
-  const capture = new BinaryCapture({ intake, store, capturesDir: join(dataDir, 'captures') });
-  return new McpHub({ config, capture });
+function hubOf(services: Services): McpHub {
+  if (!services.hub) throw new Error('composeServices builds a hub for every config it is given');
+  return services.hub;
 }
 
 function firstLine(text: string): string {

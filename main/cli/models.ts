@@ -1,11 +1,9 @@
 // `glance models [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--json]`
 // (DESIGN §10): what the server has, and for each model whether it can see and who said so.
 import type { ModelInfo, ProviderKind, VisionSource } from '../../common/models.ts';
-import { createProvider } from '../models/createProvider.ts';
-import { defaultDataDir } from '../settings/paths.ts';
-import { cliOllamaHost, declaredOllamaVision, readCliSettings } from './cliSettings.ts';
-import { ProviderError, type ModelProvider } from '../models/provider.ts';
-import { safeErrorText } from '../redact.ts';
+import { ProviderError } from '../models/provider.ts';
+import { boundText } from '../redact.ts';
+import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
 const OPTIONS = {
@@ -48,42 +46,16 @@ export const modelsCommand = {
       return EXIT.ok;
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const kind = values.provider ?? 'ollama';
-    if (kind !== 'ollama' && kind !== 'openai') throw new UsageError(`--provider must be ollama or openai, not "${kind}"`);
-    let apiKey: string | undefined;
-    const keyVar = values['api-key-env'];
-    if (keyVar !== undefined) {
-      apiKey = io.env[keyVar];
-      if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: that environment variable is not set`);
-    }
-    const baseUrl = values['base-url'];
-    if (baseUrl !== undefined && !/^https?:\/\//i.test(baseUrl) && kind === 'openai') {
-      throw new UsageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/v1`);
-    }
-
-    const { settings, warning } = await readCliSettings(defaultDataDir(io.env));
-    if (warning) io.err(`glance: ${warning}\n`);
-    let provider: ModelProvider;
-    try {
-      provider = createProvider({ kind, baseUrl: kind === 'ollama' ? cliOllamaHost(baseUrl, io.env, settings) : baseUrl, apiKey, env: io.env });
-    } catch (error) {
-      // e.g. an OLLAMA_HOST or --base-url that is not a host
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
+    const { flags, services } = await cliContext(io, values, { noMcp: true });
+    const kind = flags.kind;
     let models: ModelInfo[];
     try {
       // Each request inside has its own timeout (the provider's), so a dead server fails fast.
-      models = await provider.listModels();
       // Verdicts the user declared in the app's Settings win over detection, as in the app.
-      if (kind === 'ollama') {
-        models = models.map((m) => {
-          const declared = declaredOllamaVision(settings, m.name);
-          return declared ? { ...m, capabilities: { ...m.capabilities, vision: declared, visionSource: 'settings' as const } } : m;
-        });
-      }
+      models = await services.models.list({ provider: kind });
     } catch (error) {
       if (error instanceof ProviderError) {
-        io.err(`glance models: ${safeErrorText(error.message)}\n`);
+        io.err(`glance models: ${boundText(services.redact(error.message))}\n`);
         return EXIT.modelFailed;
       }
       throw error;

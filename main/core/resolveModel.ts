@@ -3,7 +3,7 @@ import type { ModelChoice } from '../chat/chatEngine.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
 import { createProvider } from '../models/createProvider.ts';
-import { ProviderError, type ModelDetails } from '../models/provider.ts';
+import { ProviderError, type ModelDetails, type ModelProvider } from '../models/provider.ts';
 
 export type ModelSpec = {
   kind: ProviderKind;
@@ -18,6 +18,12 @@ export type ModelSpec = {
   profile?: Partial<ImageProfile>;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /** Detection failures throw instead of leaving capabilities unknown (check-image reports them). */
+  strict?: boolean;
+  /** false: take capabilities as unknown without asking the server (a declared vision still counts). */
+  detect?: boolean;
+  /** A provider made earlier for this endpoint (its capability cache lives on). */
+  provider?: ModelProvider;
 };
 
 const UNKNOWN: ModelCapabilities = { vision: 'unknown', visionSource: 'none', tools: 'unknown', thinking: 'unknown' };
@@ -27,15 +33,17 @@ const UNKNOWN: ModelCapabilities = { vision: 'unknown', visionSource: 'none', to
  * leave capabilities unknown: the chat request that follows reports the real error.
  */
 export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
-  const provider = createProvider({ kind: spec.kind, baseUrl: spec.baseUrl, apiKey: spec.apiKey, visionOverrides: spec.visionOverrides, env: spec.env });
+  const provider = spec.provider ?? createProvider({ kind: spec.kind, baseUrl: spec.baseUrl, apiKey: spec.apiKey, visionOverrides: spec.visionOverrides, env: spec.env });
   let detected = UNKNOWN;
   let details: ModelDetails = {};
   try {
-    detected = await provider.capabilities(spec.model, { signal: spec.signal });
-    // Cached with the capabilities (Ollama: the same /api/show), so this costs no request.
-    details = (await provider.modelDetails?.(spec.model, { signal: spec.signal })) ?? {};
+    if (spec.detect !== false) {
+      detected = await provider.capabilities(spec.model, { signal: spec.signal });
+      // Cached with the capabilities (Ollama: the same /api/show), so this costs no request.
+      details = (await provider.modelDetails?.(spec.model, { signal: spec.signal })) ?? {};
+    }
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
+    if (!(error instanceof ProviderError) || spec.strict) throw error;
   }
   const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
   const target = targetFor(spec.kind, spec.model, detected, override, spec.profile, details);

@@ -25,13 +25,8 @@ import type { OpenAIEndpoint, SettingsPatch } from '../../common/settings.ts';
 import { checkedEvent, createIpcRouter, type SenderInfo } from '../api/ipcRouter.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers } from '../api/apiHandlers.ts';
-import { createCore } from '../core/createCore.ts';
-import { mcpToolProvider } from '../core/mcpTools.ts';
-import { BinaryCapture } from '../mcp/binaryCapture.ts';
-import { formatConfigError, parseMcpConfig } from '../mcp/config.ts';
-import { McpHub } from '../mcp/mcpHub.ts';
-import { mcpSecretValues, maskSettings } from '../settings/maskSettings.ts';
-import { redact } from '../redact.ts';
+import { composeServices } from '../core/composeServices.ts';
+import { maskSettings } from '../settings/maskSettings.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
 
@@ -129,7 +124,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     throw new Error(`The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build:renderer\` first.`);
   }
 
-  // ---- the core, as the app's composition root builds it (keys from memory/env, not safeStorage)
+  // ---- the services, composed as for the app (keys from memory/env, not safeStorage)
   const secrets = new EnvSecretStore(process.env);
   for (const e of options.openaiEndpoints ?? []) if (e.apiKey) await secrets.set(e.name, e.apiKey);
   const settings = new SettingsStore({ dataDir: options.dataDir, secrets });
@@ -147,24 +142,15 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const updated = await settings.update(patch);
     if (!updated.ok) throw new Error(`harness options: ${updated.message}`);
   }
-  const current = settings.current();
-  const redactLine = (text: string) => redact(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]);
-
-  const core = createCore({
+  const services = composeServices({
     dataDir: options.dataDir,
-    limits: current.limits,
-    ...(current.allowedRoots.length ? { allowedRoots: current.allowedRoots } : {}),
+    settings,
+    secrets,
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
-    secrets: () => [...secrets.knownValues(), ...mcpSecretValues(settings.current())],
+    log,
   });
-  const mcpConfig = parseMcpConfig({ mcpServers: current.mcpServers });
-  for (const error of mcpConfig.errors) log(`MCP ${formatConfigError(error)}`);
-  const hub =
-    mcpConfig.servers.size > 0
-      ? new McpHub({ config: mcpConfig, capture: new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(options.dataDir, 'captures') }), log: (l) => log(redactLine(l)) })
-      : undefined;
-  if (hub) core.tools.addProvider(mcpToolProvider(hub));
+  const redactLine = services.redact;
 
   // ---- pushes go to every connected page (an ask page and a main page may share a harness)
   const clients = new Set<WebSocket>();
@@ -178,10 +164,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
   let origin = '';
   const api = createApiHandlers({
-    core,
-    settings,
-    secrets,
-    ...(hub ? { hub } : {}),
+    services,
+    settingsStore: settings,
     ...(options.capturer ? { capturer: options.capturer } : {}),
     emit: push,
     shell: {
@@ -338,7 +322,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       for (const s of sockets) s.destroy();
       await closed;
       await closeApi();
-      await hub?.close();
+      await services.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import type { ChatEvent } from '../../common/events.ts';
 import type { IpcResult } from '../../common/ipc.ts';
 import { createIpcRouter } from '../../main/api/ipcRouter.ts';
 import { createApiHandlers } from '../../main/api/apiHandlers.ts';
-import { createCore } from '../../main/core/createCore.ts';
+import { composeServices } from '../../main/core/composeServices.ts';
 import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
@@ -26,11 +26,10 @@ beforeAll(async () => {
   const settings = new SettingsStore({ dataDir });
   await settings.load();
   await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] } });
-  const core = createCore({ dataDir });
+  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined });
   const handlers = createApiHandlers({
-    core,
-    settings,
-    secrets: new EnvSecretStore({}),
+    services,
+    settingsStore: settings,
     emit: (channel, payload) => pushed.push({ channel, payload }),
     shell: { version: '0.1.0', platform: 'linux' },
   });

@@ -1,0 +1,94 @@
+// Images from the UI: added (drop, paste, picker), thumbnailed, cropped, captured. Every one
+// goes through the gate for the model that will look at it (the chat model, or its helper).
+import { basename } from 'node:path';
+import { visionRefusal } from '../images/imageIntake.ts';
+import { cropAttachment } from '../images/cropImage.ts';
+import { thumbnail } from '../images/imageOps.ts';
+import { originalForViewer } from '../images/originalForViewer.ts';
+import type { ApiDeps } from './apiHandlers.ts';
+import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
+
+type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thumbnail' | 'attachments:original' | 'attachments:crop' | 'capture:screenshot'>;
+
+export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
+  const { services } = deps;
+
+  async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0]) {
+    const target = await services.models.imageTargetFor(model);
+    return (target.seer ?? target.chat).target;
+  }
+
+  return {
+    'attachments:add': async ({ source, model }) => {
+      let target;
+      try {
+        target = await gateTarget(model);
+      } catch (error) {
+        return providerFailure(error);
+      }
+      const input =
+        source.kind === 'path'
+          ? { source: source.path, name: basename(source.path), origin: 'user', requestedBy: 'user' as const }
+          : { source: source.bytes, name: source.name, origin: 'user', requestedBy: 'user' as const };
+      const result = await services.intake.tryAttachImage(input, target);
+      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+    },
+
+    'attachments:thumbnail': async ({ id, maxEdge }) => {
+      const got = await services.attachments.get(id);
+      if (!got) return fail('not-found', `No stored image has the id ${id}.`);
+      return ok(await thumbnail(got.data, maxEdge));
+    },
+
+    'attachments:original': async ({ id }) => {
+      const info = await services.attachments.info(id);
+      if (!info) return fail('not-found', `No stored image has the id ${id}.`);
+      const view = await originalForViewer(services.attachments, info, services.limits);
+      if (!view.ok) return fail(view.code, view.message);
+      const { data, ...rest } = view;
+      return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
+    },
+
+    'attachments:crop': async ({ id, region, model }) => {
+      const info = await services.attachments.info(id);
+      if (!info) return fail('not-found', `No stored image has the id ${id}.`);
+      // Cut from the kept original at native resolution: that is what keeps small text legible.
+      const crop = await cropAttachment(services.attachments, info, region, services.limits);
+      if (!crop.ok) return fail(crop.code, crop.message);
+      let target;
+      try {
+        target = await gateTarget(model);
+      } catch (error) {
+        return providerFailure(error);
+      }
+      const name = info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
+      const result = await services.intake.tryAttachImage({ source: crop.png, name, origin: info.origin, requestedBy: 'user' }, target);
+      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+    },
+
+    'capture:screenshot': async ({ display, model }) => {
+      if (!deps.capturer) return fail('capture-unavailable', 'Screen capture is not available here.');
+      let target;
+      try {
+        target = await gateTarget(model);
+      } catch (error) {
+        return providerFailure(error);
+      }
+      // Refuse before capturing when nobody can look at the result.
+      const refusal = visionRefusal(target);
+      if (refusal) return fail(refusal.code, refusal.message);
+      const restore = (await deps.shell.hideForCapture?.()) ?? (() => undefined);
+      let shot;
+      try {
+        shot = await deps.capturer.capture(display === 'under-cursor' || display === 'all' ? display : { display: display.id });
+      } finally {
+        restore();
+      }
+      if (!shot.ok) return fail(shot.code, shot.message);
+      const name = `screenshot-${shot.capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}.png`;
+      const result = await services.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target);
+      // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
+      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// chat:send and chat:cancel: a turn runs in the background and reports through `chat:event`.
+import type { ChatEvent } from '../../common/events.ts';
+import type { ModelSelection } from '../../common/settings.ts';
+import type { ModelChoice } from '../chat/chatEngine.ts';
+import { newConversationId } from '../chat/conversationStore.ts';
+import type { LiveTurns } from '../chat/liveTurns.ts';
+import type { ApiDeps } from './apiHandlers.ts';
+import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
+
+export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel'>; close(): void } {
+  const { services } = deps;
+  const turns = new Map<string, AbortController>();
+  return {
+    close: () => {
+      for (const c of turns.values()) c.abort();
+    },
+    handlers: {
+      'chat:send': async (request) => {
+        let selection: ModelSelection;
+        let chat: ModelChoice;
+        let helper: ModelChoice | undefined;
+        try {
+          selection = await services.models.selectionOrDefault(request.model);
+          chat = await services.models.choiceFor(selection);
+          helper = await services.models.helperFor(chat);
+        } catch (error) {
+          return providerFailure(error);
+        }
+        const conversationId = request.conversationId ?? newConversationId();
+        const controller = new AbortController();
+        turns.set(request.turnId, controller);
+        // A page that reloads or switches away mid-answer picks the turn up again from `live`.
+        live.start(conversationId, { turnId: request.turnId, text: request.text, attachmentIds: request.attachmentIds, createdAt: new Date().toISOString() });
+        let seq = 0;
+        const emit = (event: ChatEvent) => {
+          live.record(conversationId, request.turnId, event);
+          deps.emit('chat:event', { conversationId, turnId: request.turnId, seq: seq++, event });
+        };
+        const thinking = chat.capabilities.thinking === 'yes';
+        void services.engine
+          .runTurn(
+            {
+              conversationId,
+              createIfMissing: request.conversationId === undefined,
+              replaceLastTurn: request.replaceLastTurn,
+              text: request.text,
+              userMessageId: request.turnId,
+              attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),
+              chat,
+              helper,
+              signal: controller.signal,
+              ...(thinking ? { think: true } : {}),
+            },
+            emit,
+          )
+          .catch((error: unknown) => {
+            emit({ type: 'error', code: 'internal', message: services.redact(error instanceof Error ? error.message : String(error)) });
+            emit({ type: 'done', conversationId, text: '' });
+          })
+          .finally(() => turns.delete(request.turnId));
+        return ok({ conversationId, turnId: request.turnId });
+      },
+
+      'chat:cancel': async ({ turnId }) => {
+        const controller = turns.get(turnId);
+        controller?.abort();
+        return ok({ cancelled: controller !== undefined });
+      },
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// The stored conversations: list, open (as the renderer's view), rename, delete.
+import type { LiveTurns } from '../chat/liveTurns.ts';
+import type { ApiDeps } from './apiHandlers.ts';
+import { conversationView, withLiveTurn } from './conversationView.ts';
+import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
+
+type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete'>;
+
+export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): ConversationHandlers {
+  const missing = (id: string) => fail('not-found', `No conversation with id ${id}.`);
+  return {
+    'conversations:list': async () => ok(await services.conversations.list()),
+    'conversations:get': async ({ id }) => {
+      const c = await services.conversations.get(id);
+      return c ? ok(withLiveTurn(await conversationView(c, services.attachments), live.get(id))) : missing(id);
+    },
+    'conversations:rename': async ({ id, title }) => {
+      if (!(await services.conversations.rename(id, title))) return missing(id);
+      const c = (await services.conversations.list()).find((x) => x.id === id);
+      return c ? ok(c) : missing(id);
+    },
+    'conversations:delete': async ({ id }) => ((await services.conversations.delete(id)) ? ok({ id }) : missing(id)),
+  };
+}

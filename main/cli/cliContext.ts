@@ -1,0 +1,102 @@
+// What every CLI command shares: the app's settings (read-only), the common model flags
+// (--provider, --base-url, --api-key-env, --vision) with one wording of their errors, and
+// the one composition (composeServices) the app and the harness use too.
+import { resolve } from 'node:path';
+import type { Limits } from '../../common/limits.ts';
+import type { McpConfig } from '../../common/mcpConfig.ts';
+import type { ProviderKind } from '../../common/models.ts';
+import type { Settings } from '../../common/settings.ts';
+import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import { composeServices, fixedSettings, type Services } from '../core/composeServices.ts';
+import type { VisionDeclaration } from '../core/modelResolver.ts';
+import { resolveOllamaHost } from '../models/ollamaHost.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { EnvSecretStore } from '../settings/secretStore.ts';
+import { readCliSettings } from './cliSettings.ts';
+import { UsageError, type CommandIO } from './io.ts';
+
+/** The values of MODEL_OPTIONS (io.ts) as parseArgs gives them. */
+export type ModelFlagValues = { provider?: string; 'base-url'?: string; 'api-key-env'?: string; vision?: string };
+
+export type ModelFlags = {
+  kind: ProviderKind;
+  /** --base-url, else (Ollama) $OLLAMA_HOST, else the app's setting; OpenAI: undefined = api.openai.com. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** --vision as a declaration (it wins over Settings and detection). */
+  vision: VisionDeclaration | undefined;
+};
+
+export function parseProvider(value: string | undefined): ProviderKind {
+  if (value === undefined || value === 'ollama') return 'ollama';
+  if (value === 'openai') return 'openai';
+  throw new UsageError(`--provider must be ollama or openai, not "${value}"`);
+}
+
+export function parseVision(value: string | undefined): 'yes' | 'no' | undefined {
+  if (value === undefined || value === 'yes' || value === 'no') return value;
+  throw new UsageError(`--vision must be yes or no, not "${value}"`);
+}
+
+/** The common model flags, checked once for every command. */
+export function parseModelFlags(values: ModelFlagValues, env: NodeJS.ProcessEnv, settings: Settings): ModelFlags {
+  const kind = parseProvider(values.provider);
+  const vision = parseVision(values.vision);
+  let apiKey: string | undefined;
+  const keyVar = values['api-key-env'];
+  if (keyVar !== undefined) {
+    apiKey = env[keyVar];
+    if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: that environment variable is not set`);
+  }
+  const flagUrl = values['base-url'];
+  if (flagUrl !== undefined && kind === 'openai' && !/^https?:\/\//i.test(flagUrl)) {
+    throw new UsageError('--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/v1');
+  }
+  let baseUrl = flagUrl;
+  if (kind === 'ollama') {
+    try {
+      baseUrl = resolveOllamaHost(flagUrl ?? env.OLLAMA_HOST ?? settings.providers.ollama.host);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { kind, baseUrl, apiKey, vision: vision ? { vision, source: 'flag' } : undefined };
+}
+
+export type CliContext = {
+  dataDir: string;
+  settings: Settings;
+  flags: ModelFlags;
+  services: Services;
+};
+
+/**
+ * Settings, flags and services for one command run. Warnings (a broken settings file) go to
+ * stderr; a bad flag is a UsageError (exit 2).
+ */
+export async function cliContext(
+  io: CommandIO,
+  values: ModelFlagValues & { 'data-dir'?: string },
+  extra: { capturer?: ScreenCapturer; mcpConfig?: McpConfig; noMcp?: boolean; limits?: Partial<Limits> } = {},
+): Promise<CliContext> {
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env);
+  const { settings, warning } = await readCliSettings(dataDir);
+  if (warning) io.err(`glance: ${warning}\n`);
+  const flags = parseModelFlags(values, io.env, settings);
+  const secrets = new EnvSecretStore(io.env);
+  // Known to the store, the key is redacted from every line the services print.
+  if (flags.apiKey !== undefined) await secrets.set('cli-api-key', flags.apiKey);
+  const services = composeServices({
+    dataDir,
+    settings: fixedSettings(settings),
+    secrets,
+    ...(extra.capturer ? { capturer: extra.capturer } : {}),
+    ...(extra.mcpConfig ? { mcpConfig: extra.mcpConfig } : {}),
+    // The CLI starts MCP servers only from a config file it was given (or the data dir's mcp.json).
+    noMcp: extra.noMcp ?? extra.mcpConfig === undefined,
+    ...(extra.limits ? { limits: extra.limits } : {}),
+    endpoint: { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}), ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), env: io.env },
+    log: (line) => io.err(`glance: ${line}\n`),
+  });
+  return { dataDir, settings, flags, services };
+}

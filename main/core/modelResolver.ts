@@ -1,0 +1,157 @@
+// Models as every entry sees them: a selection ("ollama"/endpoint + name) becomes a provider,
+// its capabilities with the user's declarations applied, and the image target the gate
+// fits for. The app, the harness and the CLI all resolve models here, so a verdict
+// declared in Settings (or by --vision) means the same everywhere.
+import type { ListedModel } from '../../common/ipc.ts';
+import type { ModelInfo } from '../../common/models.ts';
+import { declaredVision, endpointId, OLLAMA_ENDPOINT, type ModelSelection, type Settings } from '../../common/settings.ts';
+import type { ModelChoice } from '../chat/chatEngine.ts';
+import { createProvider } from '../models/createProvider.ts';
+import { ProviderError, type ModelProvider } from '../models/provider.ts';
+import type { SecretStore } from '../settings/secretStore.ts';
+import { resolveModel } from './resolveModel.ts';
+
+export type SettingsSource = {
+  current(): Settings;
+  onChange?(listener: (settings: Settings) => void): () => void;
+};
+
+/** Where an endpoint is, and how to reach it; the CLI's flags override Settings here. */
+export type EndpointOverride = { baseUrl?: string; apiKey?: string; env?: Record<string, string | undefined> };
+
+/** A person's word on a model's vision: --vision (flag) wins over Settings. */
+export type VisionDeclaration = { vision: 'yes' | 'no'; source: 'flag' | 'settings' };
+
+export type ChoiceOptions = {
+  vision?: VisionDeclaration;
+  signal?: AbortSignal;
+  /**
+   * Only the vision verdict matters (check-image): a declared one is taken without asking the
+   * server, and with nothing declared a server that cannot be asked is an error, not "unknown".
+   */
+  visionOnly?: boolean;
+};
+
+export type ModelResolver = {
+  /** A model ready for the engine: provider, capabilities (declarations applied), image target. */
+  choiceFor(selection: ModelSelection, options?: ChoiceOptions): Promise<ModelChoice>;
+  /** The provider for an endpoint, made once per endpoint config so capability caches live on. */
+  providerFor(selection: Pick<ModelSelection, 'provider' | 'endpoint'>): Promise<ModelProvider>;
+  /** The model a request names, else the default from Settings, else the first local model that sees. */
+  selectionOrDefault(selection: ModelSelection | undefined): Promise<ModelSelection>;
+  /** The model that looks at images for a chat model: itself if it sees, else the vision helper. */
+  imageTargetFor(selection: ModelSelection | undefined): Promise<{ chat: ModelChoice; seer?: ModelChoice; helper?: ModelChoice }>;
+  /** The configured vision helper, resolved, when the chat model cannot see. */
+  helperFor(chat: ModelChoice): Promise<ModelChoice | undefined>;
+  /** Every endpoint's models with the declared verdicts applied; a dead endpoint is an error row. */
+  listAll(): Promise<{ models: ListedModel[]; errors: { endpoint: string; code: string; message: string }[] }>;
+  /** One endpoint's models with the declared verdicts applied. */
+  list(selection: Pick<ModelSelection, 'provider' | 'endpoint'>, options?: { signal?: AbortSignal }): Promise<ModelInfo[]>;
+};
+
+export function createModelResolver(deps: { settings: SettingsSource; secrets: SecretStore; endpoint?: EndpointOverride }): ModelResolver {
+  const { settings, secrets } = deps;
+  const cache = new Map<string, { key: string; provider: ModelProvider }>();
+
+  async function endpointFor(selection: Pick<ModelSelection, 'provider' | 'endpoint'>, s: Settings) {
+    const override = deps.endpoint;
+    if (selection.provider === 'ollama') return { baseUrl: override?.baseUrl ?? s.providers.ollama.host, apiKey: undefined };
+    if (override?.baseUrl !== undefined || selection.endpoint === undefined) return { baseUrl: override?.baseUrl, apiKey: override?.apiKey };
+    const endpoint = s.providers.openai.find((e) => e.name === selection.endpoint);
+    if (!endpoint) throw new ProviderError('model-not-found', `No OpenAI-compatible endpoint named "${selection.endpoint}" in Settings.`);
+    return { baseUrl: endpoint.baseUrl, apiKey: override?.apiKey ?? (endpoint.apiKeyRef ? await secrets.get(endpoint.apiKeyRef) : undefined) };
+  }
+
+  async function providerFor(selection: Pick<ModelSelection, 'provider' | 'endpoint'>): Promise<ModelProvider> {
+    const s = settings.current();
+    const { baseUrl, apiKey } = await endpointFor(selection, s);
+    const id = endpointId(selection);
+    const key = JSON.stringify([selection.provider, baseUrl ?? '', apiKey ?? '', s.vision[id] ?? {}]);
+    const cached = cache.get(`${selection.provider}:${id}`);
+    if (cached?.key === key) return cached.provider;
+    const provider = createProvider({ kind: selection.provider, baseUrl, apiKey, visionOverrides: s.vision[id], env: deps.endpoint?.env });
+    cache.set(`${selection.provider}:${id}`, { key, provider });
+    return provider;
+  }
+
+  async function choiceFor(selection: ModelSelection, options: ChoiceOptions = {}): Promise<ModelChoice> {
+    const s = settings.current();
+    const { baseUrl, apiKey } = await endpointFor(selection, s);
+    const declared = declaredVision(s, selection);
+    const vision = options.vision ?? (declared ? { vision: declared, source: 'settings' as const } : undefined);
+    const choice = await resolveModel({
+      kind: selection.provider,
+      model: selection.name,
+      baseUrl,
+      apiKey,
+      ...(vision ? { vision: vision.vision, visionSource: vision.source } : {}),
+      visionOverrides: s.vision[endpointId(selection)],
+      env: deps.endpoint?.env,
+      provider: await providerFor(selection),
+      signal: options.signal,
+      strict: options.visionOnly === true,
+      detect: !(options.visionOnly === true && vision !== undefined),
+    });
+    if (selection.provider === 'openai' && selection.endpoint) choice.endpoint = selection.endpoint;
+    return choice;
+  }
+
+  async function list(selection: Pick<ModelSelection, 'provider' | 'endpoint'>, options: { signal?: AbortSignal } = {}): Promise<ModelInfo[]> {
+    const s = settings.current();
+    const listed = await (await providerFor(selection)).listModels(options);
+    return listed.map((m) => {
+      const declared = declaredVision(s, { ...selection, name: m.name });
+      return declared ? { ...m, capabilities: { ...m.capabilities, vision: declared, visionSource: 'settings' as const } } : m;
+    });
+  }
+
+  async function selectionOrDefault(selection: ModelSelection | undefined): Promise<ModelSelection> {
+    if (selection) return selection;
+    const s = settings.current();
+    if (s.defaultModel) return s.defaultModel;
+    const models = await list({ provider: 'ollama' });
+    const seeing = models.find((m) => m.capabilities.vision === 'yes') ?? models[0];
+    if (!seeing) throw new ProviderError('model-not-found', 'No model is installed. Pull one that can see, e.g. `ollama pull gemma3`, or add an endpoint in Settings.');
+    return { provider: 'ollama', name: seeing.name };
+  }
+
+  async function helperFor(chat: ModelChoice): Promise<ModelChoice | undefined> {
+    if (chat.capabilities.vision === 'yes') return undefined;
+    const helperSelection = settings.current().visionHelper;
+    return helperSelection ? choiceFor(helperSelection) : undefined;
+  }
+
+  return {
+    choiceFor,
+    providerFor,
+    selectionOrDefault,
+    helperFor,
+    list,
+    async imageTargetFor(selection) {
+      const chat = await choiceFor(await selectionOrDefault(selection));
+      if (chat.capabilities.vision === 'yes') return { chat, seer: chat };
+      const helper = await helperFor(chat);
+      return { chat, ...(helper?.capabilities.vision === 'yes' ? { seer: helper } : {}), ...(helper ? { helper } : {}) };
+    },
+    async listAll() {
+      const s = settings.current();
+      const endpoints: { selection: Pick<ModelSelection, 'provider' | 'endpoint'>; id: string }[] = [
+        { selection: { provider: 'ollama' }, id: OLLAMA_ENDPOINT },
+        ...s.providers.openai.map((e) => ({ selection: { provider: 'openai' as const, endpoint: e.name }, id: e.name })),
+      ];
+      const models: ListedModel[] = [];
+      const errors: { endpoint: string; code: string; message: string }[] = [];
+      await Promise.all(
+        endpoints.map(async ({ selection, id }) => {
+          try {
+            for (const m of await list(selection)) models.push({ ...m, endpoint: id });
+          } catch (error) {
+            if (!(error instanceof ProviderError)) throw error;
+            errors.push({ endpoint: id, code: error.code, message: error.message });
+          }
+        }),
+      );
+      return { models, errors };
+    },
+  };
+}
