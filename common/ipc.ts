@@ -85,11 +85,15 @@ export type ListedModel = z.infer<typeof ListedModel>;
 
 export const McpServerStatus = z.object({
   name: z.string(),
-  transport: z.enum(['stdio', 'http']),
+  transport: z.enum(['stdio', 'http', 'sse']),
   state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
   tools: z.array(z.string()),
   /** Why it failed, in plain words. */
   message: z.string().optional(),
+  /** Config keys Glance does not use (never dropped silently), and the like. */
+  warnings: z.array(z.string()).optional(),
+  /** The server's own log (`notifications/message`), for "Open log". */
+  logFile: z.string().optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 

@@ -19,6 +19,8 @@ export function mcpHandlers(deps: ApiDeps): Pick<IpcHandlers, 'mcp:status' | 'mc
       const state = st.state === 'ready' || st.state === 'idle' || st.state === 'starting' || st.state === 'failed' ? st.state : st.state === 'closed' || st.state === 'disabled' ? 'stopped' : 'failed';
       const out: McpServerStatus = { name: st.name, transport: st.transport ?? 'stdio', state, tools: toolNames.get(st.name) ?? [] };
       if (st.message) out.message = st.message;
+      if (st.warnings?.length) out.warnings = st.warnings;
+      if (st.logFile) out.logFile = st.logFile;
       return out;
     });
   }

@@ -41,8 +41,9 @@ export const askCommand = {
     if (!prompt) throw new UsageError('a PROMPT is required (glance ask "What is on my screen?" --screenshot)');
     const deliveries = values['max-image-deliveries'] === undefined ? undefined : Number(values['max-image-deliveries']);
     if (deliveries !== undefined && (!Number.isInteger(deliveries) || deliveries < 0)) throw new UsageError('--max-image-deliveries takes a whole number ≥ 0');
-    const mcpConfig = values['mcp-config'] ? await loadMcpConfig(absolute(values['mcp-config'])) : undefined;
+    const mcpConfig = values['mcp-config'] ? await loadMcpConfig(absolute(values['mcp-config']), { env: io.env }) : undefined;
     for (const error of mcpConfig?.errors ?? []) io.err(`glance: ${formatConfigError(error)}\n`);
+    for (const warning of mcpConfig?.warnings ?? []) io.err(`glance: warning: ${formatConfigError(warning)}\n`);
     const capturer = new NodeScreenshotsCapturer();
     const { settings, flags, services } = await cliContext(io, values, {
       capturer,

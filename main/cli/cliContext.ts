@@ -13,6 +13,7 @@ import { resolveOllamaHost } from '../models/ollamaHost.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { readCliSettings } from './cliSettings.ts';
+import { cliInteraction } from './mcpInteraction.ts';
 import { UsageError, type CommandIO } from './io.ts';
 
 /** The values of MODEL_OPTIONS (io.ts) as parseArgs gives them. */
@@ -95,6 +96,8 @@ export async function cliContext(
     // The CLI starts MCP servers only from a config file it was given (or the data dir's mcp.json).
     noMcp: extra.noMcp ?? extra.mcpConfig === undefined,
     ...(extra.limits ? { limits: extra.limits } : {}),
+    mcpInteraction: cliInteraction(io),
+    env: io.env,
     endpoint: { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}), ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), env: io.env },
     log: (line) => io.err(`glance: ${line}\n`),
   });

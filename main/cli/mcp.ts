@@ -4,7 +4,7 @@
 // uses, so `mcp call --json` shows exactly what a model would get.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
+import { emptyMcpConfig, formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
 import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import type { Services } from '../core/composeServices.ts';
@@ -69,15 +69,19 @@ async function list(rest: string[], values: Values, io: CommandIO): Promise<numb
     const tools = await hub.listTools();
     const servers = hub.status();
     const errors = config.errors.filter((e) => e.server === undefined).map(formatConfigError);
+    const warnings = config.warnings.filter((w) => w.server === undefined).map(formatConfigError);
     if (values.json) {
-      io.out(JSON.stringify({ servers, tools, errors }, null, 2) + '\n');
+      io.out(JSON.stringify({ servers, tools, errors, warnings }, null, 2) + '\n');
     } else {
       if (servers.length === 0) io.out('No MCP servers are configured.\n');
+      for (const warning of warnings) io.out(`warning: ${warning}\n`);
       for (const server of servers) {
         io.out(`${server.name} (${server.transport ?? 'config'}): ${server.state}${server.message ? ` — ${server.message}` : ''}\n`);
+        for (const warning of server.warnings ?? []) io.out(`  warning: ${warning}\n`);
         for (const tool of tools.filter((t) => t.server === server.name)) {
           io.out(`  ${tool.name}${tool.description ? `  ${firstLine(tool.description)}` : ''}\n`);
         }
+        for (const hidden of server.hiddenTools ?? []) io.out(`  (not offered: ${hidden.tool} — ${hidden.reason})\n`);
       }
     }
     if (servers.some((s) => s.state === 'failed' || s.state === 'crashed')) return UNREACHABLE;
@@ -114,7 +118,7 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
   }
 
   // Only the server asked for is started; images go through the same intake (and limits) as the app's.
-  const { services } = await cliContext(io, values, { mcpConfig: { servers: new Map([[serverName, serverConfig]]), errors: [] }, noMcp: false });
+  const { services } = await cliContext(io, values, { mcpConfig: { ...config, servers: new Map([[serverName, serverConfig]]), errors: [], warnings: config.warnings.filter((w) => w.server === serverName) }, noMcp: false });
   const store = services.attachments;
   const hub = hubOf(services);
   const controller = new AbortController();
@@ -160,9 +164,9 @@ async function readConfig(file: string | undefined, dataDir: string, io: Command
   let path = file;
   if (path === undefined) {
     path = join(dataDir, 'mcp.json');
-    if (!existsSync(path)) return { servers: new Map(), errors: [] };
+    if (!existsSync(path)) return emptyMcpConfig();
   }
-  const config = await loadMcpConfig(isAbsolute(path) ? path : resolve(path));
+  const config = await loadMcpConfig(isAbsolute(path) ? path : resolve(path), { env: io.env });
   const fatal = config.errors.filter((e) => e.server === undefined);
   for (const error of config.errors) if (only === undefined || error.server === undefined) io.err(`glance mcp: ${formatConfigError(error)}\n`);
   return fatal.length > 0 ? undefined : config;

@@ -3,12 +3,11 @@
 // engine → MCP hub (from settings or a config file) → model resolver. Entries differ only in
 // the options they pass (their secret store, a capturer, an MCP config file, flag overrides),
 // so `glance mcp call` and `glance ask` apply the same limits as the app.
-import { join } from 'node:path';
 import type { Limits } from '../../common/limits.ts';
 import { parseMcpConfig, formatConfigError, type McpConfig } from '../../common/mcpConfig.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
-import { BinaryCapture } from '../mcp/binaryCapture.ts';
-import { McpHub } from '../mcp/mcpHub.ts';
+import { createMcpHub, type CreateMcpHubOptions } from '../mcp/createMcpHub.ts';
+import type { McpHub } from '../mcp/mcpHub.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
@@ -26,6 +25,10 @@ export type ComposeOptions = {
   mcpConfig?: McpConfig;
   /** Start no MCP servers at all (commands that need none). */
   noMcp?: boolean;
+  /** How this entry asks a person for MCP servers: elicitation, `${input:id}`, a sign-in page. */
+  mcpInteraction?: CreateMcpHubOptions['interaction'];
+  /** For `${VAR}` in MCP configs and the proxy/CA variables stdio servers inherit. Default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Flag overrides on top of the settings' limits (e.g. --max-image-deliveries). */
   limits?: Partial<Limits>;
   /** The CLI's --base-url / --api-key-env, in place of the settings' endpoint. */
@@ -67,12 +70,23 @@ export function composeServices(options: ComposeOptions): Services {
 
   let hub: McpHub | undefined;
   if (!options.noMcp) {
-    const config = options.mcpConfig ?? parseMcpConfig({ mcpServers: current.mcpServers });
+    const env = options.env ?? process.env;
+    const config = options.mcpConfig ?? parseMcpConfig({ mcpServers: current.mcpServers }, { env });
     if (!options.mcpConfig) for (const error of config.errors) log(`MCP ${formatConfigError(error)}`);
+    if (!options.mcpConfig) for (const warning of config.warnings) log(`MCP warning: ${formatConfigError(warning)}`);
     // A config given explicitly (the CLI's) gets a hub even when empty: it answers "no servers".
     if (config.servers.size > 0 || options.mcpConfig) {
-      const capture = new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') });
-      hub = new McpHub({ config, capture, log });
+      hub = createMcpHub({
+        config,
+        intake: core.intake,
+        store: core.attachments,
+        dataDir,
+        roots: () => settings.current().allowedRoots,
+        log,
+        ...(options.mcpInteraction ? { interaction: options.mcpInteraction } : {}),
+        tokens: secrets,
+        parentEnv: env,
+      });
       core.tools.addProvider(mcpToolProvider(hub));
     }
   }

@@ -61,7 +61,16 @@ export type CaptureContext = {
    */
   imageTarget?: ImageTarget;
   signal?: AbortSignal;
+  /**
+   * `resources/read` on the same server, for resource_link blocks: their contents go through
+   * capture like embedded resources. Without it a link stays a one-line reference.
+   */
+  readResource?: (uri: string, signal: AbortSignal | undefined) => Promise<unknown[]>;
 };
+
+/** Resource links read per result, and contents kept per link: a result cannot fan out unbounded. */
+const MAX_LINKS_READ = 4;
+const MAX_CONTENTS_PER_LINK = 8;
 
 /** A tool result as it came off the wire; validated loosely so capture, not the SDK, judges blocks. */
 export type RawToolResult = { content?: unknown; isError?: unknown; structuredContent?: unknown };
@@ -89,7 +98,7 @@ export class BinaryCapture {
     const files: CapturedFile[] = [];
     const notes: string[] = [];
     const parts: Part[] = [];
-    const job: Job = { ctx, images, files, notes, parts, counter: 0 };
+    const job: Job = { ctx, images, files, notes, parts, counter: 0, linksRead: 0 };
     try {
       const blocks = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       for (const block of blocks) {
@@ -134,14 +143,35 @@ export class BinaryCapture {
       case 'resource':
         await this.#resource(b.resource, job);
         return;
-      case 'resource_link': {
-        const mime = typeof b.mimeType === 'string' ? `, ${b.mimeType}` : '';
-        job.parts.push({ kind: 'server', text: `[resource link: ${String(b.name ?? '')} ${String(b.uri ?? '')}${mime}]` });
+      case 'resource_link':
+        await this.#resourceLink(b, job);
         return;
-      }
       default:
         job.parts.push({ kind: 'server', text: JSON.stringify(block, elideLongStrings) });
     }
+  }
+
+  async #resourceLink(b: Record<string, unknown>, job: Job): Promise<void> {
+    const uri = typeof b.uri === 'string' ? b.uri : '';
+    const mime = typeof b.mimeType === 'string' ? `, ${b.mimeType}` : '';
+    const label = `[resource link: ${String(b.name ?? '')} ${uri}${mime}]`;
+    const read = job.ctx.readResource;
+    if (!read || !uri || job.linksRead >= MAX_LINKS_READ) {
+      job.parts.push({ kind: 'server', text: label });
+      return;
+    }
+    job.linksRead++;
+    let contents: unknown[];
+    try {
+      contents = await read(uri, job.ctx.signal);
+    } catch (error) {
+      this.#note(job, `resource link ${uri} could not be read (${errorText(error)})`);
+      job.parts.push({ kind: 'server', text: `${label.slice(0, -1)} — it could not be read: ${errorText(error).slice(0, 200)}]` });
+      return;
+    }
+    job.parts.push({ kind: 'ours', text: `${label.slice(0, -1)} — read, ${contents.length} content${contents.length === 1 ? '' : 's'}]` });
+    for (const content of contents.slice(0, MAX_CONTENTS_PER_LINK)) await this.#resource(content, job);
+    if (contents.length > MAX_CONTENTS_PER_LINK) job.parts.push({ kind: 'ours', text: `[${contents.length - MAX_CONTENTS_PER_LINK} more contents of ${uri} left out]` });
   }
 
   async #resource(resource: unknown, job: Job): Promise<void> {
@@ -333,7 +363,7 @@ export class BinaryCapture {
   }
 }
 
-type Job = { ctx: CaptureContext; images: AttachmentInfo[]; files: CapturedFile[]; notes: string[]; parts: Part[]; counter: number };
+type Job = { ctx: CaptureContext; images: AttachmentInfo[]; files: CapturedFile[]; notes: string[]; parts: Part[]; counter: number; linksRead: number };
 
 /** When capture itself broke: keep the server's text blocks, describe the rest without bytes. */
 function passThrough(result: RawToolResult): Part[] {

@@ -48,6 +48,21 @@ describe('glance mcp', () => {
     expect(io.stdout()).toMatch(/^fx \(stdio\): ready\n {2}fx__chart_image {2}Returns the known-answer bar chart/);
   });
 
+  it("mcp list reads VS Code's servers/inputs: variables from the environment, ${input:…} from GLANCE_INPUT_<ID>, unknown keys warned", async () => {
+    const vscode = join(data.dir, 'vscode-mcp.json');
+    const entry = fixtureEntry({ type: 'stdio', env: { WHO: '${input:who}', FROM_ENV: '${env:FX_VALUE}' }, dev: { watch: 'src/**' } });
+    await writeFile(vscode, JSON.stringify({ inputs: [{ type: 'promptString', id: 'who', description: 'Your name' }], servers: { fx: entry } }));
+    const io = capturingIO({ FX_VALUE: 'from the environment', GLANCE_INPUT_WHO: 'ada' });
+    expect(await main(['mcp', 'list', '--mcp-config', vscode, '--data-dir', data.dir], io)).toBe(0);
+    expect(io.stdout()).toMatch(/^fx \(stdio\): ready\n {2}warning: "dev": not a setting Glance uses; ignored\n {2}fx__chart_image/);
+    const call = capturingIO({ FX_VALUE: 'from the environment', GLANCE_INPUT_WHO: 'ada' });
+    expect(await main(['mcp', 'call', 'fx', 'env_vars', '--args', '{"names":["WHO","FROM_ENV"]}', '--mcp-config', vscode, '--data-dir', data.dir], call)).toBe(0);
+    expect(JSON.parse(call.stdout())).toEqual({ WHO: 'ada', FROM_ENV: 'from the environment' });
+    const missing = capturingIO({ FX_VALUE: 'x' });
+    expect(await main(['mcp', 'call', 'fx', 'echo', '--args', '{"text":"hi"}', '--mcp-config', vscode, '--data-dir', data.dir], missing)).toBe(4);
+    expect(missing.stderr()).toContain('it needs a value for ${input:who} (set GLANCE_INPUT_WHO in the environment)');
+  });
+
   it('mcp call --json prints what the model sees plus the captured attachments', async () => {
     const io = capturingIO();
     const code = await main(['mcp', 'call', 'fx', 'text_and_image', '--mcp-config', config, '--data-dir', data.dir, '--json'], io);

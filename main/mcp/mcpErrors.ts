@@ -1,0 +1,93 @@
+// One error map for the MCP hub: every failure a person reads says what happened in plain
+// words — never a server's raw HTML page, never a JSON body dumped into a sentence.
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
+
+export function failed(failure: McpFailureCode, text: string): McpToolOutcome {
+  return { ok: false, text, images: [], files: [], notes: [], failure };
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+const STATUS_WORDS: Record<number, string> = {
+  400: 'bad request',
+  401: 'sign-in required',
+  403: 'forbidden',
+  404: 'not found',
+  405: 'method not allowed',
+  406: 'not acceptable',
+  415: 'unsupported media type',
+  429: 'too many requests',
+  500: 'server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+};
+
+/**
+ * A server's error body, made fit for a sentence: HTML pages become their title (or nothing),
+ * JSON-RPC / OAuth error JSON becomes its message, anything else is cut to one short line.
+ */
+export function plainBody(body: string): string {
+  const text = body.trim();
+  if (!text) return '';
+  if (/^<(!doctype|html|head|body)\b/i.test(text) || /<\/(html|body|div|p|h1)>/i.test(text)) {
+    const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim() ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text)?.[1]?.trim();
+    return title ? `the server answered with a web page ("${title}")` : 'the server answered with a web page';
+  }
+  if (text.startsWith('{')) {
+    try {
+      const json = JSON.parse(text) as { error?: unknown; message?: unknown; error_description?: unknown };
+      const e = json.error;
+      const message =
+        typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
+          ? (e as { message: string }).message
+          : typeof json.error_description === 'string'
+            ? json.error_description
+            : typeof json.message === 'string'
+              ? json.message
+              : typeof e === 'string'
+                ? e
+                : undefined;
+      if (message) return oneLine(message);
+    } catch {
+      // not JSON after all: fall through
+    }
+  }
+  return oneLine(text);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}
+
+/** "HTTP 404 (not found)" plus the body's gist, from the SDK's transport errors. */
+export function httpErrorText(error: StreamableHTTPError | Error, code: number | undefined): string {
+  const raw = error.message.replace(/^(Error POSTing to endpoint( \(HTTP \d+\))?|Failed to open SSE stream|Error connecting to SSE stream|SSE error|Non-200 status code \(\d+\)):?\s*/i, '');
+  const gist = plainBody(raw);
+  const status = code !== undefined && code > 0 ? `HTTP ${code}${STATUS_WORDS[code] ? ` (${STATUS_WORDS[code]})` : ''}` : '';
+  return [status, gist && !/^\d+$/.test(gist) && gist.toLowerCase() !== STATUS_WORDS[code ?? 0] ? gist : ''].filter(Boolean).join(': ') || 'the request failed';
+}
+
+/** The start failure in words, with the cause the person can act on. */
+export function describeError(error: unknown, lastError: string | undefined): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `the command was not found (${e.path ?? e.message})`;
+  if (error instanceof UnauthorizedError) return `the server needs sign-in and it did not complete${error.message && error.message !== 'Unauthorized' ? ` (${error.message})` : ''}`;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return `the process exited during start${lastError ? ` (${lastError})` : ''}`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'it did not answer the initialize request in time';
+  if (error instanceof StreamableHTTPError) return httpErrorText(error, error.code);
+  const sse = /Non-200 status code \((\d+)\)|HTTP (\d{3})/.exec(errorText(error));
+  if (sse) return httpErrorText(error as Error, Number(sse[1] ?? sse[2]));
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return `${plainBody(errorText(error))}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
+}

@@ -1,0 +1,393 @@
+// One configured MCP server: its SDK Client, its process or session, its state (DESIGN §6).
+// Started lazily; a crash or hang marks it for restart on next use; a remote server that
+// answers 4xx to streamable HTTP is retried over legacy SSE (and remembered); one that needs
+// sign-in goes through OAuth and is retried with the token.
+import type { Readable } from 'node:stream';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { substituteInputs, type McpServerConfig } from '../../common/mcpConfig.ts';
+import { abortable } from '../abortable.ts';
+import type { McpToolOutcome } from './binaryCapture.ts';
+import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
+import { describeError, errorText, failed, seconds } from './mcpErrors.ts';
+import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
+import { endSession, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
+import { stdioEnvironment } from './serverEnvironment.ts';
+import { createStdioTransport } from './stdioTransport.ts';
+
+// Loose on purpose: the SDK's strict schema would reject a whole result for one malformed
+// block (or atob() a 7 MB string just to validate it); binary capture judges blocks itself.
+const LooseCallToolResult = z.looseObject({
+  content: z.array(z.unknown()).optional(),
+  isError: z.boolean().optional(),
+  structuredContent: z.unknown().optional(),
+});
+const LooseReadResourceResult = z.looseObject({ contents: z.array(z.unknown()) });
+
+/** Server `instructions` go into the system prompt; bounded so one server cannot crowd it. */
+export const MAX_INSTRUCTIONS_CHARS = 2000;
+const validators = new AjvJsonSchemaValidator();
+
+export class ServerConnection {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  readonly #opts: HubOptions;
+  /** The tools a model is offered (disabledTools and task-only tools left out). */
+  tools: SdkTool[] | undefined;
+  /** Tools not offered, and why ("disabled in the config", "needs task support"). */
+  hidden: { tool: string; reason: string }[] = [];
+  instructions: string | undefined;
+  #state: McpServerState;
+  #message: string | undefined;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #starting: Promise<Client> | undefined;
+  /** Learned by fallback: this server speaks legacy SSE. */
+  #remoteKind: RemoteKind | undefined;
+  /** Set after a crash or a timeout: the next use starts a fresh process. */
+  #needsRestart = false;
+  #restarts = 0;
+  #failedAt = 0;
+  #stderr = '';
+  #lastError: string | undefined;
+  /** Why we closed the connection ourselves (so onclose is not taken for a crash). */
+  #stopping: string | undefined;
+  #toolsStale = false;
+  /** The hub closed: nothing starts again (also stops a start that was under way). */
+  #final = false;
+  #outputValidators = new Map<string, (value: unknown) => { valid: boolean; errorMessage?: string | undefined }>();
+
+  constructor(name: string, config: McpServerConfig, opts: HubOptions) {
+    this.name = name;
+    this.config = config;
+    this.#opts = opts;
+    this.#state = config.disabled ? 'disabled' : 'idle';
+  }
+
+  get ready(): Client | undefined {
+    return this.#state === 'ready' ? this.#client : undefined;
+  }
+
+  status(): McpServerHealth {
+    const pid = this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+    const transport = this.config.kind === 'stdio' ? 'stdio' : (this.#remoteKind ?? this.config.kind);
+    return {
+      name: this.name,
+      transport,
+      state: this.#state,
+      ...(this.#message ? { message: this.#message } : {}),
+      tools: this.tools?.length ?? 0,
+      restarts: this.#restarts,
+      ...(pid !== undefined && this.#state === 'ready' ? { pid } : {}),
+      ...(this.hidden.length ? { hiddenTools: this.hidden } : {}),
+      ...(this.#opts.features.logDir ? { logFile: serverLogFile(this.#opts.features.logDir, this.name) } : {}),
+    };
+  }
+
+  countRestart(): void {
+    this.#restarts++;
+  }
+
+  /** A ready client: started now, reused, or restarted after a crash or hang. */
+  async ensure(signal: AbortSignal | undefined, how: { respectBackoff: boolean }): Promise<Client> {
+    if (this.#final) throw new Error('the hub is shut down');
+    if (this.#state === 'disabled') throw new Error(`MCP server "${this.name}" is disabled in the configuration`);
+    // A start in progress already holds #client, but not its tools yet: everyone waits for it.
+    if (this.#starting) return abortable(this.#starting, signal);
+    if (this.#client && !this.#needsRestart) {
+      if (this.#toolsStale) await this.#refreshTools(this.#client, signal).catch(() => undefined);
+      return this.#client;
+    }
+    if (how.respectBackoff && this.#state === 'failed' && Date.now() - this.#failedAt < this.#opts.retryAfterMs) {
+      throw new Error(this.#message ?? 'failed to start');
+    }
+    this.#starting = this.#start(signal).finally(() => (this.#starting = undefined));
+    return abortable(this.#starting, signal);
+  }
+
+  async #start(signal: AbortSignal | undefined): Promise<Client> {
+    if (this.#client) {
+      // A crash or a hang: replace the old process.
+      await this.stop(this.#state === 'hung' ? 'restarted after a hang' : 'restarted after a crash');
+      this.#restarts++;
+    }
+    this.#needsRestart = false;
+    this.#state = 'starting';
+    this.#message = undefined;
+    this.#stderr = '';
+    this.#lastError = undefined;
+    try {
+      const config = await this.#withInputs(signal);
+      const client = config.kind === 'stdio' ? await this.#connectStdio(config) : await this.#connectRemote(config, signal);
+      deliverResponsesAfterNotifications(this.#transport as Transport);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.#toolsStale = true;
+      });
+      const instructions = client.getInstructions()?.trim();
+      this.instructions = instructions ? (instructions.length > MAX_INSTRUCTIONS_CHARS ? `${instructions.slice(0, MAX_INSTRUCTIONS_CHARS)}…` : instructions) : undefined;
+      await this.#refreshTools(client, undefined);
+      if (this.#final) throw new Error('the hub is shut down');
+      this.#state = 'ready';
+      return client;
+    } catch (error) {
+      await new Promise((resolve) => setImmediate(resolve)); // let the last stderr lines arrive
+      const message = `MCP server "${this.name}" could not start: ${describeError(error, this.#lastError)}${this.#stderrTail()}`;
+      await this.#discard(this.#client);
+      this.#client = undefined;
+      this.#transport = undefined;
+      this.#state = this.#final ? 'closed' : 'failed';
+      this.tools = undefined; // a server that does not start offers nothing
+      this.instructions = undefined;
+      this.#message = message;
+      this.#failedAt = Date.now();
+      this.#opts.log?.(message);
+      throw new Error(message, { cause: error });
+    }
+  }
+
+  /** `${input:id}` answered (once per start) by the entry: a dialog in the app, the environment in the CLI. */
+  async #withInputs(signal: AbortSignal | undefined): Promise<McpServerConfig> {
+    if (this.config.inputs.length === 0) return this.config;
+    const values = new Map<string, string>();
+    for (const id of this.config.inputs) {
+      const value = await this.#opts.resolveInput?.({ server: this.name, id, input: this.#opts.inputs.get(id) }, signal);
+      if (value === undefined) throw new Error(`it needs a value for \${input:${id}}${this.#opts.inputHint ? ` (${this.#opts.inputHint(id)})` : ''}`);
+      values.set(id, value);
+    }
+    return substituteInputs(this.config, values);
+  }
+
+  #newClient(): Client {
+    const client = new Client({ name: 'glance', version: '0.1.0' }, { capabilities: clientCapabilities(this.#opts.features) });
+    installClientHandlers(client, this.name, this.#opts.features, this.#opts.log);
+    client.onerror = (error) => {
+      this.#lastError = error.message;
+      this.#opts.log?.(`mcp ${this.name}: ${error.message}`);
+    };
+    client.onclose = () => this.#onClose(client);
+    this.#client = client;
+    return client;
+  }
+
+  async #connectStdio(c: McpServerConfig & { kind: 'stdio' }): Promise<Client> {
+    const transport = createStdioTransport({
+      command: c.command,
+      args: c.args,
+      env: await stdioEnvironment(c, this.#opts.parentEnv),
+      ...(c.cwd ? { cwd: c.cwd } : {}),
+      stderr: 'pipe',
+      maxBufferSize: this.#opts.maxMessageBytes,
+    });
+    // Keep the tail of stderr for error messages (and drain the pipe so the child never blocks).
+    (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    const client = this.#newClient();
+    this.#transport = transport;
+    await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
+    return client;
+  }
+
+  async #connectRemote(c: McpServerConfig & { kind: 'http' | 'sse' }, signal: AbortSignal | undefined): Promise<Client> {
+    let kind: RemoteKind = this.#remoteKind ?? c.kind;
+    const hasAuthHeader = Object.keys(c.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    const auth = hasAuthHeader ? undefined : await this.#opts.auth?.(this.name, c);
+    let signIns = 0;
+    for (;;) {
+      const transport = remoteTransport(kind, c.url, { headers: c.headers, authProvider: auth?.provider });
+      const client = this.#newClient();
+      this.#transport = transport;
+      try {
+        await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
+        if (kind !== c.kind) this.#remoteKind = kind;
+        return client;
+      } catch (error) {
+        await this.#discard(client);
+        if (kind === 'http' && c.kind === 'http' && meansLegacySse(error)) {
+          this.#opts.log?.(`mcp ${this.name}: streamable HTTP answered ${(error as StreamableHTTPError).code}; trying the legacy SSE transport`);
+          kind = 'sse';
+          continue;
+        }
+        if (error instanceof UnauthorizedError && auth && signIns < 2) {
+          signIns++;
+          const code = await auth.waitForCode(signal);
+          await transport.finishAuth(code);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async #discard(client: Client | undefined): Promise<void> {
+    if (!client) return;
+    this.#stopping = 'start failed';
+    await client.close().catch(() => undefined);
+    this.#stopping = undefined;
+  }
+
+  async #refreshTools(client: Client, signal: AbortSignal | undefined): Promise<void> {
+    const tools: SdkTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.#opts.startTimeoutMs, ...(signal ? { signal } : {}) });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const hidden: { tool: string; reason: string }[] = [];
+    const offered = tools.filter((tool) => {
+      if (this.config.disabledTools.includes(tool.name)) hidden.push({ tool: tool.name, reason: 'disabled in the configuration (disabledTools)' });
+      else if (tool.execution?.taskSupport === 'required') hidden.push({ tool: tool.name, reason: 'it runs only as a task, which Glance does not support yet' });
+      else return true;
+      return false;
+    });
+    this.#outputValidators.clear();
+    for (const tool of offered) {
+      if (!tool.outputSchema) continue;
+      try {
+        this.#outputValidators.set(tool.name, validators.getValidator(tool.outputSchema as never));
+      } catch (error) {
+        this.#opts.log?.(`mcp ${this.name}: the output schema of ${tool.name} does not compile (${errorText(error)}); its results are not checked`);
+      }
+    }
+    this.tools = offered;
+    this.hidden = hidden;
+    this.#toolsStale = false;
+  }
+
+  #onClose(client: Client): void {
+    if (client !== this.#client || this.#stopping !== undefined) return;
+    this.#needsRestart = true;
+    if (this.#state === 'starting') return; // #start reports it
+    this.#state = 'crashed';
+    this.#message = `the server's connection closed${this.#lastError ? ` (${this.#lastError})` : ''}; it will be restarted on next use`;
+    this.#opts.log?.(`mcp ${this.name}: ${this.#message}${this.#stderrTail()}`);
+  }
+
+  #stderrTail(): string {
+    const tail = this.#stderr.trim().split('\n').slice(-5).join(' | ').slice(-500);
+    return tail ? ` — server stderr: ${tail}` : '';
+  }
+
+  async stop(reason: string, final = false): Promise<void> {
+    const client = this.#client;
+    const transport = this.#transport;
+    if (final) this.#final = true;
+    this.#stopping = reason;
+    try {
+      if (transport && this.#state === 'ready') await endSession(transport);
+      if (client) await client.close().catch(() => undefined);
+    } finally {
+      this.#stopping = undefined;
+    }
+    if (client === this.#client) {
+      this.#client = undefined;
+      this.#transport = undefined;
+    }
+    if (final) this.#state = 'closed';
+    else if (this.#state !== 'disabled') this.#state = 'idle';
+  }
+
+  /** `origin` is the namespaced name the model called: captured images carry it. */
+  async call(tool: string, origin: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolOutcome> {
+    let client: Client;
+    try {
+      client = await this.ensure(options.signal, { respectBackoff: false });
+    } catch (error) {
+      if (options.signal?.aborted) return failed('aborted', `The call to ${origin} was cancelled before the server was ready.`);
+      return failed(this.#state === 'closed' ? 'closed' : 'server-unavailable', errorText(error));
+    }
+    if (this.config.disabledTools.includes(tool)) return failed('unknown-tool', `The tool ${origin} is disabled in the configuration of MCP server "${this.name}".`);
+    const timeout = options.timeoutMs ?? this.config.timeoutMs ?? this.#opts.defaultTimeoutMs;
+    const requestOptions = {
+      timeout,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: timeout * 10,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    let raw: z.infer<typeof LooseCallToolResult>;
+    try {
+      raw = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LooseCallToolResult, {
+        ...requestOptions,
+        onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+      });
+    } catch (error) {
+      return this.#callFailure(error, client, origin, timeout, options.signal);
+    }
+    const outcome = await this.#opts.capture.process(raw, {
+      server: this.name,
+      tool,
+      origin,
+      rules: this.config.capture?.rules ?? [],
+      readResource: async (uri, signal) => (await client.request({ method: 'resources/read', params: { uri } }, LooseReadResourceResult, { ...requestOptions, signal })).contents,
+      ...(options.imageTarget ? { imageTarget: options.imageTarget } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.#checkOutput(tool, origin, raw, outcome);
+  }
+
+  /** A tool with an outputSchema must return matching structuredContent (spec: clients SHOULD check). */
+  #checkOutput(tool: string, origin: string, raw: z.infer<typeof LooseCallToolResult>, outcome: McpToolOutcome): McpToolOutcome {
+    const validate = this.#outputValidators.get(tool);
+    if (!validate || raw.isError === true) return outcome;
+    const problem =
+      raw.structuredContent === undefined
+        ? 'it declares an output schema but returned no structured content'
+        : (() => {
+            const result = validate(raw.structuredContent);
+            return result.valid ? undefined : `its structured result does not match its output schema (${result.errorMessage ?? 'invalid'})`;
+          })();
+    if (!problem) return outcome;
+    this.#opts.log?.(`mcp ${this.name}: ${origin}: ${problem}`);
+    return { ...outcome, ok: false, text: `[The result of ${origin} is not reliable: ${problem}.]\n${outcome.text}`, notes: [...outcome.notes, problem] };
+  }
+
+  async #callFailure(error: unknown, client: Client, origin: string, timeout: number, signal: AbortSignal | undefined): Promise<McpToolOutcome> {
+    if (signal?.aborted) return failed('aborted', `The call to ${origin} was cancelled.`);
+    const code = error instanceof McpError ? error.code : undefined;
+    if (code === ErrorCode.RequestTimeout) {
+      // A server that does not answer may be wedged: replace it on next use.
+      if (client === this.#client) {
+        this.#needsRestart = true;
+        this.#state = 'hung';
+        this.#message = `a call to ${origin} timed out; the server will be restarted on next use`;
+      }
+      const total = /Maximum total timeout/.test(errorText(error)) ? ` (total limit ${seconds(timeout * 10)})` : '';
+      return failed('timeout', `The MCP tool ${origin} did not answer within ${seconds(timeout)}${total}; the call was abandoned and server "${this.name}" will be restarted on its next use.`);
+    }
+    if (code === ErrorCode.ConnectionClosed || (error instanceof Error && /Not connected/.test(error.message))) {
+      await new Promise((resolve) => setImmediate(resolve)); // stderr of a dying process
+      const why = this.#stopping ?? this.#lastError;
+      return failed(
+        'server-crashed',
+        `MCP server "${this.name}" stopped while running ${origin}${why ? ` (${why})` : ' (the process exited)'}${this.#stderrTail()}. It will be restarted on next use.`,
+      );
+    }
+    if (error instanceof StreamableHTTPError || error instanceof UnauthorizedError || (error instanceof TypeError && /fetch/i.test(error.message))) {
+      this.#needsRestart = true; // a new session next time (the server may have restarted)
+      return failed('server-unavailable', `MCP server "${this.name}" could not be reached while calling ${origin}: ${describeError(error, undefined)}`);
+    }
+    return failed('protocol', `The MCP tool ${origin} failed: ${errorText(error)}`);
+  }
+}
+
+/**
+ * The SDK (1.32.2) runs notification handlers a microtask late but response handlers at once,
+ * so a tool's last progress notification, read in the same chunk as its result, arrived after
+ * the request was settled and was dropped ("unknown token"). Holding each response back by one
+ * microtask restores the wire order.
+ */
+function deliverResponsesAfterNotifications(transport: Transport): void {
+  const deliver = transport.onmessage?.bind(transport);
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
+}
