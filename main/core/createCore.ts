@@ -1,4 +1,4 @@
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../../common/limits.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
@@ -37,9 +37,14 @@ export type GlanceCore = {
   engine: ChatEngine;
 };
 
+/**
+ * The folders a model may read by default: the attachment store and the user's picture,
+ * desktop and download folders. Not the temp folder: it holds other programs' (and users')
+ * files, sockets and pipes.
+ */
 export function defaultAllowedRoots(dataDir: string): string[] {
   const home = homedir();
-  return [join(dataDir, 'attachments'), join(home, 'Pictures'), join(home, 'Desktop'), join(home, 'Downloads'), tmpdir()];
+  return [join(dataDir, 'attachments'), join(home, 'Pictures'), join(home, 'Desktop'), join(home, 'Downloads')];
 }
 
 /**

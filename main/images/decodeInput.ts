@@ -22,8 +22,9 @@ export async function decodedInput(
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false, pages: 1 }).metadata();
-  } catch (error) {
-    return { ok: false, code: 'corrupt', message: `The image cannot be read (${firstLine(error)}).` };
+  } catch {
+    // Plain words: the decoder's own text is not for people.
+    return { ok: false, code: 'corrupt', message: 'The image is damaged or cut short, so Glance cannot read it.' };
   }
   options.signal?.throwIfAborted();
   const { width, height } = meta;
@@ -44,8 +45,4 @@ export function tooManyPixels(width: number, height: number, limit: number): Dec
     code: 'too-many-pixels',
     message: `The image is ${width}×${height} pixels (${mp(width * height)} megapixels), over the ${mp(limit)} megapixels Glance decodes.`,
   };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 160) ?? 'decoder error';
 }

@@ -8,6 +8,7 @@ import sharp, { type Metadata, type Sharp } from 'sharp';
 import { formatBytes, type ImageMime, type ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import { fitForModel } from './imageRule.ts';
+import { jpegTooSmall } from './jpegPlausible.ts';
 import type { SniffedKind } from './sniff.ts';
 import type { ImageProfile, PreparedImage } from './types.ts';
 
@@ -25,12 +26,12 @@ const QUALITY = 80;
 // The size decision is the model's image rule's (imageRule.ts); fitInside stays importable here.
 export { fitInside } from './imageRule.ts';
 
-function corrupt(detail: string): ImageRefusal {
-  const first = detail.split('\n')[0]?.replace(/^Input (buffer|file) has corrupt header: /, '').slice(0, 160) ?? '';
+/** Plain words only: the decoder's own text ("VipsJpeg: bad seek to …") means nothing to a person. */
+function corrupt(_decoderText: string): ImageRefusal {
   return {
     ok: false,
     code: 'corrupt',
-    message: `This image is damaged or cut short, so Glance cannot read it (${first || 'decoder error'}). Save or download it again.`,
+    message: 'This image is damaged or cut short, so Glance cannot read it. Save or download it again.',
   };
 }
 
@@ -75,6 +76,13 @@ export async function normaliseImage(
   const { width, height } = meta;
   if (!width || !height) return corrupt('the image has no width or height');
   if (width * height > limits.maxInputPixels) return tooManyPixels(width, height, limits.maxInputPixels);
+  if (sniffed.mime === 'image/jpeg' && jpegTooSmall(data, width, height)) {
+    return {
+      ok: false,
+      code: 'corrupt',
+      message: `This JPEG claims to be ${width}×${height} pixels but holds only ${formatBytes(data.byteLength)} of data, far too little for that size: it is damaged or cut short. Save or download it again.`,
+    };
+  }
 
   const oriented = meta.autoOrient ?? ((meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height });
   const source = { mime: sniffed.mime, width: oriented.width, height: oriented.height, bytes: data.byteLength };

@@ -424,7 +424,7 @@ describe('local paths', () => {
     it('refuses everything when no roots are allowed', async () => {
       const result = refusal(await model(join(root, 'inside.png'), []));
       expect(result.code).toBe('source-forbidden');
-      expect(result.message).toMatch(/none are allowed/);
+      expect(result.message).toMatch(/outside the folders the model may read/);
     });
 
     it('says when a file inside a root is missing', async () => {

@@ -3,12 +3,11 @@
 // The ingest cap is checked before reading wherever the size is known in advance
 // (stat, Content-Length, base64 length) and again while reading.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { constants as fsConstants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { readLocalFile } from './readLocalFile.ts';
 import { fileURLToPath } from 'node:url';
 import { formatBytes, type ImageRefusal, type ImageRefusalCode } from '../../common/images.ts';
 import { classifyAddress, describeAddressClass } from './classifyAddress.ts';
@@ -29,11 +28,11 @@ export type ResolveOptions = {
 
 const MAX_REDIRECTS = 5;
 
-function refuse(code: ImageRefusalCode, message: string): ImageRefusal {
+export function refuse(code: ImageRefusalCode, message: string): ImageRefusal {
   return { ok: false, code, message };
 }
 
-function tooLarge(what: string, size: number | undefined, cap: number): ImageRefusal {
+export function tooLarge(what: string, size: number | undefined, cap: number): ImageRefusal {
   const got = size === undefined ? `more than ${formatBytes(cap)}` : formatBytes(size);
   return refuse('too-large', `${what} is ${got}; Glance takes images up to ${formatBytes(cap)}. Use a smaller image or crop it.`);
 }
@@ -137,103 +136,6 @@ function decodeDataUrl(url: string, cap: number): ResolveResult {
   return { ok: true, data: out.subarray(0, n) };
 }
 
-// ---------------------------------------------------------------------------------------- files
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-async function realRoots(roots: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const root of roots) {
-    try {
-      out.push(await realpath(resolve(root)));
-    } catch {
-      // A root that does not exist confines to nothing.
-    }
-  }
-  return out;
-}
-
-function fsRefusal(path: string, error: unknown, requestedBy: ImageInput['requestedBy']): ImageRefusal {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return refuse('source-unreachable', `There is no file at ${path}. Check the path and try again.`);
-    case 'EACCES':
-    case 'EPERM':
-      return refuse('source-unreachable', `Glance is not allowed to read ${path} (permission denied).`);
-    case 'EISDIR':
-      return refuse('source-unreachable', `${path} is a folder, not an image file.`);
-    case 'ELOOP':
-      return requestedBy === 'model'
-        ? refuse('source-forbidden', `${path} is a symbolic link; the model may only read files inside the allowed folders.`)
-        : refuse('source-unreachable', `${path} is a loop of symbolic links.`);
-    default:
-      return refuse('source-unreachable', `Glance could not read ${path} (${code ?? 'read error'}).`);
-  }
-}
-
-async function readLocalFile(
-  rawPath: string,
-  requestedBy: ImageInput['requestedBy'],
-  config: IntakeConfig,
-  signal: AbortSignal | undefined,
-): Promise<ResolveResult> {
-  const cap = config.limits.ingestBytes;
-  let path = resolve(rawPath);
-  if (requestedBy === 'model') {
-    const forbidden = refuse(
-      'source-forbidden',
-      `${path} is outside the folders the model may read` +
-        (config.allowedRoots.length ? ` (${config.allowedRoots.join(', ')}).` : ' (none are allowed).') +
-        ' Add its folder to the allowed folders in Settings, or attach the file yourself.',
-    );
-    // Lexical check first, so nothing outside the roots is even looked at.
-    const real = await realRoots(config.allowedRoots);
-    const lexical = [...config.allowedRoots.map((r) => resolve(r)), ...real];
-    if (!lexical.some((root) => isInside(root, path))) return forbidden;
-    try {
-      path = await realpath(path);
-    } catch (error) {
-      return fsRefusal(path, error, requestedBy);
-    }
-    // A symbolic link inside a root may point outside it: the real path decides.
-    if (!real.some((root) => isInside(root, path))) return forbidden;
-  }
-  signal?.throwIfAborted();
-  // O_NOFOLLOW on the real path: a link swapped in after realpath is refused, not followed.
-  const flags = fsConstants.O_RDONLY | (requestedBy === 'model' ? (fsConstants.O_NOFOLLOW ?? 0) : 0);
-  let handle;
-  try {
-    handle = await open(path, flags);
-  } catch (error) {
-    return fsRefusal(path, error, requestedBy);
-  }
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) return refuse('source-unreachable', `${path} is a folder, not an image file.`);
-    if (!stat.isFile()) return refuse('source-unreachable', `${path} is not a regular file (a device, pipe or socket), so Glance will not read it.`);
-    if (stat.size > cap) return tooLarge(basename(path), stat.size, cap);
-    const data = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < data.length) {
-      signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(data, filled, data.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { ok: true, data: data.subarray(0, filled), name: basename(path) };
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    return fsRefusal(path, error, requestedBy);
-  } finally {
-    await handle.close();
-  }
-}
-
 // ---------------------------------------------------------------------------------------- http(s)
 
 const defaultResolveHost: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -255,6 +157,18 @@ function addressRefusal(address: string, port: number, url: URL, config: IntakeC
     `Glance will not fetch images from ${url.hostname}: ${where} ${describeAddressClass(kind)} address. ` +
       'Images are fetched only from public web addresses; save the image and attach the file instead.',
   );
+}
+
+/** A network failure in plain words: never an errno or parser code (HPE_INVALID_CONSTANT). */
+function networkWhy(code: string | undefined): string {
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the name does not resolve';
+  if (code === 'ECONNREFUSED') return 'the connection was refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was cut';
+  if (code === 'ETIMEDOUT') return 'the connection timed out';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'the address cannot be reached';
+  if (code?.startsWith('HPE_')) return 'the server did not answer in valid HTTP';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'its security certificate was not accepted';
+  return 'a network error';
 }
 
 function portOf(url: URL): number {
@@ -328,9 +242,7 @@ function fetchOnce(url: URL, config: IntakeConfig, signal: AbortSignal, options:
           refuse('source-unreachable', `${url.hostname} did not send the image within ${Math.round(config.limits.fetchTimeoutMs / 1000)} s; Glance gave up.`),
         );
       }
-      const code = (error as NodeJS.ErrnoException | undefined)?.code;
-      const why = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the name does not resolve' : code === 'ECONNREFUSED' ? 'the connection was refused' : (code ?? 'network error');
-      done(refuse('source-unreachable', `Glance could not fetch the image from ${url.hostname} (${why}).`));
+      done(refuse('source-unreachable', `Glance could not fetch the image from ${url.hostname} (${networkWhy((error as NodeJS.ErrnoException | undefined)?.code)}).`));
     };
 
     // Every address a name resolves to must be public: a name with one private address is refused.
