@@ -77,7 +77,10 @@ export class ImageIntake {
     const prepared = await this.prepare(input, target.profile, options);
     if (!prepared.ok) return prepared;
     options.signal?.throwIfAborted();
-    return { ok: true, attachment: await this.#store.put(prepared.image, input.origin) };
+    const attachment = await this.#store.put(prepared.image, input.origin);
+    // Gated once per image and target: a send to the same model reuses this payload (refit).
+    if (attachment.original) await this.#store.rememberDerived(targetKey(target), attachment);
+    return { ok: true, attachment };
   }
 
   /**

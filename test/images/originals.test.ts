@@ -49,7 +49,7 @@ describe('originals', () => {
     if (!result.ok) throw new Error(result.message);
     const a = result.attachment;
     expect(a.original).toEqual({ sha256: sha(jpeg), mime: 'image/jpeg' });
-    const files = await readdir(join(dataDir, 'attachments', 'originals'));
+    const files = (await readdir(join(dataDir, 'attachments', 'originals'))).filter((n) => !n.endsWith('.derived.json'));
     expect(files).toEqual([`${sha(jpeg)}.jpg`]);
     expect(sha(await readFile(join(dataDir, 'attachments', 'originals', files[0]!)))).toBe(sha(jpeg));
     const original = await core.attachments.original(a);
@@ -63,7 +63,7 @@ describe('originals', () => {
     const webp = await quadrantImage('webp', 640, 480);
     const result = await core.intake.tryAttachImage({ source: webp, name: 'shot.png', origin: 'user', requestedBy: 'user' }, seeing());
     if (!result.ok) throw new Error(result.message);
-    expect(await readdir(join(dataDir, 'attachments', 'originals'))).toEqual([`${sha(webp)}.webp`]);
+    expect((await readdir(join(dataDir, 'attachments', 'originals'))).filter((n) => !n.endsWith('.derived.json'))).toEqual([`${sha(webp)}.webp`]);
     // The payload file is named after its own type too.
     expect(core.attachments.pathOf(result.attachment).endsWith(result.attachment.mime === 'image/png' ? '.png' : '.jpg')).toBe(true);
   });
@@ -100,6 +100,26 @@ describe('originals', () => {
     // A blind target is refused by the gate, as always.
     const blind = await core.intake.refit(small.attachment.id, { ...wide, vision: 'no', visionSource: 'settings' });
     expect(blind.ok ? 'sent' : blind.code).toBe('model-blind');
+  });
+
+  it('an image attached for a model is not prepared again when it is sent to that model (the gate runs once)', async () => {
+    const big = await finePattern();
+    const target = seeing();
+    const added = await core.intake.tryAttachImage({ source: big, name: 'once.png', origin: 'user', requestedBy: 'user' }, target);
+    if (!added.ok) throw new Error(added.message);
+    let prepares = 0;
+    const prepare = core.intake.prepare.bind(core.intake);
+    core.intake.prepare = (...args) => {
+      prepares++;
+      return prepare(...args);
+    };
+    try {
+      const sent = await core.intake.refit(added.attachment.id, target);
+      expect(sent.ok && sent.attachment.id).toBe(added.attachment.id);
+      expect(prepares).toBe(0);
+    } finally {
+      core.intake.prepare = prepare;
+    }
   });
 
   it('a crop of the shown copy is cut from the original at native resolution (sharper than the copy)', async () => {
@@ -164,6 +184,6 @@ describe('originals', () => {
     expect(await originals()).toEqual([`${sha(big)}.png`]);
     await core.conversations.delete(conversation.id);
     expect((await sweepAttachments({ ...core, retentionDays: 30, now: later })).removed).toEqual([two.attachment.id]);
-    expect(await readdir(join(dataDir, 'attachments', 'originals'))).toEqual([]);
+    expect((await readdir(join(dataDir, 'attachments', 'originals'))).filter((n) => !n.endsWith('.derived.json'))).toEqual([]);
   });
 });
