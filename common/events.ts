@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ImageRefusalCode } from './images.ts';
+import { ImageLegibility, ImageRefusalCode, ModelInputSize, type AttachmentInfo } from './images.ts';
 
 /**
  * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
@@ -40,7 +40,26 @@ export const ImageAttachedEvent = z.object({
   bytes: z.number(),
   /** The tool call that captured it, when a tool did. */
   toolCallId: z.string().optional(),
+  /** What the model's encoder processes and its token estimate (null: unknown); absent on old records. */
+  modelInput: ModelInputSize.nullable().optional(),
+  tokens: z.number().nullable().optional(),
+  /** Whether small screen text survives the model's resize ("text ≈N px"). */
+  legibility: ImageLegibility.optional(),
 });
+/** The one way an `image_attached` event is made from a stored attachment (engine, tools, history view). */
+export function imageAttachedEvent(
+  a: Pick<AttachmentInfo, 'id' | 'name' | 'mime' | 'width' | 'height' | 'bytes' | 'modelInput' | 'tokens' | 'legibility'>,
+  origin: string,
+  toolCallId?: string,
+): z.infer<typeof ImageAttachedEvent> {
+  const event: z.infer<typeof ImageAttachedEvent> = { type: 'image_attached', attachmentId: a.id, origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
+  if (toolCallId) event.toolCallId = toolCallId;
+  if (a.modelInput !== undefined) event.modelInput = a.modelInput;
+  if (a.tokens !== undefined) event.tokens = a.tokens;
+  if (a.legibility !== undefined) event.legibility = a.legibility;
+  return event;
+}
+
 export const ImageRefusedEvent = z.object({
   type: z.literal('image_refused'),
   origin: z.string(),

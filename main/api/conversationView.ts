@@ -1,4 +1,4 @@
-import type { ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ConversationView } from '../../common/ipc.ts';
 import type { Conversation } from '../chat/conversation.ts';
 import type { LiveTurn } from '../chat/liveTurns.ts';
@@ -21,9 +21,7 @@ export async function conversationView(conversation: Conversation, store: Attach
   const attached = (id: string, origin: string, toolCallId?: string): ChatEvent | undefined => {
     const a = infos.get(id);
     if (!a) return undefined;
-    const event: ChatEvent = { type: 'image_attached', attachmentId: a.id, origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
-    if (toolCallId) event.toolCallId = toolCallId;
-    return event;
+    return imageAttachedEvent(a, origin, toolCallId);
   };
 
   for (const m of conversation.messages) {

@@ -1,4 +1,4 @@
-import { attachmentStub, describeAttachment, type AttachmentInfo } from '../../common/images.ts';
+import { attachmentStub, imageLabel, type AttachmentInfo } from '../../common/images.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
@@ -11,6 +11,8 @@ export type BuildOptions = {
   /** Images per request, user attachments and deliveries alike; older ones become stubs (DESIGN §5.5). */
   maxImagesPerRequest: number;
   systemPrompt?: string;
+  /** The tool an image label points to when small text is unreadable (zoom_image, when offered). */
+  zoomTool?: string;
 };
 
 /**
@@ -36,10 +38,15 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     const missing: string[] = [];
     for (const id of ids) {
       const got = await store.get(id);
-      if (got) images.push({ data: got.data, mime: got.info.mime });
+      if (got) images.push({ data: got.data, mime: got.info.mime, tokens: got.info.tokens ?? null });
       else missing.push(id);
     }
     return { images, missing };
+  };
+
+  const label = async (id: string) => {
+    const a = await info(id);
+    return a ? imageLabel(a, { zoomTool: options.zoomTool }) : `[image ${id}]`;
   };
 
   const out: ModelMessage[] = [];
@@ -57,6 +64,8 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           else if (!rides(i)) lines.push(await stubFor(id));
         }
         const { images, missing } = await load(ride);
+        // Every image the model is shown carries its label: the id to name it by, the size it is shown at.
+        for (const id of ride) if (!missing.includes(id)) lines.push(await label(id));
         for (const id of missing) lines.push(`[image ${id}: no longer available]`);
         out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
         break;
@@ -69,10 +78,7 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           const shown = m.attachmentIds.filter((_id, i) => riding.has(slotOf(m.id, i)));
           const held = m.attachmentIds.filter((_id, i) => !riding.has(slotOf(m.id, i)));
           const { images, missing } = await load(shown);
-          const descriptors = await Promise.all(shown.map(async (id) => {
-            const a = await info(id);
-            return a ? describeAttachment(a) : `[image ${id}]`;
-          }));
+          const descriptors = await Promise.all(shown.filter((id) => !missing.includes(id)).map(label));
           const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...descriptors];
           for (const id of missing) lines.push(`[image ${id}: no longer available]`);
           if (held.length) {

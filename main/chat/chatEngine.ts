@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ModelCapabilities } from '../../common/models.ts';
@@ -15,6 +15,7 @@ import { ConversationBusyError, type ConversationLock } from './conversationLock
 import { recoverUnfinishedTurn } from './recoverTurn.ts';
 import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnState } from './turnState.ts';
+import type { ContextWindow } from './historyBudget.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
 export type ModelChoice = {
@@ -28,6 +29,8 @@ export type ModelChoice = {
   endpoint?: string;
   /** The model runs off this machine (not loopback): what tools capture leaves it. */
   remote?: boolean;
+  /** Its context window: requests are fitted to it (historyBudget.ts). Absent: nothing is trimmed. */
+  context?: ContextWindow;
 };
 
 export type TurnAttachment = { attachmentId: string } | ImageInput;
@@ -154,7 +157,7 @@ export class ChatEngine {
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;
     for (const a of attached) {
-      emit({ type: 'image_attached', attachmentId: a.id, origin: a.origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes });
+      emit(imageAttachedEvent(a, a.origin));
     }
     const userMessage: StoredUserMessage = {
       role: 'user',

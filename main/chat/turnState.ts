@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
+import { estimateTextTokens } from '../../common/tokens.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../redact.ts';
@@ -8,6 +9,7 @@ import type { Tool, ToolOutcome } from '../tools/tool.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
 import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
+import { fitHistory } from './historyBudget.ts';
 import { boundToolImages } from './imageBudget.ts';
 import { askConsent } from './toolApproval.ts';
 import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
@@ -60,16 +62,19 @@ export class TurnState {
     const maxSteps = this.#deps.limits.maxStepsPerTurn;
     for (let step = 1; ; step++) {
       const offerTools = toolsOffered && step < maxSteps;
-      const request: ModelRequest = {
-        model: chat.model,
-        messages: await buildMessages(this.#conversation, {
-          store: this.#deps.attachments,
-          chatSees: this.#chatSees,
-          maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
-          systemPrompt: this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        }),
-      };
-      if (offerTools) request.tools = [...tools.values()].map((t) => t.spec);
+      const messages = await buildMessages(this.#conversation, {
+        store: this.#deps.attachments,
+        chatSees: this.#chatSees,
+        maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
+        systemPrompt: this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        ...(tools.has('zoom_image') ? { zoomTool: 'zoom_image' } : {}),
+      });
+      const specs = offerTools ? [...tools.values()].map((t) => t.spec) : [];
+      // Within the model's context window: oldest turns out first, with a stub; never cut by the server.
+      const fitted = chat.context ? fitHistory(messages, chat.context, { extraTokens: estimateTextTokens(JSON.stringify(specs)) }) : undefined;
+      const request: ModelRequest = { model: chat.model, messages: fitted?.messages ?? messages };
+      if (fitted?.numCtx !== undefined) request.contextTokens = fitted.numCtx;
+      if (offerTools) request.tools = specs;
       if (this.#request.think !== undefined) request.think = this.#request.think;
 
       const calls = await this.#step(request);
@@ -146,7 +151,7 @@ export class TurnState {
       if (!outcome.ok) outcome.text = safeErrorText(outcome.text, this.#deps.secrets?.() ?? []);
       const { images, held, note } = boundToolImages(outcome.images ?? [], this.#deps.limits.maxImagesPerToolResult);
       for (const a of images) {
-        this.#emit({ type: 'image_attached', attachmentId: a.id, origin: a.origin, name: a.name, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, toolCallId: call.id });
+        this.#emit(imageAttachedEvent(a, a.origin, call.id));
       }
       for (const r of outcome.refusals ?? []) {
         const code = r.code as Extract<ChatEvent, { type: 'image_refused' }>['code'];

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
-import { formatImageSize } from '../../common/images.ts';
+import { formatImageSize, formatTokens } from '../../common/images.ts';
 import type { ProviderKind } from '../../common/models.ts';
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import type { TurnAttachment } from '../chat/chatEngine.ts';
@@ -118,7 +118,11 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       io.err(`← ${event.name} ${event.ok ? 'ok' : 'failed'}${event.durationMs === undefined ? '' : ` (${event.durationMs} ms)`}: ${firstLine(event.text)}\n`);
       break;
     case 'image_attached':
-      io.err(`📎 ${event.name ?? event.attachmentId} (${event.origin}) → ${formatImageSize(event)}\n`);
+      io.err(
+        `📎 ${event.name ?? event.attachmentId} (${event.origin}) → ${formatImageSize(event)}` +
+          `${event.modelInput ? `, the model sees ${event.modelInput.width}×${event.modelInput.height}` : ''}${event.tokens != null ? `, ${formatTokens(event.tokens)}` : ''}` +
+          `${event.legibility?.smallText ? ` (small text ≈${event.legibility.textPx} px: likely unreadable)` : ''}\n`,
+      );
       break;
     case 'image_refused':
       io.err(`✗ image refused (${event.code}): ${event.message}\n`);

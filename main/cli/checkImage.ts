@@ -1,7 +1,9 @@
-// `glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json]`
+// `glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json] [--out FILE]`
 // (DESIGN §10): runs a source through the image chokepoint and says what a model would receive,
-// or why it is refused. Stores nothing. With --model (or --vision) the capability gate applies.
-import { formatImageSize, type ImageRefusal } from '../../common/images.ts';
+// what its encoder processes and what it costs, or why it is refused. Stores nothing (--out
+// writes the exact payload). With --model the capability gate and that model's image rule apply.
+import { writeFile } from 'node:fs/promises';
+import { formatImageSize, formatTokens, type ImageRefusal } from '../../common/images.ts';
 import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
 import type { AttachmentStore } from '../images/types.ts';
@@ -9,11 +11,12 @@ import { ProviderError } from '../models/provider.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
 
-const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json]
+const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json] [--out FILE]
 
 Checks an image the way Glance does before sending it to a model: reads it, checks what it
-really is, decodes it safely, fits it to the provider's image profile and reports the result.
-Nothing is sent or stored.
+really is, decodes it safely, fits it to the model's image rule (or the provider's default
+profile) and reports the result: the size sent, the size the model's encoder processes, its
+token estimate, and whether small screen text stays legible. Nothing is sent or stored.
 
   SOURCE          an absolute path, a file://, data: or http(s) URL
   --model NAME    also check that this model can see images
@@ -22,6 +25,7 @@ Nothing is sent or stored.
   --api-key-env   name of the environment variable holding the API key (openai)
   --vision yes|no declare whether the model can see (overrides detection; no server needed)
   --json          print one JSON object
+  --out FILE      write the exact payload bytes that would be sent to FILE
 
 Exit status: 0 accepted, 3 refused, 4 the model server failed, 2 usage.
 `;
@@ -47,7 +51,7 @@ function printRefusal(io: CommandIO, json: boolean, refusal: { code: string; mes
 export const checkImageCommand = {
   summary: 'Check an image the way Glance would send it to a model',
   async run(argv: string[], io: CommandIO): Promise<number> {
-    const { values, positionals } = parseCommandArgs(argv, MODEL_OPTIONS);
+    const { values, positionals } = parseCommandArgs(argv, { ...MODEL_OPTIONS, out: { type: 'string' } });
     if (values.help) {
       io.out(HELP);
       return EXIT.ok;
@@ -62,6 +66,7 @@ export const checkImageCommand = {
     const kind = flags.kind;
 
     // The gate first: nothing is read for a model that cannot see.
+    let profile = profileFor(kind);
     if (model !== undefined || flags.vision !== undefined) {
       let target;
       if (model === undefined) {
@@ -80,16 +85,26 @@ export const checkImageCommand = {
         printRefusal(io, json, refusal);
         return EXIT.imageRefused;
       }
+      profile = target.profile;
     }
 
     const intake = new ImageIntake({ config: { limits: services.limits, allowedRoots: [] }, store: NO_STORE });
     // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
-    const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profileFor(kind));
+    const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profile);
     if (!result.ok) {
       printRefusal(io, json, result satisfies ImageRefusal);
       return EXIT.imageRefused;
     }
     const { image } = result;
+    if (values.out !== undefined) {
+      try {
+        await writeFile(values.out, image.data);
+      } catch (error) {
+        io.err(`glance check-image: could not write --out ${values.out}: ${error instanceof Error ? error.message : String(error)}\n`);
+        return EXIT.failure;
+      }
+    }
+    const rule = profile.rule;
     if (json) {
       io.out(
         JSON.stringify({
@@ -99,14 +114,24 @@ export const checkImageCommand = {
           height: image.height,
           bytes: image.bytes,
           sha256: image.sha256,
+          modelInput: image.modelInput,
+          tokens: image.tokens,
           source: { mime: image.source.mime, width: image.source.width, height: image.source.height, bytes: image.source.bytes },
+          legibility: image.legibility,
+          rule: rule ? { family: rule.family, from: rule.source, notes: rule.notes } : null,
         }) + '\n',
       );
     } else {
       const forWhom = model ? ` for ${model}` : ` for ${kind}`;
+      const seen = image.modelInput ? `; the model's encoder sees ${image.modelInput.width}×${image.modelInput.height}` : '';
+      const cost = image.tokens !== null ? `, ${formatTokens(image.tokens)}` : '';
       io.out(
-        `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)}), sha256 ${image.sha256.slice(0, 16)}…\n`,
+        `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)})${seen}${cost}, sha256 ${image.sha256.slice(0, 16)}…\n`,
       );
+      if (image.legibility.smallText) {
+        io.out(`Small screen text will be about ${image.legibility.textPx} px as the model sees it: likely unreadable. Crop to the part that matters.\n`);
+      }
+      for (const note of rule?.notes ?? []) io.err(`note: ${note}\n`);
     }
     return EXIT.ok;
   },

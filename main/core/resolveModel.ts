@@ -1,5 +1,6 @@
 import type { ModelCapabilities, ProviderKind } from '../../common/models.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
+import { contextWindowFor } from '../chat/historyBudget.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
 import { createProvider } from '../models/createProvider.ts';
@@ -48,5 +49,5 @@ export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
   const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
   const target = targetFor(spec.kind, spec.model, detected, override, spec.profile, details);
   const capabilities: ModelCapabilities = { ...detected, vision: target.vision, visionSource: target.visionSource };
-  return { provider, model: spec.model, capabilities, target };
+  return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details) };
 }

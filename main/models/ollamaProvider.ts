@@ -63,6 +63,8 @@ export class OllamaProvider implements ModelProvider {
     if (request.tools?.length) body.tools = request.tools.map(toOllamaTool);
     if (request.think !== undefined) body.think = request.think;
     if (request.temperature !== undefined) body.options = { temperature: request.temperature };
+    // Without it Ollama runs the model's default window and silently drops the front of a longer prompt.
+    if (request.contextTokens !== undefined) body.options = { ...body.options, num_ctx: request.contextTokens };
 
     const guard = new CallGuard(options.signal, this.streamIdleTimeoutMs);
     let iterator: AbortableAsyncIterator<ChatResponse> | undefined;

@@ -2,7 +2,12 @@ import type { ImageMime } from '../../common/images.ts';
 import type { ModelCapabilities, ModelInfo, ProviderErrorCode, ProviderKind } from '../../common/models.ts';
 
 /** An image as a provider receives it: bytes, never a path or a string. */
-export type ModelImage = { data: Uint8Array; mime: ImageMime };
+export type ModelImage = {
+  data: Uint8Array;
+  mime: ImageMime;
+  /** The image's token estimate for this model (history budget); null or absent when unknown. */
+  tokens?: number | null;
+};
 
 export type ToolCall = {
   id: string;

@@ -1,12 +1,14 @@
 // `glance check-image` (DESIGN §10): in-process through main(), against a loopback server that
 // speaks Ollama's /api/show, and once as a real process.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../main/cli/main.ts';
 import { SVG, quadrantImage, solidPng } from '../fixtures/images.ts';
@@ -42,6 +44,15 @@ beforeAll(async () => {
   // Ollama's /api/show as real servers answer it: a `capabilities` list, or (older servers) none.
   const models: Record<string, object> = {
     gemma3: { capabilities: ['completion', 'vision'], details: { family: 'gemma3' }, model_info: {} },
+    'my-gemma': {
+      capabilities: ['completion', 'vision'],
+      details: { family: 'gemma3' },
+      model_info: { 'general.architecture': 'gemma3', 'gemma3.vision.image_size': 896, 'gemma3.vision.patch_size': 14, 'gemma3.context_length': 131072 },
+    },
+    'broken-qwen': {
+      capabilities: ['completion', 'vision'],
+      model_info: { 'general.architecture': 'qwen25vl', 'qwen25vl.vision.patch_size': 'fourteen', 'qwen25vl.vision.spatial_merge_size': 2 },
+    },
     'llama3.2': { capabilities: ['completion', 'tools'], details: { family: 'llama' }, model_info: {} },
     oldmodel: { details: { family: 'llama' }, model_info: { 'general.architecture': 'llama' }, template: '{{ .Prompt }}' },
   };
@@ -82,8 +93,10 @@ describe('glance check-image (in-process)', () => {
     const lines = out.trim().split('\n');
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    expect(Object.keys(result)).toEqual(['ok', 'mime', 'width', 'height', 'bytes', 'sha256', 'source']);
-    expect(result).toMatchObject({ ok: true, width: 1568, height: 882, source: { mime: 'image/png', width: 3840, height: 2160 } });
+    // DESIGN §10's fields in its order, then legibility and the rule that applied.
+    expect(Object.keys(result)).toEqual(['ok', 'mime', 'width', 'height', 'bytes', 'sha256', 'modelInput', 'tokens', 'source', 'legibility', 'rule']);
+    // No model named: the provider's default profile, and nothing known about an encoder.
+    expect(result).toMatchObject({ ok: true, width: 1568, height: 882, modelInput: null, tokens: null, rule: null, source: { mime: 'image/png', width: 3840, height: 2160 } });
     expect(result.sha256).toMatch(/^[a-f0-9]{64}$/);
     expect(['image/png', 'image/jpeg']).toContain(result.mime);
   });
@@ -91,6 +104,54 @@ describe('glance check-image (in-process)', () => {
   it('fits to the chosen provider', async () => {
     const { out } = await cli(bigPath, '--json', '--provider', 'openai');
     expect(JSON.parse(out)).toMatchObject({ ok: true, width: 2048, height: 1152 });
+  });
+
+  it('with --model, fits to that model’s rule and says what its encoder sees and costs', async () => {
+    const gpt = JSON.parse((await cli(bigPath, '--json', '--provider', 'openai', '--model', 'gpt-4o', '--vision', 'yes')).out) as Record<string, unknown>;
+    expect(gpt).toMatchObject({ ok: true, width: 1365, height: 768, modelInput: { width: 1365, height: 768 }, tokens: 1105, rule: { family: 'gpt-4o', from: 'model-id' } });
+    const claude = JSON.parse((await cli(bigPath, '--json', '--provider', 'openai', '--model', 'anthropic/claude-sonnet-4.5', '--vision', 'yes')).out) as Record<string, unknown>;
+    expect(claude).toMatchObject({ width: 1456, height: 819, tokens: 1560 });
+    // From Ollama's model_info: gemma3 squashes to 896², so Glance sends the 16:9 screen inside that square.
+    const gemma = await cli(bigPath, '--json', '--model', 'my-gemma', '--base-url', ollamaUrl);
+    expect(gemma.code).toBe(0);
+    expect(JSON.parse(gemma.out)).toMatchObject({
+      width: 896,
+      height: 504,
+      modelInput: { width: 896, height: 896 },
+      tokens: 256,
+      legibility: { smallText: true },
+      rule: { family: 'gemma3', from: 'model-info', notes: [] },
+    });
+    const human = await cli(bigPath, '--model', 'my-gemma', '--base-url', ollamaUrl);
+    expect(human.out).toMatch(/OK for my-gemma: image\/\w+ 896×504 .*; the model's encoder sees 896×896, ≈256 tokens/);
+    expect(human.out).toMatch(/about 3\.3 px as the model sees it: likely unreadable/);
+  });
+
+  it('a nonsense model_info value falls back to the table with a note', async () => {
+    const { code, out } = await cli(bigPath, '--json', '--model', 'broken-qwen', '--base-url', ollamaUrl);
+    expect(code).toBe(0);
+    const result = JSON.parse(out) as { width: number; tokens: number; rule: { family: string; notes: string[] } };
+    expect(result.rule.family).toBe('qwen2.5-vl');
+    expect(result.rule.notes).toEqual([expect.stringMatching(/qwen25vl\.vision\.patch_size × qwen25vl\.vision\.spatial_merge_size = "fourteen" × 2 is not usable; using 28/)]);
+    expect(result.tokens).toBe(85 * 48);
+    const human = await cli(bigPath, '--model', 'broken-qwen', '--base-url', ollamaUrl);
+    expect(human.err).toMatch(/^note: model_info qwen25vl\.vision\.patch_size/m);
+  });
+
+  it('--out writes the exact payload bytes', async () => {
+    const file = join(dir, 'payload.out');
+    const { code, out } = await cli(bigPath, '--json', '--provider', 'openai', '--model', 'gpt-4o', '--vision', 'yes', '--out', file);
+    expect(code).toBe(0);
+    const result = JSON.parse(out) as { bytes: number; sha256: string; mime: string };
+    const written = await readFile(file);
+    expect(written.byteLength).toBe(result.bytes);
+    expect(createHash('sha256').update(written).digest('hex')).toBe(result.sha256);
+    const meta = await sharp(written).metadata();
+    expect([meta.width, meta.height, `image/${meta.format}`]).toEqual([1365, 768, result.mime]);
+    // Nowhere to write: a plain error, exit 1.
+    const bad = await cli(bigPath, '--out', join(dir, 'no-such-dir', 'x.png'));
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/could not write --out/);
   });
 
   it('prints a short human line without --json', async () => {
