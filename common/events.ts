@@ -66,6 +66,19 @@ export const ImageRefusedEvent = z.object({
   code: ImageRefusalCode,
   message: z.string(),
 });
+/**
+ * A blind chat model (no vision helper) got the text of a user's image, read by local OCR,
+ * instead of the image: the UI shows the image as "sent as text".
+ */
+export const ImageTranscribedEvent = z.object({
+  type: z.literal('image_transcribed'),
+  attachmentId: z.string(),
+  origin: z.string(),
+  /** Characters of text the model got. */
+  chars: z.number().int().nonnegative(),
+  /** The OCR engine, e.g. "tesseract.js 7 (eng)". */
+  engine: z.string(),
+});
 export const ImageDeliveredEvent = z.object({
   type: z.literal('image_delivered'),
   attachmentIds: z.array(z.string()),
@@ -104,6 +117,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ToolApprovalEvent,
   ImageAttachedEvent,
   ImageRefusedEvent,
+  ImageTranscribedEvent,
   ImageDeliveredEvent,
   ImageRetractedEvent,
   ErrorEvent,

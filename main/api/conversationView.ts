@@ -34,6 +34,8 @@ export async function conversationView(conversation: Conversation, store: Attach
       for (const id of m.attachmentIds) {
         const e = attached(id, 'user');
         if (e) current.events.push(e);
+        const t = m.transcripts?.[id];
+        if (e && t) current.events.push({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, engine: t.engine });
       }
       continue;
     }

@@ -3,6 +3,7 @@ import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
 import { ridingImages, slotOf, type ImageSlot } from './imageBudget.ts';
+import { transcriptText } from './transcribeForBlind.ts';
 
 export type BuildOptions = {
   store: AttachmentStore;
@@ -60,7 +61,9 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
         const ride = m.attachmentIds.filter((_id, i) => rides(i));
         for (const [i, id] of m.attachmentIds.entries()) {
           const description = m.descriptions?.[id];
+          const transcript = m.transcripts?.[id];
           if (description !== undefined) lines.push(`${await stubFor(id)}\nDescription of that image by the vision helper: ${description}`);
+          else if (transcript !== undefined) lines.push(transcriptText((await info(id)) ?? { id, name: 'image' }, transcript));
           else if (!rides(i)) lines.push(await stubFor(id));
         }
         const { images, missing } = await load(ride);

@@ -16,6 +16,8 @@ import { recoverUnfinishedTurn } from './recoverTurn.ts';
 import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnState } from './turnState.ts';
 import type { ContextWindow } from './historyBudget.ts';
+import type { TextReader } from '../ocr/textReader.ts';
+import { transcribeForBlind } from './transcribeForBlind.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
 export type ModelChoice = {
@@ -67,7 +69,9 @@ export type ChatEngineDeps = {
   intake: ImageIntake;
   tools: ToolRegistry;
   /** maxStepsPerTurn: the last step is offered no tools, so the model must answer. */
-  limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars'>;
+  limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars' | 'maxInputPixels'>;
+  /** Local OCR: a blind chat model with no helper gets the text of a text-bearing image. */
+  ocr?: TextReader;
   systemPrompt?: string;
   /** Secret values (API keys, MCP tokens) to strip from error text, besides key-shaped patterns. */
   secrets?: () => Iterable<string>;
@@ -127,9 +131,16 @@ export class ChatEngine {
 
     // 1. The user's images go through the gate before anything is sent or stored.
     const attached: AttachmentInfo[] = [];
+    const transcripts = new Map<string, { text: string; engine: string }>();
     let refused = false;
     for (const item of request.attachments ?? []) {
-      const result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
+      let result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
+      if (!result.ok && result.code === 'model-blind' && !seer && deps.ocr) {
+        // A blind model with no helper gets the text of a text-bearing image (local OCR).
+        const read = await transcribeForBlind(item, result, { ...deps, ocr: deps.ocr, limits: deps.limits }, request.chat.target, signal);
+        if (read.ok) transcripts.set(read.attachment.id, { text: read.text, engine: read.engine });
+        result = read.ok ? { ok: true, attachment: read.attachment } : read;
+      }
       if (result.ok) attached.push(result.attachment);
       else {
         refused = true;
@@ -158,12 +169,15 @@ export class ChatEngine {
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;
     for (const a of attached) {
       emit(imageAttachedEvent(a, a.origin));
+      const t = transcripts.get(a.id);
+      if (t) emit({ type: 'image_transcribed', attachmentId: a.id, origin: a.origin, chars: t.text.length, engine: t.engine });
     }
     const userMessage: StoredUserMessage = {
       role: 'user',
       id: request.userMessageId ?? randomUUID(),
       text: request.text,
       attachmentIds: attached.map((a) => a.id),
+      ...(transcripts.size ? { transcripts: Object.fromEntries(transcripts) } : {}),
       model: { ...conversation.model },
       createdAt: now(),
     };

@@ -6,6 +6,7 @@ import { ProviderError, type ModelRequest, type ToolCall } from '../models/provi
 import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../redact.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
+import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
 import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
@@ -204,6 +205,7 @@ export class TurnState {
         signal: this.#signal,
         onProgress: (p) => this.#emit({ type: 'tool_progress', id: call.id, ...p }),
         imageTarget: this.#seer?.target,
+        images: conversationImages(this.#conversation),
         describe: (ids, prompt, signal) => this.describe(ids, prompt, signal),
       });
       // A tool that ignores the signal (a blocking read) must not hold the turn after Stop.

@@ -102,6 +102,7 @@ export function composeServices(options: ComposeOptions): Services {
     log,
     close: async () => {
       await hub?.close();
+      await core.close();
     },
   };
 }

@@ -6,10 +6,14 @@ import { ChatEngine } from '../chat/chatEngine.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
+import { TesseractReader } from '../ocr/tesseractReader.ts';
+import type { TextReader } from '../ocr/textReader.ts';
 import { analyzeImageTool } from '../tools/analyzeImage.ts';
+import { readTextTool } from '../tools/readText.ts';
 import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
+import { zoomImageTool } from '../tools/zoomImage.ts';
 
 export type CoreOptions = {
   dataDir: string;
@@ -25,6 +29,8 @@ export type CoreOptions = {
   secrets?: () => Iterable<string>;
   /** Test-only: let http(s) image sources reach loopback fixture servers. */
   allowLoopbackFetch?: boolean;
+  /** Local OCR (read_text, text for blind models). Default: tesseract.js, started on first use. */
+  ocr?: TextReader;
 };
 
 export type GlanceCore = {
@@ -35,6 +41,9 @@ export type GlanceCore = {
   conversations: ConversationStore;
   tools: ToolRegistry;
   engine: ChatEngine;
+  ocr: TextReader;
+  /** Ends what runs beside the event loop (the OCR worker thread). */
+  close(): Promise<void>;
 };
 
 /**
@@ -59,9 +68,14 @@ export function createCore(options: CoreOptions): GlanceCore {
     store: attachments,
   });
   const conversations = new ConversationStore(options.dataDir);
-  const tools = new ToolRegistry().add(showAttachmentTool(attachments)).add(analyzeImageTool(intake, attachments));
+  const ocr = options.ocr ?? new TesseractReader();
+  const tools = new ToolRegistry()
+    .add(showAttachmentTool(attachments))
+    .add(analyzeImageTool(intake, attachments))
+    .add(zoomImageTool({ store: attachments, intake, limits }))
+    .add(readTextTool({ store: attachments, ocr, limits }));
   if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
-  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
-  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine };
+  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, ocr, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
+  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close: () => ocr.close() };
 }

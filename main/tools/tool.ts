@@ -21,9 +21,16 @@ export type ToolContext = {
   onProgress: (p: ToolProgress) => void;
   /** The model that will look at captured images (the chat model, or the vision helper). */
   imageTarget: ImageTarget | undefined;
+  /**
+   * The conversation's images (attachment ids, oldest first) for tools that name one (zoom_image,
+   * read_text): those the model is shown, and those retracted from it at the end of a turn.
+   */
+  images?: ConversationImages;
   /** A side call to a vision model: prompt + image ids in, prose out (analyze_image). */
   describe?: (attachmentIds: string[], prompt: string, signal: AbortSignal) => Promise<string>;
 };
+
+export type ConversationImages = { shown: readonly string[]; retracted: readonly string[] };
 
 export interface Tool {
   readonly spec: ToolSpec;

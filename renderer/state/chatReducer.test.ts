@@ -104,6 +104,19 @@ describe('reduceChat: a live turn', () => {
     expect(s.turns[T]!.optimistic).toBe(false);
   });
 
+  it('marks a user image sent as text (local OCR for a blind model)', () => {
+    const s = fold(
+      initialChatState,
+      started({ attachments: [chart] }),
+      ev({ type: 'image_attached', attachmentId: chart.id, origin: 'user', name: chart.name, mime: chart.mime, width: 240, height: 120, bytes: 569 }),
+      ev({ type: 'image_transcribed', attachmentId: chart.id, origin: 'user', chars: 42, engine: 'tesseract.js 7 (eng)' }),
+    );
+    expect(s.turns[T]!.images[chart.id]!.sentAsText).toEqual({ chars: 42, engine: 'tesseract.js 7 (eng)' });
+    // An id the turn never showed changes nothing.
+    const same = fold(s, ev({ type: 'image_transcribed', attachmentId: 'c'.repeat(16), origin: 'user', chars: 1, engine: 'x' }));
+    expect(same.turns[T]!.images).toBe(s.turns[T]!.images);
+  });
+
   it('an error fails the turn with its message; a refusal keeps its reason', () => {
     let s = fold(initialChatState, started(), ev({ type: 'error', code: 'unreachable', message: "Can't reach Ollama." }), ev({ type: 'done', conversationId: C, text: '' }));
     expect(s.turns[T]!).toMatchObject({ status: 'failed', error: { code: 'unreachable', message: "Can't reach Ollama." } });

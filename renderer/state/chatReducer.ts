@@ -21,6 +21,8 @@ export type ImageView = {
   delivered: boolean;
   /** …and replaced by a text stub when the turn ended. */
   retracted: boolean;
+  /** A blind model got this image's text, read by local OCR, instead of the image. */
+  sentAsText?: { chars: number; engine: string };
 };
 
 export type ToolCallView = {
@@ -184,8 +186,16 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     }
     case 'image_refused':
       return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message }] };
+    case 'image_transcribed': {
+      const image = turn.images[event.attachmentId];
+      if (!image) return turn;
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText: { chars: event.chars, engine: event.engine } } } };
+    }
     case 'image_delivered':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };
+    case 'tool_approval':
+      // Shown by the tool card once the UI renders approvals; nothing to fold yet.
+      return turn;
     case 'image_retracted':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { retracted: true }) };
     case 'error': {

@@ -22,6 +22,11 @@ function ImageChip({ image, box = 96, children }: { image: ImageView; box?: numb
           {image.name}
         </span>
         {size && <span className="size">{size}</span>}
+        {image.sentAsText && (
+          <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
+            sent as text (local OCR)
+          </span>
+        )}
         {children}
       </span>
     </li>

@@ -34,6 +34,7 @@ export async function makeHarness(baseUrl: { ollama: string; openai: string }, o
       return { outcome, events };
     },
     async close() {
+      await core.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

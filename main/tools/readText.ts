@@ -1,0 +1,66 @@
+// read_text (DESIGN §5): local OCR of an image's ORIGINAL, whole or a rectangle of it, for a
+// model that sees but misreads small text — digits above all (an IBAN, an error code, a port).
+// Bounded like every OCR here: the pixel cap before decoding, at most OCR_MAX_PIXELS read, a
+// timeout on the worker.
+import type { Limits } from '../../common/limits.ts';
+import { cropAttachment, parseRegion } from '../images/cropImage.ts';
+import type { AttachmentStore } from '../images/types.ts';
+import { readImageText } from '../ocr/readImageText.ts';
+import type { TextReader } from '../ocr/textReader.ts';
+import { pickImage } from './pickImage.ts';
+import type { Tool } from './tool.ts';
+
+export function readTextTool(deps: { store: AttachmentStore; ocr: TextReader; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
+  return {
+    needsVision: true,
+    spec: {
+      name: 'read_text',
+      description:
+        'Read the text in an image you were shown with local OCR (exact characters and digits, from the full-resolution original). ' +
+        'Optionally only a rectangle x, y, width, height in the pixel coordinates of the image as you were shown it. ' +
+        '"image" is the id from the image label; default: the most recent image shown to you. OCR can misread; say so when it matters.',
+      parameters: {
+        type: 'object',
+        properties: {
+          image: { type: 'string', description: 'Image id from an image label. Default: the most recent image.' },
+          x: { type: 'number' },
+          y: { type: 'number' },
+          width: { type: 'number' },
+          height: { type: 'number' },
+        },
+      },
+    },
+    async run(args, context) {
+      const given = (['x', 'y', 'width', 'height'] as const).filter((k) => args[k] !== undefined && args[k] !== null);
+      if (given.length > 0 && given.length < 4) return { ok: false, text: 'Give all of x, y, width and height for a rectangle, or none of them to read the whole image.' };
+      const region = given.length ? parseRegion(args) : undefined;
+      if (region && 'ok' in region) return { ok: false, text: `${region.message} Nothing was read.` };
+      const picked = await pickImage(args.image, context, deps.store);
+      if (!picked.ok) return { ok: false, text: picked.text };
+      const { info } = picked;
+      let bytes: Uint8Array | undefined;
+      let mime = info.mime as string;
+      let what = `image ${info.id} (${info.name})`;
+      if (region) {
+        const crop = await cropAttachment(deps.store, info, region, deps.limits, { signal: context.signal });
+        if (!crop.ok) return { ok: false, text: `${crop.message} Nothing was read.` };
+        bytes = crop.png;
+        mime = 'image/png';
+        what += `, rectangle ${Math.round(crop.shown.width)}×${Math.round(crop.shown.height)} at ${Math.round(crop.shown.x)},${Math.round(crop.shown.y)}${crop.fromOriginal ? ' (from the full-resolution original)' : ''}`;
+      } else {
+        const original = await deps.store.original(info);
+        bytes = original?.data ?? (await deps.store.get(info.id))?.data;
+        if (original) mime = original.mime;
+        if (!bytes) return { ok: false, text: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
+      }
+      const read = await readImageText(deps.ocr, bytes, mime, { limits: deps.limits, signal: context.signal });
+      if (!read.ok) return { ok: false, text: `Could not read ${what}: ${read.message}` };
+      const { reading } = read;
+      if (!reading.text.trim()) return { ok: true, text: `Local OCR (${reading.engine}) found no text in ${what}.` };
+      return {
+        ok: true,
+        text: `Text read by local OCR (${reading.engine}) from ${what}, mean confidence ${Math.round(reading.confidence)}%:\n<<<\n${reading.text}\n>>>`,
+      };
+    },
+  };
+}

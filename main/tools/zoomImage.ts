@@ -1,0 +1,72 @@
+// zoom_image (DESIGN §5): a rectangle of an image the model was shown, in that image's pixels,
+// cut from the kept ORIGINAL at native resolution and fitted to the model's own rules like any
+// image, then shown to it as a tool image (an ephemeral user turn, counted in the per-turn
+// delivery cap). A 4K screen fitted for gemma3 keeps none of its 14 px code; a band of it zoomed
+// this way reads as the code (bench:legibility). Nothing is captured anew: screenshot_desktop's
+// region does that.
+import type { Limits } from '../../common/limits.ts';
+import { cropAttachment, parseRegion } from '../images/cropImage.ts';
+import type { ImageIntake } from '../images/imageIntake.ts';
+import type { AttachmentStore } from '../images/types.ts';
+import { pickImage } from './pickImage.ts';
+import type { Tool } from './tool.ts';
+
+export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntake; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
+  return {
+    needsVision: true,
+    spec: {
+      name: 'zoom_image',
+      description:
+        'Look closer at part of an image you were shown: small text that is unreadable in the full view becomes legible. ' +
+        'Give the rectangle x, y, width, height in the pixel coordinates of that image as you were shown it (its label says "shown as W×H"). ' +
+        'It is cut from the original at full resolution and shown to you as a new image. "image" is the id from the image label; ' +
+        'default: the most recent image shown to you. The smaller the rectangle, the sharper the result.',
+      parameters: {
+        type: 'object',
+        properties: {
+          x: { type: 'number', description: 'Left edge, in pixels of the image as shown to you.' },
+          y: { type: 'number', description: 'Top edge, in pixels of the image as shown to you.' },
+          width: { type: 'number', description: 'Width in pixels of the image as shown to you.' },
+          height: { type: 'number', description: 'Height in pixels of the image as shown to you.' },
+          image: { type: 'string', description: 'Image id from an image label, e.g. "3f2a9c0d1e4b5a6c". Default: the most recent image.' },
+        },
+        required: ['x', 'y', 'width', 'height'],
+      },
+    },
+    async run(args, context) {
+      const target = context.imageTarget;
+      if (!target) return { ok: false, text: 'No model that can see images is configured, so there is nothing to zoom for.' };
+      const region = parseRegion(args);
+      if ('ok' in region) return { ok: false, text: `${region.message} Nothing was zoomed.` };
+      const picked = await pickImage(args.image, context, deps.store);
+      if (!picked.ok) return { ok: false, text: picked.text };
+      const { info } = picked;
+      const crop = await cropAttachment(deps.store, info, region, deps.limits, { signal: context.signal });
+      if (!crop.ok) return { ok: false, text: `${crop.message} Nothing was zoomed.` };
+      const stem = info.name.replace(/\.[a-z0-9]{2,5}$/i, '') || 'image';
+      const name = `${stem}-zoom-${crop.source.x},${crop.source.y}-${crop.source.width}x${crop.source.height}.png`;
+      const attached = await deps.intake.tryAttachImage({ source: crop.png, name, origin: 'zoom_image', requestedBy: 'user' }, target, { signal: context.signal });
+      if (!attached.ok) return { ok: false, text: `The zoomed region could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
+      const a = attached.attachment;
+      const s = crop.shown;
+      const sharper = a.width / s.width;
+      const where = crop.fromOriginal
+        ? `cut from the original at full resolution (${crop.source.width}×${crop.source.height} of its ${crop.sourceSize.width}×${crop.sourceSize.height} pixels, at ${crop.source.x},${crop.source.y})`
+        : 'cut from the copy you were shown (no original was kept for this image, so it is no sharper)';
+      const clamped = s.width !== region.width || s.height !== region.height ? ` (the rectangle was cut at the image's edge)` : '';
+      return {
+        ok: true,
+        images: [a],
+        text:
+          `Zoomed into ${fmt(s)} of image ${info.id} (${info.name}, shown to you as ${info.width}×${info.height})${clamped}: ${where}; ` +
+          `shown to you as ${a.width}×${a.height} [image ${a.id}]${sharper > 1.05 ? `, about ${sharper.toFixed(1)}× sharper than before` : ''}. ` +
+          `Coordinates in the new image start at 0,0 at the rectangle's top-left; zoom into it again to look closer still.`,
+      };
+    },
+  };
+}
+
+function fmt(r: { x: number; y: number; width: number; height: number }): string {
+  const n = (v: number) => String(Math.round(v * 10) / 10);
+  return `${n(r.width)}×${n(r.height)} at ${n(r.x)},${n(r.y)}`;
+}
