@@ -10,9 +10,10 @@ import { Ollama } from 'ollama';
 import type { AbortableAsyncIterator, ChatRequest, ChatResponse, Message, Tool } from 'ollama';
 import { formatBytes } from '../../common/images.ts';
 import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models.ts';
-import { CallGuard, cancelled, fetchWithSignal, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
+import { CallGuard, cancelled, fetchWithSignal } from './callGuard.ts';
 import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
+import { errorDetail, mapProviderFailure, type ProviderWording } from './providerErrors.ts';
 import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
 
@@ -176,58 +177,22 @@ export class OllamaProvider implements ModelProvider {
     guard: CallGuard,
     ctx: { model: string | undefined; phase: 'request' | 'stream'; what: 'chat' | 'metadata' },
   ): ProviderError {
-    if (error instanceof ProviderError) return error;
-    if (guard.cancelled) return cancelled(error);
+    const detail = errorDetail(error);
+    return mapProviderFailure(error, { ...ctx, guard, status: responseStatus(error), detail, incomplete: /did not receive done/i.test(detail) }, this.wording);
+  }
+
+  private get wording(): ProviderWording {
     const where = `Ollama at ${this.host}`;
-    if (guard.timedOut) {
-      if (ctx.what === 'metadata') return new ProviderError('unreachable', `${where} did not answer within ${seconds(this.requestTimeoutMs)}. Is it running and responsive?`, { cause: error });
-      return new ProviderError(
-        'interrupted',
-        ctx.phase === 'request'
-          ? `${where} sent nothing for ${seconds(this.streamIdleTimeoutMs)}; the model may still be loading. Try again.`
-          : `The answer from ${where} stalled: nothing for ${seconds(this.streamIdleTimeoutMs)}.`,
-        { cause: error },
-      );
-    }
-    const status = responseStatus(error);
-    const detail = errorText(error);
-    if (status !== undefined) {
-      if (status === 404 && ctx.model === undefined) {
-        return new ProviderError('provider-error', `${this.host} does not answer Ollama's /api/tags (HTTP 404). Is it an Ollama server? For an OpenAI-compatible server use --provider openai.`, { status, cause: error });
-      }
-      const model = ctx.model ?? 'the model';
-      if (status === 404) {
-        return new ProviderError('model-not-found', `Model "${model}" is not on ${where}. Run \`ollama pull ${model}\`.`, { status, cause: error });
-      }
-      if (status === 400) {
-        return new ProviderError(
-          'rejected-input',
-          /image|vision|multimodal|modalit/i.test(detail)
-            ? `${model} rejected the image: ${detail}. Pick a model that can see (e.g. gemma3, qwen2.5vl, llava) or set a vision helper model.`
-            : `${where} rejected the request for ${model}: ${detail}.`,
-          { status, cause: error },
-        );
-      }
-      if (status === 401 || status === 403) {
-        return new ProviderError('auth', `${where} refused access (HTTP ${status}): ${detail}. Check the credentials or proxy in front of it.`, { status, cause: error });
-      }
-      if (status === 429) {
-        return new ProviderError('rate-limited', `${where} is rate limiting requests (HTTP 429). Wait a moment and try again.`, { status, cause: error });
-      }
-      return new ProviderError('provider-error', `${where} failed (HTTP ${status}): ${detail}.`, { status, cause: error });
-    }
-    if (ctx.phase === 'request' && isConnectFailure(error)) {
-      return new ProviderError('unreachable', `Can't reach Ollama at ${this.host}. Is Ollama running? Start it with \`ollama serve\`.`, { cause: error });
-    }
-    if (ctx.phase === 'stream') {
-      const message = /did not receive done/i.test(detail)
-        ? `The answer from ${where} ended before it was complete.`
-        : isDroppedConnection(error)
-          ? `The connection to ${where} dropped mid-answer.`
-          : `${where} stopped mid-answer: ${detail}.`;
-      return new ProviderError('interrupted', message, { cause: error });
-    }
-    return new ProviderError('provider-error', `${where} failed: ${detail}.`, { cause: error });
+    return {
+      where,
+      unreachable: `Can't reach Ollama at ${this.host}. Is Ollama running? Start it with \`ollama serve\`.`,
+      noListing: `${this.host} does not answer Ollama's /api/tags (HTTP 404). Is it an Ollama server? For an OpenAI-compatible server use --provider openai.`,
+      modelNotFound: (model) => `Model "${model}" is not on ${where}. Run \`ollama pull ${model}\`.`,
+      imageRejectedHint: 'Pick a model that can see (e.g. gemma3, qwen2.5vl, llava) or set a vision helper model.',
+      auth: (status, detail) => `${where} refused access (HTTP ${status}): ${detail}. Check the credentials or proxy in front of it.`,
+      requestTimeoutMs: this.requestTimeoutMs,
+      streamIdleTimeoutMs: this.streamIdleTimeoutMs,
+    };
   }
 }
 
@@ -338,10 +303,6 @@ function responseStatus(error: unknown): number | undefined {
   return undefined;
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/[.\s]+$/, '') || 'unknown error';
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,6 +2,7 @@ import { Ollama } from 'ollama';
 import { fetchWithSignal, isConnectFailure } from './callGuard.ts';
 import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
+import { codeForStatus, errorDetail } from './providerErrors.ts';
 
 export type PullProgress = { status: string; completed?: number; total?: number };
 
@@ -18,7 +19,10 @@ export async function pullOllamaModel(host: string, name: string, options: { sig
   } catch (error) {
     if (options.signal.aborted) throw new ProviderError('cancelled', `Stopped pulling ${name}.`);
     if (isConnectFailure(error)) throw new ProviderError('unreachable', `Can't reach Ollama at ${host}. Is Ollama running? Start it with \`ollama serve\`.`, { cause: error });
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ProviderError(/not found|does not exist/i.test(message) ? 'model-not-found' : 'provider-error', `Pulling ${name} failed: ${message}`, { cause: error });
+    const message = errorDetail(error);
+    // Ollama's pull stream reports a missing model as an error message, without a status.
+    const status = (error as { status_code?: unknown }).status_code;
+    const code = typeof status === 'number' ? codeForStatus(status) : /not found|does not exist/i.test(message) ? 'model-not-found' : 'provider-error';
+    throw new ProviderError(code, `Pulling ${name} failed: ${message}`, { cause: error });
   }
 }

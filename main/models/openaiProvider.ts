@@ -15,8 +15,9 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models.ts';
-import { CallGuard, cancelled, isConnectFailure, isDroppedConnection, seconds } from './callGuard.ts';
+import { CallGuard, cancelled, seconds } from './callGuard.ts';
 import { ProviderError } from './provider.ts';
+import { mapProviderFailure, type ProviderWording } from './providerErrors.ts';
 import type { ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolCall, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
 
@@ -240,70 +241,35 @@ export class OpenAICompatibleProvider implements ModelProvider {
     guard: CallGuard,
     ctx: { model: string | undefined; phase: 'request' | 'stream'; what: 'chat' | 'metadata' },
   ): ProviderError {
-    if (error instanceof ProviderError) return error;
-    if (guard.cancelled) return cancelled(error);
-    const where = this.where;
-    const timedOut = guard.timedOut || error instanceof APIConnectionTimeoutError;
-    if (timedOut) {
-      if (ctx.what === 'metadata') {
-        return new ProviderError('unreachable', `${where} did not answer within ${seconds(this.requestTimeoutMs)}. Is it running and responsive?`, { cause: error });
-      }
-      return this.stalled(ctx.phase === 'stream');
-    }
     const status = error instanceof APIError && typeof error.status === 'number' ? error.status : undefined;
-    const detail = apiErrorText(error);
-    if (status !== undefined) {
-      const model = ctx.model ?? 'the model';
-      if (status === 404) {
-        if (ctx.model === undefined) {
-          return new ProviderError('provider-error', `${where} has no /models endpoint (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1.`, { status, cause: error });
-        }
-        return new ProviderError(
-          'model-not-found',
-          `Model "${model}" is not available at ${this.baseUrl}: ${detail}. Run \`glance models --provider openai --base-url ${this.baseUrl}\` to see what it serves.`,
-          { status, cause: error },
-        );
-      }
-      if (status === 400 || status === 413 || status === 415 || status === 422) {
-        return new ProviderError(
-          'rejected-input',
-          /image|vision|multimodal|modalit/i.test(detail)
-            ? `${model} rejected the image: ${detail}. Pick a model that can see, set a vision helper model, or declare this one "vision: no" in Settings.`
-            : `${where} rejected the request for ${model}: ${detail}.`,
-          { status, cause: error },
-        );
-      }
-      if (status === 401 || status === 403) {
-        return new ProviderError(
-          'auth',
-          this.apiKey
-            ? `${where} refused the API key (HTTP ${status}): ${detail}. Check the key in Settings or the variable passed with --api-key-env.`
-            : `${where} needs an API key (HTTP ${status}): ${detail}. Set one in Settings or pass --api-key-env VAR.`,
-          { status, cause: error },
-        );
-      }
-      if (status === 429) {
-        return new ProviderError('rate-limited', `${where} is rate limiting requests (HTTP 429): ${detail}. Wait a moment and try again.`, { status, cause: error });
-      }
-      return new ProviderError('provider-error', `${where} failed (HTTP ${status}): ${detail}.`, { status, cause: error });
-    }
-    if (ctx.phase === 'request' && (error instanceof APIConnectionError || isConnectFailure(error))) {
-      return new ProviderError(
-        'unreachable',
-        `Can't reach the model server at ${this.baseUrl}. Is it running, and is the base URL right? (OpenAI-compatible servers usually end in /v1.)`,
-        { cause: error },
-      );
-    }
-    if (ctx.phase === 'stream') {
-      const message =
-        error instanceof APIError
-          ? `${where} stopped mid-answer: ${detail}.`
-          : isDroppedConnection(error)
-            ? `The connection to ${where} dropped mid-answer.`
-            : `The answer from ${where} broke off: ${detail}.`;
-      return new ProviderError('interrupted', message, { cause: error });
-    }
-    return new ProviderError('provider-error', `${where} failed: ${detail}.`, { cause: error });
+    return mapProviderFailure(
+      error,
+      {
+        ...ctx,
+        guard,
+        status,
+        detail: apiErrorText(error),
+        timedOut: error instanceof APIConnectionTimeoutError,
+        connectFailed: error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError),
+      },
+      this.wording,
+    );
+  }
+
+  private get wording(): ProviderWording {
+    return {
+      where: this.where,
+      unreachable: `Can't reach the model server at ${this.baseUrl}. Is it running, and is the base URL right? (OpenAI-compatible servers usually end in /v1.)`,
+      noListing: `${this.where} has no /models endpoint (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1.`,
+      modelNotFound: (model, detail) => `Model "${model}" is not available at ${this.baseUrl}: ${detail}. Run \`glance models --provider openai --base-url ${this.baseUrl}\` to see what it serves.`,
+      imageRejectedHint: 'Pick a model that can see, set a vision helper model, or declare this one "vision: no" in Settings.',
+      auth: (status, detail) =>
+        this.apiKey
+          ? `${this.where} refused the API key (HTTP ${status}): ${detail}. Check the key in Settings or the variable passed with --api-key-env.`
+          : `${this.where} needs an API key (HTTP ${status}): ${detail}. Set one in Settings or pass --api-key-env VAR.`,
+      requestTimeoutMs: this.requestTimeoutMs,
+      streamIdleTimeoutMs: this.streamIdleTimeoutMs,
+    };
   }
 }
 
