@@ -45,9 +45,9 @@ export function contextWindowFor(kind: ProviderKind, model: string, details: Mod
   return { tokens: null, max: null, source: 'none', setsNumCtx: false };
 }
 
-/** Room kept for the answer: a quarter of a small window, at most 4096 tokens. */
+/** Room kept for the answer (Ollama's num_ctx holds prompt and answer): a quarter of a small window, at most 2048 tokens. */
 export function answerReserve(window: number): number {
-  return Math.min(4096, Math.floor(window / 4));
+  return Math.min(2048, Math.floor(window / 4));
 }
 
 export function estimateMessageTokens(m: ModelMessage): number {

@@ -18,7 +18,7 @@ import type { ModelCapabilities, ModelInfo, Tristate } from '../../common/models
 import { CallGuard, cancelled, seconds } from './callGuard.ts';
 import { ProviderError } from './provider.ts';
 import { mapProviderFailure, type ProviderWording } from './providerErrors.ts';
-import type { ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolCall, ToolSpec } from './provider.ts';
+import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolCall, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
 
 export type OpenAICompatibleProviderOptions = {
@@ -159,6 +159,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const value: ModelCapabilities = override ? { ...detected, vision: override, visionSource: 'settings' } : detected;
     this.cache.set(model, { value, at: this.now() });
     return value;
+  }
+
+  /** OpenRouter (and some proxies) put the model's context window in its /v1/models entry. */
+  async modelDetails(model: string, options: { signal?: AbortSignal } = {}): Promise<ModelDetails> {
+    const entry = (await this.modelEntries(options.signal, false)).get(model);
+    const length = entry?.context_length;
+    return typeof length === 'number' && Number.isInteger(length) && length >= 256 && length <= 100_000_000 ? { contextLength: length } : {};
   }
 
   private get where(): string {
