@@ -2,6 +2,7 @@
 // read first and an image over the pixel cap is refused before anything is decoded.
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../../common/limits.ts';
+import { decodeHeic, isHeic } from './heic.ts';
 
 export type DecodedInput = {
   ok: true;
@@ -15,10 +16,16 @@ export type DecodeRefusal = { ok: false; code: 'corrupt' | 'too-many-pixels'; me
 
 export async function decodedInput(
   bytes: Uint8Array,
-  _mime: string,
+  mime: string,
   limits: Pick<Limits, 'maxInputPixels'>,
   options: { signal?: AbortSignal } = {},
 ): Promise<DecodedInput | DecodeRefusal> {
+  if (isHeic(mime)) {
+    const decoded = await decodeHeic(bytes, limits, options);
+    if (!decoded.ok) return decoded;
+    const raw = { width: decoded.width, height: decoded.height, channels: decoded.channels };
+    return { ok: true, size: { width: decoded.width, height: decoded.height }, image: () => sharp(decoded.data, { raw }) };
+  }
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false, pages: 1 }).metadata();

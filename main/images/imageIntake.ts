@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ImageRefusal } from '../../common/images.ts';
 import { displayName } from './attachmentStore.ts';
+import { heicAsPng } from './heic.ts';
 import { extensionFor } from './imageFormats.ts';
 import { describeFit } from './imageRule.ts';
 import { normaliseImage } from './normalise.ts';
@@ -53,10 +54,13 @@ export class ImageIntake {
     const sniffed = await sniffImage(resolved.data);
     if (!sniffed.ok) return sniffed;
     signal?.throwIfAborted();
-    const normalised = await normaliseImage(resolved.data, sniffed, profile, this.#config.limits, { signal });
+    // HEIC/HEIF: sharp has no HEVC decoder, libheif-js does (header size checked against the cap first).
+    const pixels = sniffed.kind === 'heic' ? await heicAsPng(resolved.data, this.#config.limits, signal) : resolved.data;
+    if (!(pixels instanceof Uint8Array)) return pixels;
+    const normalised = await normaliseImage(pixels, sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
     const name = displayName(input.name ?? resolved.name ?? '');
-    const { image } = normalised;
+    const image = { ...normalised.image, source: { ...normalised.image.source, bytes: resolved.data.byteLength } };
     const fit = describeFit(image.source, image, profile, input.pixelRatio);
     return {
       ok: true,

@@ -33,10 +33,8 @@ describe('sniffImage', () => {
     expect(result.message).toMatch(message);
   });
 
-  it('refuses HEIC by name with what to do', async () => {
-    const result = await sniffImage(heicHeader());
-    expect(result).toMatchObject({ ok: false, code: 'unsupported-format' });
-    if (!result.ok) expect(result.message).toMatch(/HEIC.*Export it as JPEG/s);
+  it('lets HEIC through to be decoded and converted (libheif-js)', async () => {
+    expect(await sniffImage(heicHeader())).toEqual({ ok: true, kind: 'heic', mime: 'image/heic' });
   });
 
   it('refuses BMP by name', async () => {

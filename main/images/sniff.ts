@@ -4,8 +4,8 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { ImageRefusal } from '../../common/images.ts';
 
-/** Raster formats the chokepoint decodes: the first four pass as they are, TIFF and AVIF are converted. */
-export type SniffedKind = 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' | 'avif';
+/** Raster formats the chokepoint decodes: the first four pass as they are, TIFF, AVIF and HEIC are converted. */
+export type SniffedKind = 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' | 'avif' | 'heic';
 
 export type SniffResult = { ok: true; kind: SniffedKind; mime: string } | ImageRefusal;
 
@@ -17,15 +17,14 @@ const ALLOWED: Record<string, { kind: SniffedKind; mime: string }> = {
   gif: { kind: 'gif', mime: 'image/gif' },
   tif: { kind: 'tiff', mime: 'image/tiff' },
   avif: { kind: 'avif', mime: 'image/avif' },
+  // iPhone photos: decoded with libheif-js (heic.ts) and converted like TIFF and AVIF.
+  heic: { kind: 'heic', mime: 'image/heic' },
 };
 
 const CONVERT = 'Convert it to PNG or JPEG (or take a screenshot of it) and attach that.';
 
 /** Image formats Glance recognises but cannot decode here. */
 const UNSUPPORTED_IMAGES: Record<string, string> = {
-  heic:
-    'This is a HEIC/HEIF photo (the iPhone camera format). Glance cannot decode HEIC here. ' +
-    'Export it as JPEG (on a Mac: open it in Preview, then File › Export › JPEG; on an iPhone: Settings › Camera › Formats › Most Compatible) and attach that.',
   bmp: `This is a BMP bitmap, which Glance cannot decode. ${CONVERT}`,
   ico: `This is a Windows icon (ICO), which Glance cannot decode. ${CONVERT}`,
   cur: `This is a Windows cursor (CUR), which Glance cannot decode. ${CONVERT}`,
