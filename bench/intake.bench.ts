@@ -19,6 +19,7 @@ import type { TextRegion } from '../test/fixtures/screenPage.ts';
 import type { WorkerReport } from './lib/prepareWorker.ts';
 import { runEncoderStudy, type StudyRow, type StudyVariant } from './lib/encoderStudy.ts';
 import { renderEditorScreenshot } from './lib/screenshot.ts';
+import { markdownTable, writeSection } from './lib/report.ts';
 import { base64Length, max, median } from './lib/stats.ts';
 
 const run = promisify(execFile);
@@ -194,8 +195,7 @@ try {
   const loadEnd = loadavg().map((l) => l.toFixed(2)).join(' / ');
   const section = renderSection({ started, machine, load, loadEnd, table, studyTable, study, rows, shotBytes: shot.png.byteLength, naive, knownLines, baselineMb });
   if (!args['no-write'] && !args['no-study']) {
-    await writeSection(join(root, 'docs', 'benchmarks.md'), section);
-    log('figures written to docs/benchmarks.md');
+    await writeSection(join(root, 'docs', 'benchmarks.md'), 'bench:intake', section, 'Benchmarks');
   }
   const headline = rows.filter((r) => r.label.startsWith('Ollama') || r.label.startsWith('OpenAI'));
   const missed = headline.filter((r) => r.medianMs > 100 || r.ofNaive > 0.15);
@@ -272,10 +272,6 @@ function renderStudy(study: readonly StudyRow[], rows: readonly Row[], naive: nu
     ];
   });
   return markdownTable(header, lines);
-}
-
-function markdownTable(header: readonly string[], lines: readonly (readonly string[])[]): string {
-  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
 function pct(x: number | undefined): string {
@@ -410,22 +406,6 @@ WebP effort 0–1 would save about 10 ms for 10% more bytes.
 `
     : ''
 }`;
-}
-
-async function writeSection(file: string, section: string): Promise<void> {
-  const start = '<!-- bench:intake start -->';
-  const end = '<!-- bench:intake end -->';
-  let doc: string;
-  try {
-    doc = await readFile(file, 'utf8');
-  } catch {
-    doc = '# Benchmarks\n\nFigures written by the bench scripts (`npm run bench:*`); rerun them to refresh. Timing lives here, never in tests.\n';
-  }
-  const block = `${start}\n${section}${end}`;
-  const a = doc.indexOf(start);
-  const b = doc.indexOf(end);
-  doc = a >= 0 && b > a ? doc.slice(0, a) + block + doc.slice(b + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
-  await writeFile(file, doc);
 }
 
 function log(message: string): void {

@@ -1,13 +1,15 @@
-// A 4K UI-like screenshot with real text at a known place: an editor page rendered by Debian's
-// Chromium (headless, deviceScaleFactor 1) at 3840×2160. The text is the known answer for OCR.
+// A UI-like screenshot with real text at a known place: an editor page rendered by Debian's
+// Chromium (headless) at width×height CSS pixels and `deviceScaleFactor` (default 1: 3840×2160
+// device pixels). The text is the known answer for OCR; its boxes are in CSS pixels (× scale).
 import { chromium } from 'playwright-core';
 import { editorHtml, type EditorPage } from '../../test/fixtures/screenPage.ts';
 
-export type Screenshot = EditorPage & { png: Buffer; width: number; height: number };
+export type Screenshot = EditorPage & { png: Buffer; width: number; height: number; deviceScaleFactor: number };
 
-export async function renderEditorScreenshot(options: { width?: number; height?: number; fontPx?: number; signal?: AbortSignal } = {}): Promise<Screenshot> {
+export async function renderEditorScreenshot(options: { width?: number; height?: number; fontPx?: number; deviceScaleFactor?: number; signal?: AbortSignal } = {}): Promise<Screenshot> {
   const width = options.width ?? 3840;
   const height = options.height ?? 2160;
+  const deviceScaleFactor = options.deviceScaleFactor ?? 1;
   const page = editorHtml({ width, height, fontPx: options.fontPx ?? 14 });
   const browser = await chromium.launch({
     executablePath: process.env.GLANCE_CHROMIUM ?? '/usr/bin/chromium',
@@ -17,12 +19,12 @@ export async function renderEditorScreenshot(options: { width?: number; height?:
   });
   try {
     options.signal?.throwIfAborted();
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
     const tab = await context.newPage();
     await tab.setContent(page.html, { waitUntil: 'load' });
     await tab.evaluate('document.fonts.ready');
     const png = await tab.screenshot({ type: 'png', timeout: 60_000 });
-    return { ...page, png, width, height };
+    return { ...page, png, width, height, deviceScaleFactor };
   } finally {
     await browser.close();
   }

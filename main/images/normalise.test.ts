@@ -168,28 +168,31 @@ describe('normaliseImage', () => {
     expect([openai.width, openai.height]).toEqual([2048, 1152]);
   });
 
-  it('sends a few-colour screenshot as an exact palette PNG', async () => {
+  it('sends a few-colour screenshot as an exact PNG, far smaller than the JPEG', async () => {
     const ui = flatUiRaw();
     const png = await sharp(ui.data, { raw: { width: ui.width, height: ui.height, channels: 3 } }).png().toBuffer();
     const image = await accepted(png);
     expect(image.mime).toBe('image/png');
-    expect((await sharp(image.data).metadata()).isPalette).toBe(true);
     const back = await sharp(image.data).removeAlpha().raw().toBuffer();
     expect(back.equals(ui.data)).toBe(true);
+    const jpeg = await accepted(png, profileFor('ollama', { formats: ['image/jpeg'] }));
+    expect(image.bytes * 4).toBeLessThan(jpeg.bytes);
   });
 
-  it('picks the smallest accepted encoding for a photo: JPEG for Ollama, WebP where allowed', async () => {
+  it('sends a photo as JPEG 4:4:4 baseline, also where WebP is accepted; WebP only where JPEG is not', async () => {
     const png = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
     const forOllama = await accepted(png, OLLAMA);
     expect(forOllama.mime).toBe('image/jpeg');
     expect(forOllama.bytes).toBeLessThan(png.byteLength);
-    // 4:4:4 chroma keeps coloured text edges; progressive is the same pixels in fewer bytes.
+    // 4:4:4 chroma keeps coloured text edges; progressive would be the same pixels for twice the encode.
     const jpegMeta = await sharp(forOllama.data).metadata();
     expect(jpegMeta.chromaSubsampling).toBe('4:4:4');
-    expect(jpegMeta.isProgressive).toBe(true);
-    const forOpenai = await accepted(png, OPENAI);
-    expect(forOpenai.mime).toBe('image/webp');
-    expect(forOpenai.bytes).toBeLessThan(forOllama.bytes);
+    expect(jpegMeta.isProgressive).toBe(false);
+    // WebP is smaller, but its encode costs more than the whole floor (encoderChoice.ts).
+    expect((await accepted(png, OPENAI)).mime).toBe('image/jpeg');
+    const noJpeg = await accepted(png, profileFor('openai', { formats: ['image/png', 'image/webp'] }));
+    expect(noJpeg.mime).toBe('image/webp');
+    expect(noJpeg.bytes).toBeLessThan(forOllama.bytes);
     const pngOnly = await accepted(png, profileFor('openai', { formats: ['image/png'] }));
     expect(pngOnly.mime).toBe('image/png');
   });
@@ -228,10 +231,10 @@ describe('normaliseImage', () => {
   });
 
   it('does not encode in full a candidate that cannot win, and still does the PNG where it wins', async () => {
-    // A photo: the truecolor PNG is hopeless for both profiles, and the JPEG beside the WebP too.
+    // A photo: the PNG is hopeless for both profiles, and WebP would cost more than it saves: one JPEG encode.
     const photo = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
     expect((await candidates(photo, OLLAMA)).map((c) => c.mime)).toEqual(['image/jpeg']);
-    expect((await candidates(photo, OPENAI)).map((c) => c.mime)).toEqual(['image/webp']);
+    expect((await candidates(photo, OPENAI)).map((c) => c.mime)).toEqual(['image/jpeg']);
 
     // A native-size screen with flat areas and more than 256 colours: the PNG is tried, wins, and is exact.
     const ui = manyColourUiRaw();

@@ -1,0 +1,87 @@
+// npm run bench:memory — peak RSS of one ImageIntake.prepare per input, each in a child process
+// of its own, against the bound: file size + 2 × the decoded output (the fitted pixels) + Node's
+// base (the same process before it reads the file: Node, the modules, libvips loaded).
+//   node bench/memory.bench.ts [--baseline DIR] [--repeat N] [--no-write]
+// --baseline DIR: a checkout of an earlier commit whose prepare is measured beside this one.
+// Writes its figures into docs/benchmarks-perf.md (between the bench:memory markers).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import sharp from 'sharp';
+import { makeHeavyInputs } from './lib/heavyInputs.ts';
+import type { MemoryReport } from './lib/memoryWorker.ts';
+import { markdownTable, writeSection } from './lib/report.ts';
+import { median } from './lib/stats.ts';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: { baseline: { type: 'string' }, repeat: { type: 'string', default: '3' }, 'no-write': { type: 'boolean', default: false } },
+});
+const REPEAT = Math.max(1, Number(args.repeat) || 3);
+const MB = 1024 * 1024;
+
+const work = await mkdtemp(join(tmpdir(), 'glance-bench-memory-'));
+try {
+  const started = new Date();
+  log('generating inputs…');
+  const inputs = await makeHeavyInputs(work);
+  const roots = [{ key: 'new', dir: root }, ...(args.baseline ? [{ key: 'base', dir: resolve(args.baseline) }] : [])];
+  const lines: string[][] = [];
+  let over = 0;
+  for (const input of inputs) {
+    for (const profile of ['ollama', 'openai'] as const) {
+      const reports = new Map<string, MemoryReport[]>();
+      for (let i = 0; i < REPEAT; i++) {
+        for (const r of i % 2 ? [...roots].reverse() : roots) {
+          const { stdout } = await run(process.execPath, [join(root, 'bench/lib/memoryWorker.ts'), r.dir, input.path, profile], { timeout: 300_000, maxBuffer: 1024 * 1024 });
+          const list = reports.get(r.key) ?? [];
+          list.push(JSON.parse(stdout.trim().split('\n').at(-1)!) as MemoryReport);
+          reports.set(r.key, list);
+        }
+      }
+      const now = reports.get('new')!;
+      const first = now[0]!;
+      const decoded = first.result.ok ? first.result.width * first.result.height * first.result.channels : 0;
+      const baseMb = median(now.map((r) => r.baseMb));
+      const peakMb = median(now.map((r) => r.peakMb));
+      const boundMb = first.fileBytes / MB + (2 * decoded) / MB + baseMb;
+      if (peakMb > boundMb) over++;
+      const basePeak = reports.get('base');
+      lines.push([
+        input.label,
+        (first.fileBytes / MB).toFixed(1),
+        profile,
+        first.result.ok ? `${first.result.mime.replace('image/', '')} ${first.result.width}×${first.result.height}×${first.result.channels}` : first.result.code,
+        baseMb.toFixed(0),
+        `**${peakMb.toFixed(0)}**`,
+        boundMb.toFixed(0),
+        peakMb <= boundMb ? 'yes' : `**no** (+${(peakMb - boundMb).toFixed(0)})`,
+        ...(basePeak ? [median(basePeak.map((r) => r.peakMb)).toFixed(0)] : []),
+      ]);
+      log(`${input.key} / ${profile}: peak ${peakMb.toFixed(0)} MB, bound ${boundMb.toFixed(0)} MB${basePeak ? `, baseline ${median(basePeak.map((r) => r.peakMb)).toFixed(0)} MB` : ''}`);
+    }
+  }
+  const header = ['input', 'file MB', 'profile', 'sent (w×h×channels)', 'base RSS MB', 'peak RSS MB', 'bound MB', 'within', ...(args.baseline ? ['baseline peak MB'] : [])];
+  const table = markdownTable(header, lines);
+  process.stdout.write(`\n${table}\n\n${over} of ${lines.length} over the bound\n`);
+  const section = [
+    '## Peak memory per input (`npm run bench:memory`)',
+    '',
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}. Each row: one \`ImageIntake.prepare(path, profile)\` in a fresh child process, median of ${REPEAT}. **base**: that process's peak RSS before it reads the file (Node, the modules, libvips loaded). **bound**: file size + 2 × the decoded output (width × height × channels of the fitted pixels) + base.${args.baseline ? ' **baseline**: the same in the checkout before this work.' : ''} Inputs are generated in code (bench/lib/heavyInputs.ts).`,
+    '',
+    table,
+    '',
+    `${over === 0 ? 'Every input within the bound.' : `${over} of ${lines.length} over the bound.`}`,
+    '',
+  ].join('\n');
+  if (!args['no-write']) await writeSection(join(root, 'docs', 'benchmarks-perf.md'), 'bench:memory', section);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench:memory] ${message}\n`);
+}
