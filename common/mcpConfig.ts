@@ -36,6 +36,11 @@ const OAuthConfig = z.object({
   scopes: z.union([z.array(z.string().min(1)), z.string().min(1)]).optional(),
   /** Fixed loopback port for the redirect (some pre-registrations need an exact URI). */
   callbackPort: z.number().int().min(1).max(65535).optional(),
+  /** `client_credentials`: machine-to-machine, no browser (clientId + clientSecret, or privateKey). */
+  grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
+  /** PEM private key for private_key_jwt client authentication (client_credentials). */
+  privateKey: z.string().min(1).optional(),
+  signingAlgorithm: z.string().min(1).optional(),
 });
 
 const ToolNames = z.array(z.string().min(1));
@@ -251,8 +256,10 @@ function substituteEntry(shape: Record<string, unknown>, options: ParseOptions, 
     }
   }
   const oauth = value.oauth;
-  if (typeof oauth === 'object' && oauth !== null && typeof (oauth as { clientSecret?: unknown }).clientSecret === 'string') {
-    value.oauth = { ...oauth, clientSecret: one((oauth as { clientSecret: string }).clientSecret, 'oauth.clientSecret') };
+  if (typeof oauth === 'object' && oauth !== null && !Array.isArray(oauth)) {
+    const o = { ...(oauth as Record<string, unknown>) };
+    for (const k of ['clientId', 'clientSecret', 'privateKey']) if (typeof o[k] === 'string') o[k] = one(o[k], `oauth.${k}`);
+    value.oauth = o;
   }
   return { value, inputs: [...inputs] };
 }

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { RemoteServerConfig } from '../../common/mcpConfig.ts';
 
@@ -57,6 +58,7 @@ export function oauthSecretName(server: string, url: string): string {
 }
 
 export async function oauthSignIn(options: OAuthSignInOptions): Promise<McpSignIn> {
+  if (options.config.oauth?.grantType === 'client_credentials') return clientCredentials(options.config);
   const key = oauthSecretName(options.server, options.config.url);
   const load = async (): Promise<Saved> => {
     const raw = await options.tokens.get(key);
@@ -143,6 +145,25 @@ export async function oauthSignIn(options: OAuthSignInOptions): Promise<McpSignI
         current.close();
         if (pending === current) pending = undefined;
       }
+    },
+  };
+}
+
+/** Machine-to-machine (the spec's client-credentials extension): the SDK's providers, no browser. */
+function clientCredentials(config: RemoteServerConfig): McpSignIn {
+  const o = config.oauth ?? {};
+  if (!o.clientId) throw new Error('"oauth.grantType": "client_credentials" needs "oauth.clientId"');
+  const scope = typeof o.scopes === 'string' ? o.scopes : o.scopes?.join(' ');
+  const provider = o.privateKey
+    ? new PrivateKeyJwtProvider({ clientId: o.clientId, privateKey: o.privateKey, algorithm: o.signingAlgorithm ?? 'RS256', clientName: 'Glance', ...(scope ? { scope } : {}) })
+    : o.clientSecret
+      ? new ClientCredentialsProvider({ clientId: o.clientId, clientSecret: o.clientSecret, clientName: 'Glance', ...(scope ? { scope } : {}) })
+      : undefined;
+  if (!provider) throw new Error('"oauth.grantType": "client_credentials" needs "oauth.clientSecret" or "oauth.privateKey"');
+  return {
+    provider,
+    waitForCode: async () => {
+      throw new Error('the server refused the client credentials (no interactive sign-in with client_credentials)');
     },
   };
 }

@@ -17,6 +17,7 @@ import type { McpToolOutcome } from './binaryCapture.ts';
 import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
 import { describeError, errorText, failed, seconds } from './mcpErrors.ts';
 import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
+import type { McpSignIn } from './mcpOAuth.ts';
 import { endSession, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
 import { stdioEnvironment } from './serverEnvironment.ts';
 import { createStdioTransport } from './stdioTransport.ts';
@@ -61,6 +62,8 @@ export class ServerConnection {
   #toolsStale = false;
   /** The hub closed: nothing starts again (also stops a start that was under way). */
   #final = false;
+  /** The sign-in for this server, once one was needed (a later request may need it again: step-up). */
+  #signIn: McpSignIn | undefined;
   #outputValidators = new Map<string, (value: unknown) => { valid: boolean; errorMessage?: string | undefined }>();
 
   constructor(name: string, config: McpServerConfig, opts: HubOptions) {
@@ -198,6 +201,7 @@ export class ServerConnection {
     let kind: RemoteKind = this.#remoteKind ?? c.kind;
     const hasAuthHeader = Object.keys(c.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
     const auth = hasAuthHeader ? undefined : await this.#opts.auth?.(this.name, c);
+    this.#signIn = auth;
     let signIns = 0;
     for (;;) {
       const transport = remoteTransport(kind, c.url, { headers: c.headers, authProvider: auth?.provider });
@@ -232,11 +236,29 @@ export class ServerConnection {
     this.#stopping = undefined;
   }
 
+  /**
+   * A request that the server may answer 401 (sign-in needed only past initialize) or 403
+   * insufficient_scope (step-up): the SDK opens the authorization URL, we wait for the person,
+   * hand the code to the transport and send the request again.
+   */
+  async #withSignIn<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        const transport = this.#transport;
+        if (!(error instanceof UnauthorizedError) || !this.#signIn || attempt >= 2 || !transport || !('finishAuth' in transport)) throw error;
+        const code = await this.#signIn.waitForCode(signal);
+        await (transport as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+      }
+    }
+  }
+
   async #refreshTools(client: Client, signal: AbortSignal | undefined): Promise<void> {
     const tools: SdkTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.#opts.startTimeoutMs, ...(signal ? { signal } : {}) });
+      const page = await this.#withSignIn(() => client.listTools(cursor ? { cursor } : undefined, { timeout: this.#opts.startTimeoutMs, ...(signal ? { signal } : {}) }), signal);
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -313,10 +335,14 @@ export class ServerConnection {
     };
     let raw: z.infer<typeof LooseCallToolResult>;
     try {
-      raw = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LooseCallToolResult, {
-        ...requestOptions,
-        onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-      });
+      raw = await this.#withSignIn(
+        () =>
+          client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LooseCallToolResult, {
+            ...requestOptions,
+            onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+          }),
+        options.signal,
+      );
     } catch (error) {
       return this.#callFailure(error, client, origin, timeout, options.signal);
     }
