@@ -28,6 +28,8 @@ export const ToolResultEvent = z.object({
   text: z.string(),
   durationMs: z.number().nonnegative().optional(),
   attachmentIds: z.array(z.string()).optional(),
+  /** Stopped by the user rather than failed (the UI says "cancelled", not "failed"). */
+  cancelled: z.boolean().optional(),
 });
 export const ImageAttachedEvent = z.object({
   type: z.literal('image_attached'),
@@ -65,6 +67,8 @@ export const ImageRefusedEvent = z.object({
   origin: z.string(),
   code: ImageRefusalCode,
   message: z.string(),
+  /** The file's name, when known (so one alert can name each refused file). */
+  name: z.string().optional(),
 });
 /**
  * A blind chat model (no vision helper) got the text of a user's image, read by local OCR,

@@ -170,6 +170,8 @@ export const IPC = {
         model: ModelSelection.optional(),
         /** Retry: this message replaces the conversation's last user turn (and what followed it). */
         replaceLastTurn: z.boolean().default(false),
+        /** Edit / Regenerate: the stored user turn with this id and everything after it are replaced by this one. */
+        replaceFrom: Id.optional(),
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),

@@ -43,6 +43,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               conversationId,
               createIfMissing: request.conversationId === undefined,
               replaceLastTurn: request.replaceLastTurn,
+              ...(request.replaceFrom ? { replaceFrom: request.replaceFrom } : {}),
               text: request.text,
               userMessageId: request.turnId,
               attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),

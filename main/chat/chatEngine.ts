@@ -43,6 +43,8 @@ export type TurnRequest = {
   createIfMissing?: boolean;
   /** Retry: the conversation's last user turn, if it repeats this one and never finished, is replaced. */
   replaceLastTurn?: boolean;
+  /** Edit / Regenerate: the stored user turn with this id, and all after it, give way to this one. */
+  replaceFrom?: string;
   text: string;
   /** The stored user message's id (default: a fresh one); the UI passes its turn id to find the turn again. */
   userMessageId?: string;
@@ -144,7 +146,8 @@ export class ChatEngine {
       if (result.ok) attached.push(result.attachment);
       else {
         refused = true;
-        emit({ type: 'image_refused', origin: 'origin' in item ? item.origin : 'user', code: result.code, message: result.message });
+        const name = 'attachmentId' in item ? (await deps.attachments.info(item.attachmentId))?.name : item.name;
+        emit({ type: 'image_refused', origin: 'origin' in item ? item.origin : 'user', code: result.code, message: result.message, ...(name ? { name } : {}) });
       }
     }
     if (refused) {
@@ -164,6 +167,10 @@ export class ChatEngine {
       const end = tail.at(-1);
       const finished = end?.role === 'assistant' && !end.interrupted && !end.toolCalls?.length;
       if (last >= 0 && tail[0]?.role === 'user' && tail[0].text === request.text && !finished) conversation.messages.splice(last);
+    }
+    if (request.replaceFrom !== undefined) {
+      const from = conversation.messages.findIndex((m) => m.role === 'user' && m.id === request.replaceFrom);
+      if (from >= 0) conversation.messages.splice(from);
     }
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;

@@ -61,6 +61,8 @@ const ToolMessage = z.object({
   text: z.string(),
   attachmentIds: z.array(z.string()).optional(),
   durationMs: z.number().optional(),
+  /** The user stopped the turn while it ran. */
+  cancelled: z.boolean().optional(),
   createdAt: z.string(),
 });
 

@@ -141,7 +141,7 @@ export class TurnState {
     for (const [index, call] of calls.entries()) {
       if (this.#signal.aborted) {
         // Every tool call needs a result message, or the next request is malformed.
-        for (const pending of calls.slice(index)) this.#pushTool(pending, { ok: false, text: 'Cancelled by the user before it ran.' }, 0);
+        for (const pending of calls.slice(index)) this.#pushTool(pending, { ok: false, text: 'Cancelled by the user before it ran.' }, 0, true);
         throw new ProviderError('cancelled', 'Stopped.');
       }
       this.#emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
@@ -172,8 +172,9 @@ export class TurnState {
         }
       }
       const all = [...images, ...held];
-      this.#emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, text, durationMs, attachmentIds: all.map((a) => a.id) });
-      this.#pushTool(call, { ...outcome, text, images: all }, durationMs);
+      const cancelled = !outcome.ok && this.#signal.aborted;
+      this.#emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, text, durationMs, attachmentIds: all.map((a) => a.id), ...(cancelled ? { cancelled } : {}) });
+      this.#pushTool(call, { ...outcome, text, images: all }, durationMs, cancelled);
     }
     if (queued.length) {
       const origin = [...origins].join(', ');
@@ -184,8 +185,9 @@ export class TurnState {
     }
   }
 
-  #pushTool(call: ToolCall, outcome: ToolOutcome, durationMs: number): void {
+  #pushTool(call: ToolCall, outcome: ToolOutcome, durationMs: number, cancelled = false): void {
     const message: StoredToolMessage = { role: 'tool', id: randomUUID(), toolCallId: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs, createdAt: now() };
+    if (cancelled) message.cancelled = true;
     if (outcome.images?.length) message.attachmentIds = outcome.images.map((a) => a.id);
     this.#conversation.messages.push(message);
   }

@@ -17,7 +17,7 @@ export type PendingAttachment =
     };
 
 /** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
-export type RefusalNotice = { key: string; name: string; code: string; message: string };
+export type RefusalNotice = { key: string; name: string; code: string; message: string; /** Refused at send (the images are back in the box), not when attached. */ fromSend?: boolean };
 
 export type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
 
@@ -50,6 +50,12 @@ const THUMBNAIL_CACHE = 300;
 
 export const thumbnailKey = (id: string, maxEdge: number) => `${id}@${maxEdge}`;
 
+/** "60 MB", "1.5 MB", "0.001 MB": enough digits to tell a limit from zero. */
+export function formatMegabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${mb >= 10 ? Math.round(mb) : Number(mb.toPrecision(2))} MB`;
+}
+
 let keySeq = 0;
 const newKey = () => `a${++keySeq}`;
 
@@ -81,8 +87,15 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
     viewer: null,
 
     async addFiles(files) {
+      const cap = get().settings?.limits.ingestBytes;
       const jobs = files.map(async (file) => {
         const key = newKey();
+        // Refused from its size at once: reading a huge file into the page first froze it for seconds.
+        if (cap !== undefined && file.size > cap) {
+          const message = `it is ${formatMegabytes(file.size)}, and the largest file Glance accepts is ${formatMegabytes(cap)} (Settings → Limits).`;
+          set((s) => ({ refusals: [...s.refusals, { key, name: file.name || 'pasted image', code: 'too-large', message }] }));
+          return;
+        }
         set((s) => ({ pending: [...s.pending, { key, name: file.name || 'pasted image', status: 'checking' }] }));
         const path = (() => {
           try {

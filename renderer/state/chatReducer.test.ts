@@ -90,8 +90,21 @@ describe('reduceChat: a live turn', () => {
       ev({ type: 'done', conversationId: C, text: '' }),
     );
     expect(s.turns[T]!.tools.c1!.status).toBe('failed');
-    expect(s.turns[T]!.tools.c2!.status).toBe('failed');
+    // Stopped by the user, not broken: the one still running when the turn was stopped is "cancelled".
+    expect(s.turns[T]!.tools.c2!.status).toBe('cancelled');
     expect(s.turns[T]!.status).toBe('cancelled');
+    // A result the engine marks as cancelled is cancelled too; one that never answered a failed turn failed.
+    const broken = fold(
+      initialChatState,
+      started(),
+      ev({ type: 'tool_call', id: 'c1', name: 'slow', arguments: {} }),
+      ev({ type: 'tool_result', id: 'c1', name: 'slow', ok: false, text: 'The call was cancelled.', cancelled: true }),
+      ev({ type: 'tool_call', id: 'c2', name: 'hang', arguments: {} }),
+      ev({ type: 'error', code: 'unreachable', message: 'Gone.' }),
+      ev({ type: 'done', conversationId: C, text: '' }),
+    );
+    expect(broken.turns[T]!.tools.c1!.status).toBe('cancelled');
+    expect(broken.turns[T]!.tools.c2!.status).toBe('failed');
   });
 
   it('shows the user images at once and swaps in what the engine confirms', () => {

@@ -29,7 +29,8 @@ export type ToolCallView = {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  status: 'running' | 'finished' | 'failed';
+  /** `cancelled`: stopped by the user (not a failure of the tool). */
+  status: 'running' | 'finished' | 'failed' | 'cancelled';
   progress?: { progress: number; total?: number; message?: string };
   durationMs?: number;
   text?: string;
@@ -41,7 +42,7 @@ export type Part = { kind: 'text'; text: string } | { kind: 'thinking'; text: st
 
 export type TurnStatus = 'sending' | 'streaming' | 'done' | 'failed' | 'cancelled' | 'refused';
 
-export type Refusal = { origin: string; code: string; message: string };
+export type Refusal = { origin: string; code: string; message: string; name?: string };
 
 export type TurnView = {
   id: string;
@@ -82,6 +83,8 @@ export type ChatAction =
   | { type: 'turn_failed'; turnId: string; code: string; message: string }
   /** A retry replaces the failed turn it repeats. */
   | { type: 'turn_removed'; turnId: string }
+  /** Edit / Regenerate: this turn and every later one give way to a new one. */
+  | { type: 'turns_truncated'; fromTurnId: string }
   | { type: 'event'; turnId: string; conversationId: string; seq?: number; event: ChatEvent };
 
 export const initialChatState: ChatState = Object.freeze({ conversationId: null, order: [], turns: {} }) as ChatState;
@@ -152,7 +155,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       const ids = [...new Set([...base.attachmentIds, ...(event.attachmentIds ?? [])])];
       const tool: ToolCallView = {
         ...base,
-        status: event.ok ? 'finished' : 'failed',
+        status: event.ok ? 'finished' : event.cancelled ? 'cancelled' : 'failed',
         text: event.text,
         attachmentIds: ids,
         ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
@@ -185,7 +188,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       return { ...turn, images, optimistic: false, userAttachmentIds };
     }
     case 'image_refused':
-      return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message }] };
+      return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message, ...(event.name ? { name: event.name } : {}) }] };
     case 'image_transcribed': {
       const image = turn.images[event.attachmentId];
       if (!image) return turn;
@@ -205,7 +208,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     case 'done': {
       // A tool card still "running" when the turn ended never got its result.
       const tools = Object.fromEntries(
-        Object.entries(turn.tools).map(([id, t]) => [id, t.status === 'running' ? { ...t, status: 'failed' as const } : t]),
+        Object.entries(turn.tools).map(([id, t]) => [id, t.status === 'running' ? { ...t, status: turn.status === 'cancelled' ? ('cancelled' as const) : ('failed' as const) } : t]),
       );
       return { ...turn, tools, status: isRunning(turn) ? 'done' : turn.status, answer: event.text };
     }
@@ -267,6 +270,13 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       if (!(action.turnId in state.turns)) return state;
       const { [action.turnId]: _removed, ...turns } = state.turns;
       return { ...state, order: state.order.filter((id) => id !== action.turnId), turns };
+    }
+    case 'turns_truncated': {
+      const at = state.order.indexOf(action.fromTurnId);
+      if (at < 0) return state;
+      const turns = { ...state.turns };
+      for (const id of state.order.slice(at)) delete turns[id];
+      return { ...state, order: state.order.slice(0, at), turns };
     }
     case 'event': {
       let turn = state.turns[action.turnId];

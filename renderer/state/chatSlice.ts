@@ -1,5 +1,6 @@
 import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
 import { initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
+import { NEW_CHAT } from './draftsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
 export type ConversationFetch = Promise<IpcResult<ConversationView>>;
@@ -20,10 +21,17 @@ export type ChatSlice = {
   /** Fetches the conversation shown again (a live turn missed events while the window was not listening). */
   refreshConversation(): Promise<void>;
   newChat(): void;
-  /** Sends the composer's text with the ready attachments to the selected model. */
+  /**
+   * Sends the composer's text with the ready attachments to the selected model. False when it
+   * could not start (the box keeps its draft); a send main turns down shows as a failed turn.
+   */
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(turnId: string): Promise<void>;
+  /** Asks again from this turn: the answer (and every later turn) is replaced. */
+  regenerate(turnId: string): Promise<void>;
+  /** Sends `text` in place of this user message; the turns after it are dropped. */
+  editMessage(turnId: string, text: string): Promise<void>;
   renameConversation(id: string, title: string): Promise<string | null>;
   deleteConversation(id: string): Promise<string | null>;
   setSearch(search: string): void;
@@ -37,7 +45,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
 
   /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
-  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false): Promise<boolean> => {
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string): Promise<boolean> => {
     const turnId = newTurnId();
     const model = get().selectedModel ?? undefined;
     const conversationId = get().chat.conversationId ?? undefined;
@@ -50,6 +58,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       ...(model ? { model } : {}),
       // Main replaces the stored turn this repeats, if it was stored and never finished.
       ...(retry ? { replaceLastTurn: true } : {}),
+      ...(replaceFrom ? { replaceFrom } : {}),
     });
     if (!result.ok) {
       dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
@@ -76,6 +85,17 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const gap = missedEvents(get().chat, payload.turnId, payload.conversationId, payload.seq);
       dispatch({ type: 'event', turnId: payload.turnId, conversationId: payload.conversationId, ...(payload.seq === undefined ? {} : { seq: payload.seq }), event: payload.event });
       if (gap) void get().refreshConversation();
+      const turn = get().chat.turns[payload.turnId];
+      // A refused send posts nothing: its text and images go back to the box, the reasons above it.
+      if (payload.event.type === 'done' && turn?.status === 'refused') {
+        const images = turn.userAttachmentIds.flatMap((id) => (turn.images[id] ? [turn.images[id]] : []));
+        set((s) => ({
+          draft: s.draft.trim() ? s.draft : turn.text,
+          pending: [...images.map((a) => ({ key: `r-${a.id}`, name: a.name, status: 'ready' as const, attachment: a })), ...s.pending.filter((p) => !images.some((a) => p.status === 'ready' && p.attachment.id === a.id))],
+          refusals: turn.refusals.map((r, i) => ({ key: `${turn.id}-${i}`, name: r.name ?? r.origin, code: r.code, message: r.message, fromSend: true })),
+        }));
+        dispatch({ type: 'turn_removed', turnId: turn.id });
+      }
       // A finished turn may have changed the title; a new conversation is listed as soon as it streams.
       const unlisted = !get().conversations.some((c) => c.id === payload.conversationId) && !listed.has(payload.conversationId);
       if (unlisted) listed.add(payload.conversationId);
@@ -98,7 +118,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
         return;
       }
       if (!fetch) performance.mark('glance:conversation-fetched'); // for bench:ui (main.tsx marks an early fetch)
+      const from = get().chat.conversationId ?? NEW_CHAT;
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+      get().switchDraft(from, id);
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
     },
 
@@ -111,8 +133,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     },
 
     newChat() {
+      const from = get().chat.conversationId ?? NEW_CHAT;
       set({ loadingConversation: null, loadError: null });
       dispatch({ type: 'reset' });
+      get().switchDraft(from, NEW_CHAT);
     },
 
     async send(text) {
@@ -120,8 +144,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (runningTurnId(state.chat) !== undefined || state.pending.some((p) => p.status === 'checking')) return false;
       const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
       if (text.trim() === '' && ready.length === 0) return false;
-      set({ pending: [], refusals: [] });
-      return startTurn(text, ready);
+      set({ pending: [], refusals: [], draft: '' });
+      await startTurn(text, ready);
+      return true;
     },
 
     async stop() {
@@ -136,6 +161,21 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const attachments = turn.userAttachmentIds.map((id) => state.chat.turns[turnId]!.images[id] ?? { id, name: 'image', origin: 'user' });
       dispatch({ type: 'turn_removed', turnId });
       await startTurn(turn.text, attachments, true);
+    },
+
+    async regenerate(turnId) {
+      const turn = get().chat.turns[turnId];
+      if (turn) await get().editMessage(turnId, turn.text);
+    },
+
+    async editMessage(turnId, text) {
+      const state = get();
+      const turn = state.chat.turns[turnId];
+      if (!turn || runningTurnId(state.chat) !== undefined) return;
+      const attachments = turn.userAttachmentIds.map((id) => turn.images[id] ?? { id, name: 'image', origin: 'user' });
+      if (text.trim() === '' && !attachments.length) return;
+      dispatch({ type: 'turns_truncated', fromTurnId: turnId });
+      await startTurn(text, attachments, false, turnId);
     },
 
     async renameConversation(id, title) {

@@ -1,5 +1,6 @@
 import type { IpcEventPayload, ListedModel } from '../../common/ipc.ts';
 import type { ModelSelection } from '../../common/settings.ts';
+import { isVisionRefusal } from './refusals.ts';
 import type { SliceCreator } from './store.ts';
 
 export type PullState = {
@@ -72,7 +73,8 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
   },
 
   selectModel(model, options) {
-    set({ selectedModel: model });
+    // What a blind model refused says nothing about the next one.
+    set((s) => ({ selectedModel: model, refusals: s.refusals.filter((r) => !isVisionRefusal(r.code)) }));
     // The last choice becomes the default for new windows and the hotkey.
     if (options?.persist !== false) void api.settingsSet({ patch: { defaultModel: model } });
   },

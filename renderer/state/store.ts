@@ -7,6 +7,7 @@ import type { GlanceApi } from '../../common/ipc.ts';
 import { createAttachmentsSlice, type AttachmentsSlice } from './attachmentsSlice.ts';
 import { runningTurnId } from './chatReducer.ts';
 import { createChatSlice, type ChatSlice } from './chatSlice.ts';
+import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
@@ -20,12 +21,13 @@ type AppSlice = {
   openMain(conversationId?: string): Promise<string | null>;
 };
 
-export type AppState = ChatSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
+export type AppState = ChatSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
   const store = createStore<AppState>()((set, get) => ({
     ...createChatSlice(set, get, api),
+    ...createDraftsSlice(set, get, api),
     ...createAttachmentsSlice(set, get, api),
     ...createModelsSlice(set, get, api),
     ...createSettingsSlice(set, get, api),

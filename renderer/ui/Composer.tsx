@@ -1,10 +1,10 @@
-import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
+import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { InlineMarkdown } from '../markdown/Markdown.tsx';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
+import { RefusalAlerts } from './RefusalAlerts.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
@@ -33,25 +33,6 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
         </li>
       ))}
     </ul>
-  );
-}
-
-export function RefusalAlerts() {
-  const refusals = useApp(useShallow((s) => s.refusals));
-  const dismiss = useApp((s) => s.dismissRefusal);
-  return (
-    <>
-      {refusals.map((r) => (
-        <div key={r.key} role="alert" className="refusal">
-          <span>
-            <strong>{r.name}</strong> was not attached: <InlineMarkdown text={r.message} />
-          </span>
-          <button type="button" className="ghost icon-button small" aria-label={`Dismiss: ${r.name}`} onClick={() => dismiss(r.key)}>
-            <CloseIcon />
-          </button>
-        </div>
-      ))}
-    </>
   );
 }
 
@@ -88,7 +69,8 @@ export function pastedFiles(e: ClipboardEvent): File[] {
 }
 
 export function Composer({ compact = false, autoFocus = false, onSent }: { compact?: boolean; autoFocus?: boolean; onSent?: () => void }) {
-  const [text, setText] = useState('');
+  const text = useApp((s) => s.draft);
+  const setText = useApp((s) => s.setDraft);
   const pending = useApp(useShallow((s) => s.pending));
   const running = useApp((s) => runningTurnId(s.chat) !== undefined);
   const send = useApp((s) => s.send);
@@ -101,11 +83,7 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
 
   const submit = async () => {
     if (!canSend) return;
-    const sent = text;
-    setText('');
-    const ok = await send(sent);
-    if (!ok) setText((current) => current || sent);
-    else onSent?.();
+    if (await send(text)) onSent?.();
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {

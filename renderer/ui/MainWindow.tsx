@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Route } from '../route.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
-import { GearIcon } from './icons.tsx';
+import { GearIcon, MenuIcon } from './icons.tsx';
+import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { DropZone } from './DropZone.tsx';
 import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -13,6 +14,11 @@ import { Sidebar } from './Sidebar.tsx';
 // Settings is a chunk of its own (with zod, for checking an imported mcpServers file): the
 // first screen is usually a chat and should not wait for it.
 const SettingsView = lazy(() => import('./settings/SettingsView.tsx').then((m) => ({ default: m.SettingsView })));
+
+/** The message box, once it is there (after a route change it mounts on the next frame). */
+function focusMessageBox() {
+  requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus());
+}
 
 export function MainWindow({ route, navigate }: { route: Route; navigate: (route: Route, replace?: boolean) => void }) {
   const store = useAppStore();
@@ -32,14 +38,19 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
     // Only when the id changes: a route change alone must not re-point the address.
   }, [conversationId]);
 
+  const newChat = () => {
+    store.getState().newChat();
+    navigate({ name: 'chat' });
+    focusMessageBox();
+  };
+
   // Keyboard: Ctrl/Cmd+Shift+O new chat, Ctrl/Cmd+, settings, Escape stops a running answer.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.shiftKey && e.key.toLowerCase() === 'o') {
         e.preventDefault();
-        store.getState().newChat();
-        navigate({ name: 'chat' });
+        newChat();
       } else if (mod && e.key === ',') {
         e.preventDefault();
         navigate({ name: 'settings' });
@@ -49,12 +60,41 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
     return () => window.removeEventListener('keydown', onKey);
   }, [navigate, store]);
 
+  // Narrow windows: the list is a drawer the "Conversations" button opens (Escape closes it).
+  const [navOpen, setNavOpen] = useState(false);
+  useEffect(() => {
+    if (!navOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setNavOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [navOpen]);
+
   const inSettings = route.name === 'settings';
   return (
-    <div className="app">
-      <Sidebar navigate={navigate} activeId={route.name === 'chat' ? (conversationId ?? undefined) : undefined} />
+    <div className={`app ${navOpen ? 'nav-open' : ''}`}>
+      <a
+        className="skip-link"
+        href="#/"
+        onClick={(e) => {
+          e.preventDefault();
+          if (inSettings) navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' });
+          focusMessageBox();
+        }}
+      >
+        Skip to message box
+      </a>
+      <Sidebar id="sidebar" navigate={navigate} onNavigate={() => setNavOpen(false)} activeId={route.name === 'chat' ? (conversationId ?? undefined) : undefined} />
+      {navOpen && <div className="nav-backdrop" aria-hidden="true" onClick={() => setNavOpen(false)} />}
       <main className="pane" aria-label={inSettings ? 'Settings' : 'Chat'}>
         <header className="toolbar">
+          <span className="narrow-only">
+            <button type="button" className="ghost icon-button" aria-expanded={navOpen} aria-controls="sidebar" title="Conversations" onClick={() => setNavOpen((o) => !o)}>
+              <MenuIcon /> <span className="visually-hidden">Conversations</span>
+            </button>
+            <button type="button" className="ghost small" onClick={newChat}>
+              New chat
+            </button>
+          </span>
           <ModelPicker />
           <span className="spacer" />
           {inSettings ? (
@@ -70,7 +110,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
         <Notices />
         {inSettings ? (
           <Suspense fallback={<p className="muted center">Loading settings…</p>}>
-            <SettingsView />
+            <SettingsView section={route.section} />
           </Suspense>
         ) : (
           <DropZone>
@@ -81,11 +121,12 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
               </div>
             )}
             <MessageList />
-            <Composer />
+            <Composer autoFocus />
           </DropZone>
         )}
       </main>
       <ImageViewer />
+      <LiveAnnouncer />
     </div>
   );
 }

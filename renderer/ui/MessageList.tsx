@@ -109,10 +109,17 @@ export function MessageList() {
     [observer],
   );
 
+  // Following the bottom stops only when the user moves up (wheel, keys, scrollbar): content
+  // growing below, or a scroll event fired by layout, never takes the list off the bottom.
+  const lastTop = useRef(0);
+  const [away, setAway] = useState(false);
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true;
+    else if (el.scrollTop < lastTop.current - 1) stick.current = false;
+    lastTop.current = el.scrollTop;
+    setAway(!stick.current);
     if (frame.current) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
@@ -154,11 +161,21 @@ export function MessageList() {
   const last = order.at(-1);
   useLayoutEffect(() => {
     stick.current = true;
+    setAway(false);
   }, [last]);
+  const jumpToLatest = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = true;
+    setAway(false);
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
+  };
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && stick.current && el.scrollTop !== el.scrollHeight - el.clientHeight) {
       el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
       setView({ top: el.scrollTop, height: el.clientHeight });
     }
   }, [total, order.length]);
@@ -172,14 +189,21 @@ export function MessageList() {
   for (let i = start; i < end; i++) rows.push(<Row key={order[i]} id={order[i]!} top={offsets[i]!} observe={observe} />);
 
   return (
-    <section className="messages" ref={scroller} onScroll={onScroll} aria-label="Messages" tabIndex={0} aria-busy={loading !== null}>
-      {order.length === 0 ? (
-        loading ? <p className="muted center">Opening…</p> : <Welcome />
-      ) : (
-        <div className="rows" style={{ height: total }}>
-          {rows}
-        </div>
+    <div className="messages-frame">
+      <section className="messages" ref={scroller} onScroll={onScroll} aria-label="Messages" tabIndex={0} aria-busy={loading !== null}>
+        {order.length === 0 ? (
+          loading ? <p className="muted center">Opening…</p> : <Welcome />
+        ) : (
+          <div className="rows" style={{ height: total }}>
+            {rows}
+          </div>
+        )}
+      </section>
+      {away && order.length > 0 && (
+        <button type="button" className="jump-latest small" onClick={jumpToLatest}>
+          Jump to latest ↓
+        </button>
       )}
-    </section>
+    </div>
   );
 }

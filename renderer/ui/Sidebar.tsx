@@ -19,7 +19,7 @@ function relativeDay(iso: string): string {
   return DAY.format(then);
 }
 
-function ConversationItem({ item, active, navigate }: { item: ConversationSummary; active: boolean; navigate: (route: Route) => void }) {
+function ConversationItem({ item, active, tabbable, navigate }: { item: ConversationSummary; active: boolean; tabbable: boolean; navigate: (route: Route) => void }) {
   const rename = useApp((s) => s.renameConversation);
   const remove = useApp((s) => s.deleteConversation);
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
@@ -60,6 +60,15 @@ function ConversationItem({ item, active, navigate }: { item: ConversationSummar
         <a
           href={`#/c/${item.id}`}
           aria-current={active ? 'page' : undefined}
+          // The list is one tab stop: arrows move between conversations, F2 renames, Delete deletes.
+          tabIndex={tabbable ? 0 : -1}
+          aria-keyshortcuts="F2 Delete"
+          onKeyDown={(e) => {
+            if (e.key !== 'F2' && e.key !== 'Delete') return;
+            e.preventDefault();
+            setTitle(item.title);
+            setMode(e.key === 'F2' ? 'rename' : 'confirm-delete');
+          }}
           onClick={(e) => {
             e.preventDefault();
             navigate({ name: 'chat', conversationId: item.id });
@@ -71,7 +80,7 @@ function ConversationItem({ item, active, navigate }: { item: ConversationSummar
       )}
       {mode === 'confirm-delete' ? (
         <span className="confirm">
-          <button type="button" className="danger small" onClick={async () => setError(await remove(item.id))}>
+          <button type="button" className="danger small" autoFocus onClick={async () => setError(await remove(item.id))}>
             Delete “{item.title}”
           </button>
           <button type="button" className="ghost small" onClick={() => setMode('view')}>
@@ -81,10 +90,10 @@ function ConversationItem({ item, active, navigate }: { item: ConversationSummar
       ) : (
         mode === 'view' && (
           <span className="item-actions">
-            <button type="button" className="ghost small" aria-label={`Rename ${item.title}`} onClick={() => (setTitle(item.title), setMode('rename'))}>
+            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Rename ${item.title}`} onClick={() => (setTitle(item.title), setMode('rename'))}>
               <PencilIcon />
             </button>
-            <button type="button" className="ghost small" aria-label={`Delete ${item.title}`} onClick={() => setMode('confirm-delete')}>
+            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Delete ${item.title}`} onClick={() => setMode('confirm-delete')}>
               <TrashIcon />
             </button>
           </span>
@@ -99,15 +108,34 @@ function ConversationItem({ item, active, navigate }: { item: ConversationSummar
   );
 }
 
-export function Sidebar({ navigate, activeId }: { navigate: (route: Route) => void; activeId?: string }) {
+/** Arrow keys, Home and End move the focus between the conversations' links. */
+function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+  const links = [...e.currentTarget.querySelectorAll<HTMLAnchorElement>(':scope > li > a')];
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  if (at < 0) return;
+  const next = e.key === 'ArrowDown' ? at + 1 : e.key === 'ArrowUp' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? links.length - 1 : -2;
+  if (next === -2) return;
+  e.preventDefault();
+  const target = links[Math.max(0, Math.min(links.length - 1, next))];
+  if (!target) return;
+  for (const link of links) link.tabIndex = link === target ? 0 : -1;
+  target.focus();
+}
+
+export function Sidebar({ navigate, activeId, id, onNavigate }: { navigate: (route: Route) => void; activeId?: string; id?: string; onNavigate?: () => void }) {
   const conversations = useApp((s) => s.conversations);
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
   const error = useApp((s) => s.conversationsError);
   const newChat = useApp((s) => s.newChat);
   const shown = useMemo(() => filterConversations(conversations, search), [conversations, search]);
+  const tabbableId = shown.some((c) => c.id === activeId) ? activeId : shown[0]?.id;
+  const go = (route: Route) => {
+    navigate(route);
+    onNavigate?.();
+  };
   return (
-    <aside className="sidebar" aria-label="Conversations">
+    <aside className="sidebar" aria-label="Conversations" id={id}>
       <div className="brand">
         <span className="logo" aria-hidden="true">◉</span> Glance
       </div>
@@ -118,7 +146,7 @@ export function Sidebar({ navigate, activeId }: { navigate: (route: Route) => vo
         onClick={() => {
           // Reset now, not when the address change arrives: a message typed at once must start the new chat.
           newChat();
-          navigate({ name: 'chat' });
+          go({ name: 'chat' });
         }}
       >
         New chat
@@ -130,9 +158,9 @@ export function Sidebar({ navigate, activeId }: { navigate: (route: Route) => vo
         </p>
       )}
       <nav aria-label="Conversation list">
-        <ul className="conversations">
+        <ul className="conversations" onKeyDown={moveFocus}>
           {shown.map((c) => (
-            <ConversationItem key={c.id} item={c} active={c.id === activeId} navigate={navigate} />
+            <ConversationItem key={c.id} item={c} active={c.id === activeId} tabbable={c.id === tabbableId} navigate={go} />
           ))}
         </ul>
         {shown.length === 0 && <p className="muted small-text">{search ? 'No conversation has that in its title.' : 'No conversations yet.'}</p>}

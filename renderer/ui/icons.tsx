@@ -65,3 +65,8 @@ export const EyeIcon = () => (
     <circle cx="12" cy="12" r="3" />
   </Icon>
 );
+export const MenuIcon = () => (
+  <Icon>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </Icon>
+);

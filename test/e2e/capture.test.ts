@@ -75,7 +75,7 @@ describe('the model asks to look', () => {
     expect(await card.locator('.status').textContent()).toBe('finished');
     expect(await card.textContent()).toMatch(/\d+(\.\d)? (ms|s)/);
     // Expanded: the arguments and what the model read.
-    await card.getByRole('button', { name: 'screenshot_desktop' }).click();
+    await card.getByRole('button', { name: /^Screenshot of the desktop/ }).click();
     expect(await card.locator('.tool-result').textContent()).toMatch(/1920×1080 pixels, shown to you as 1568×882/);
     await shot('tool-card-retracted');
 

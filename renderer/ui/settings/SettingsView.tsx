@@ -1,4 +1,5 @@
 // Settings, one file per section (each with its own draft, save and feedback).
+import { useEffect } from 'react';
 import { useApp } from '../../state/store.ts';
 import { HotkeySection } from './HotkeySection.tsx';
 import { LimitsSection } from './LimitsSection.tsx';
@@ -6,9 +7,19 @@ import { McpSection } from './McpSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { VisionSection } from './VisionSection.tsx';
 
-export function SettingsView() {
+/** `section`: from the address (#/settings/vision), so a link in the chat lands on the right place. */
+export function SettingsView({ section }: { section?: string }) {
   const settings = useApp((s) => s.settings);
   const error = useApp((s) => s.settingsError);
+  const ready = settings !== null;
+  useEffect(() => {
+    if (!ready || !section) return;
+    const heading = document.getElementById(`settings-${section}-title`);
+    heading?.scrollIntoView({ block: 'start' });
+    // The heading takes the focus so keyboard and screen reader users land there too.
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus({ preventScroll: true });
+  }, [ready, section]);
   if (!settings) {
     return <div className="settings">{error ? <p role="alert">Settings could not be read: {error}</p> : <p className="muted">Loading settings…</p>}</div>;
   }

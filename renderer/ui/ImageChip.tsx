@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import type { ImageView } from '../state/chatReducer.ts';
+import { useApp } from '../state/store.ts';
+import { sizeText, Thumbnail } from './Thumbnail.tsx';
+
+/** An image in the chat: its thumbnail (click to enlarge), name, the size the model got, and `children` below. */
+export function ImageChip({ image, box = 96, children }: { image: ImageView; box?: number; children?: ReactNode }) {
+  const openViewer = useApp((s) => s.openViewer);
+  const size = sizeText(image);
+  return (
+    <li className="image-chip" aria-label={image.name}>
+      <Thumbnail image={image} edge={256} box={box} onOpen={() => openViewer(image)} />
+      <span className="attachment-text">
+        <span className="name" title={image.name}>
+          {image.name}
+        </span>
+        {size && <span className="size">{size}</span>}
+        {image.sentAsText && (
+          <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
+            sent as text (local OCR)
+          </span>
+        )}
+        {children}
+      </span>
+    </li>
+  );
+}

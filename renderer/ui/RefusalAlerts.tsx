@@ -1,0 +1,64 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { ListedModel } from '../../common/ipc.ts';
+import { InlineMarkdown } from '../markdown/Markdown.tsx';
+import { groupRefusals, isVisionRefusal, type RefusalGroup } from '../state/refusals.ts';
+import { findModel, selectionOf } from '../state/modelsSlice.ts';
+import { useApp, useAppStore } from '../state/store.ts';
+import { CloseIcon } from './icons.tsx';
+
+/** "a.png", "a.png and b.png", "a.png, b.png and c.png". */
+export function listNames(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The reason in the app's words: a model that cannot see gets the installed models that can, and the helper. */
+function VisionReason({ group, current, seer }: { group: RefusalGroup; current: ListedModel | undefined; seer: ListedModel | undefined }) {
+  const model = current?.name ?? 'This model';
+  const first = group.code === 'model-blind' ? `${model} cannot see images.` : `Glance cannot tell whether ${model} can see images: its server does not say.`;
+  return (
+    <>
+      {first} {seer ? <>Pick a vision model such as <strong>{seer.name}</strong> (installed),</> : <>Pick or pull a vision model,</>} or set a vision helper in{' '}
+      <a href="#/settings/vision">Settings → Vision</a>
+      {group.code === 'capability-unknown' ? <>, where you can also declare that {model} sees</> : null}.
+    </>
+  );
+}
+
+/** Refused images, one alert per reason naming each file, with what the user can do about it. */
+export function RefusalAlerts() {
+  const refusals = useApp(useShallow((s) => s.refusals));
+  const models = useApp((s) => s.models);
+  const current = useApp((s) => findModel(s.models, s.selectedModel));
+  const dismiss = useApp((s) => s.dismissRefusal);
+  const selectModel = useApp((s) => s.selectModel);
+  const store = useAppStore();
+  const seer = models.find((m) => m.capabilities.vision === 'yes');
+  return (
+    <>
+      {groupRefusals(refusals).map((group) => (
+        <div key={group.keys[0]} role="alert" className="refusal">
+          <span>
+            <strong>{listNames(group.names)}</strong> {group.names.length === 1 ? 'was' : 'were'} not {group.fromSend ? 'sent' : 'attached'}:{' '}
+            {isVisionRefusal(group.code) ? <VisionReason group={group} current={current} seer={seer} /> : <InlineMarkdown text={group.message} />}
+          </span>
+          {isVisionRefusal(group.code) && seer && (
+            <button
+              type="button"
+              className="small"
+              onClick={() => {
+                selectModel(selectionOf(seer));
+                // A refused send goes again as it was, to the model that sees.
+                if (group.fromSend) void store.getState().send(store.getState().draft);
+              }}
+            >
+              {group.fromSend ? `Retry with ${seer.name}` : `Use ${seer.name}`}
+            </button>
+          )}
+          <button type="button" className="ghost icon-button small" aria-label={`Dismiss: ${group.names.join(', ')}`} onClick={() => group.keys.forEach(dismiss)}>
+            <CloseIcon />
+          </button>
+        </div>
+      ))}
+    </>
+  );
+}

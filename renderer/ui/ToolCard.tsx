@@ -1,0 +1,107 @@
+import { memo, useEffect, useState, type ReactNode } from 'react';
+import type { ImageView, ToolCallView } from '../state/chatReducer.ts';
+import { useApp } from '../state/store.ts';
+import { ChevronIcon, EyeIcon } from './icons.tsx';
+import { ImageChip } from './ImageChip.tsx';
+import { toolSource, toolTitle } from './toolNames.ts';
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** The result as a person reads it: without the engine's notes to the model ("(The image is shown to you…)"). */
+export function readableResult(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\((The image is|The images are|Not shown:)/.test(line.trim()))
+    .join('\n')
+    .trim();
+}
+
+function ToolImage({ image }: { image: ImageView }) {
+  const reattach = useApp((s) => s.reattach);
+  const queued = useApp((s) => s.pending.some((p) => p.status === 'ready' && p.attachment.id === image.id));
+  return (
+    <ImageChip image={image} box={120}>
+      {image.retracted ? (
+        <span className="delivery">
+          <span className="badge muted-badge">retracted</span>
+          <button type="button" className="link small" disabled={queued} onClick={() => reattach(image)} aria-label={`Show ${image.name} again`}>
+            <EyeIcon /> {queued ? 'will be shown' : 'show again'}
+          </button>
+        </span>
+      ) : image.delivered ? (
+        <span className="badge vision">shown to model</span>
+      ) : null}
+    </ImageChip>
+  );
+}
+
+const STATUS_TEXT: Record<ToolCallView['status'], string> = { running: 'running', finished: 'finished', failed: 'failed', cancelled: 'cancelled' };
+
+/**
+ * A tool call: who (server) and what (title), status, duration, progress, captured images,
+ * and, opened, the arguments and result. "Raw" shows exactly what the model sent and read.
+ * `children`: a slot under the header (the approval card of a call awaiting consent).
+ */
+export const ToolCard = memo(function ToolCard({ tool, images, children }: { tool: ToolCallView; images: Record<string, ImageView>; children?: ReactNode }) {
+  const [expanded, setExpanded] = useState(tool.status === 'failed');
+  const [raw, setRaw] = useState(false);
+  // A card opens by itself when its tool fails: what went wrong is the point.
+  useEffect(() => {
+    if (tool.status === 'failed') setExpanded(true);
+  }, [tool.status]);
+  const args = JSON.stringify(tool.arguments, null, 2);
+  const pct = tool.progress?.total ? Math.round((tool.progress.progress / tool.progress.total) * 100) : undefined;
+  const detailsId = `tool-${tool.id}`;
+  const title = toolTitle(tool.name);
+  const result = tool.text === undefined ? undefined : raw ? tool.text : readableResult(tool.text);
+  return (
+    <article className={`tool-card ${tool.status}`} aria-label={`Tool call ${tool.name}`}>
+      <header>
+        <button type="button" className="tool-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((e) => !e)}>
+          <ChevronIcon dir={expanded ? 'down' : 'right'} />
+          <span className="tool-name">{title}</span>
+          <span className="muted tool-source">{toolSource(tool.name)}</span>
+        </button>
+        <span className={`status ${tool.status}`}>{STATUS_TEXT[tool.status]}</span>
+        {tool.durationMs !== undefined && <span className="muted">{formatDuration(tool.durationMs)}</span>}
+      </header>
+      {children}
+      {tool.status === 'running' && tool.progress && (
+        <div className="tool-progress">
+          <progress aria-label={`${tool.name} progress`} max={tool.progress.total ?? 1} value={tool.progress.total ? tool.progress.progress : undefined} />
+          <span className="muted">{tool.progress.message ?? (pct !== undefined ? `${pct}%` : '')}</span>
+        </div>
+      )}
+      {tool.attachmentIds.length > 0 && (
+        <ul className="images" aria-label="Captured images">
+          {tool.attachmentIds.map((id) => (
+            <ToolImage key={id} image={images[id] ?? { id, name: 'image', origin: tool.name, delivered: false, retracted: false }} />
+          ))}
+        </ul>
+      )}
+      {expanded && (
+        <div id={detailsId} className="tool-details">
+          <div className="field-row">
+            <h4>Arguments</h4>
+            <span className="spacer" />
+            <button type="button" className="ghost small" aria-pressed={raw} onClick={() => setRaw((r) => !r)} title="Exactly what the model sent and read">
+              Raw
+            </button>
+          </div>
+          {raw && <p className="muted small-text">The model called <code>{tool.name}</code> with:</p>}
+          <pre>{args === '{}' ? '(none)' : args}</pre>
+          {result !== undefined && (
+            <>
+              <h4>{raw ? 'What the model read' : 'Result'}</h4>
+              <pre className="tool-result">{result || '(no text)'}</pre>
+            </>
+          )}
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,52 @@
+// The set-up the chat-window suites share: one fixture model server and one Chromium per file,
+// a harness session per test (closed after it), and the few steps every chat test takes.
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { launchChromium, openSession, type Session } from './browserHarness.ts';
+
+export type ChatSuite = {
+  /** The fixture model server (reset after each test). */
+  server(): ModelServer;
+  /** A harness session on the fixture server, its model list loaded. */
+  session(options?: Parameters<typeof openSession>[1]): Promise<Session>;
+};
+
+export function chatSuite(): ChatSuite {
+  let server: ModelServer;
+  let browser: Browser;
+  let s: Session | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+    server.reset();
+  });
+  return {
+    server: () => server,
+    async session(options = {}) {
+      s = await openSession(browser, { ollamaHost: server.url, ...options });
+      await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+      return s;
+    },
+  };
+}
+
+export const answers = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+export async function ask(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}
+
+/** Waits until the `count`-th answer has finished streaming. */
+export async function finished(page: Page, count: number): Promise<void> {
+  await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').nth(count - 1).waitFor();
+}
