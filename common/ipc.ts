@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatEvent } from './events.ts';
+import { ChatEvent, ToolApprovalDecision } from './events.ts';
 import { AttachmentInfo, ImageMime } from './images.ts';
 import { ModelInfo } from './models.ts';
 import { formatZodIssues } from './zodIssues.ts';
@@ -175,6 +175,11 @@ export const IPC = {
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),
+  ),
+  /** The approval card's answer for a tool call awaiting consent (`tool_approval` pending). */
+  'chat:approveTool': channel(
+    z.strictObject({ turnId: Id, callId: z.string().min(1).max(200), decision: ToolApprovalDecision.exclude(['pending']) }),
+    z.object({ answered: z.boolean() }),
   ),
   /** Abort the model request and running tools of a turn. */
   'chat:cancel': channel(z.strictObject({ turnId: Id }), z.object({ cancelled: z.boolean() })),

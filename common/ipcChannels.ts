@@ -6,6 +6,7 @@
 export const INVOKE_CHANNELS = [
   'chat:send',
   'chat:cancel',
+  'chat:approveTool',
   'attachments:add',
   'attachments:thumbnail',
   'attachments:crop',

@@ -30,6 +30,7 @@ function subscribe<E extends EventChannel>(channel: E) {
 const api: GlanceApi = {
   chatSend: invoke('chat:send'),
   chatCancel: invoke('chat:cancel'),
+  chatApproveTool: invoke('chat:approveTool'),
   attachmentsAdd: invoke('attachments:add'),
   attachmentsThumbnail: invoke('attachments:thumbnail'),
   attachmentsCrop: invoke('attachments:crop'),

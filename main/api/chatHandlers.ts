@@ -6,10 +6,12 @@ import { newConversationId } from '../chat/conversationStore.ts';
 import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
+import { apiApprovals } from './toolApprovals.ts';
 
-export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel'>; close(): void } {
+export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel' | 'chat:approveTool'>; close(): void } {
   const { services } = deps;
   const turns = new Map<string, AbortController>();
+  const approvals = apiApprovals(deps);
   return {
     close: () => {
       for (const c of turns.values()) c.abort();
@@ -37,6 +39,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
           deps.emit('chat:event', { conversationId, turnId: request.turnId, seq: seq++, event });
         };
         const thinking = chat.capabilities.thinking === 'yes';
+        const unbind = approvals.bind(conversationId, request.turnId);
         void services.engine
           .runTurn(
             {
@@ -50,6 +53,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               chat,
               helper,
               signal: controller.signal,
+              approver: approvals.approver,
               ...(thinking ? { think: true } : {}),
             },
             emit,
@@ -58,9 +62,14 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
             emit({ type: 'error', code: 'internal', message: services.redact(error instanceof Error ? error.message : String(error)) });
             emit({ type: 'done', conversationId, text: '' });
           })
-          .finally(() => turns.delete(request.turnId));
+          .finally(() => {
+            turns.delete(request.turnId);
+            unbind();
+          });
         return ok({ conversationId, turnId: request.turnId });
       },
+
+      'chat:approveTool': async ({ turnId, callId, decision }) => ok({ answered: approvals.answer(turnId, callId, decision) }),
 
       'chat:cancel': async ({ turnId }) => {
         const controller = turns.get(turnId);

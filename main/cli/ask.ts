@@ -8,17 +8,22 @@ import type { Services } from '../core/composeServices.ts';
 import { formatConfigError, loadMcpConfig } from '../mcp/config.ts';
 import { ProviderError } from '../models/provider.ts';
 import { boundText } from '../redact.ts';
+import { cliApprover, parseAllowTools } from './cliApprover.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
            [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--vision yes|no]
            [--vision-helper NAME] [--mcp-config FILE] [--data-dir DIR] [--conversation ID]
-           [--max-image-deliveries N] [--json]
+           [--max-image-deliveries N] [--allow-tools NAME[,NAME…]] [--yes] [--json]
 
 Asks a model, streaming its answer. SOURCE is an absolute path, file://, data: or http(s) URL.
 --screenshot attaches a capture of the display under the mouse pointer.
 --json prints the event stream, one JSON object per line.
-Exit codes: 0 done, 2 usage, 3 an image was refused (nothing sent), 4 the model or provider failed.`;
+Tools that can change things (and screenshot_desktop with a model off this machine) need
+consent: a prompt at a terminal, else --allow-tools (globs, e.g. "files__*") or --yes;
+otherwise they are not run and the model is told.
+Exit codes: 0 done, 2 usage, 3 an image was refused (nothing sent), 4 the model or provider
+failed (or the conversation stayed busy with another turn).`;
 
 export const askCommand = {
   summary: 'ask a model, with images attached or captured',
@@ -32,6 +37,8 @@ export const askCommand = {
       'data-dir': { type: 'string' },
       conversation: { type: 'string' },
       'max-image-deliveries': { type: 'string' },
+      'allow-tools': { type: 'string', multiple: true, default: [] },
+      yes: { type: 'boolean', short: 'y', default: false },
     });
     if (values.help) {
       io.out(HELP + '\n');
@@ -81,7 +88,15 @@ export const askCommand = {
       }
 
       const outcome = await services.engine.runTurn(
-        { conversationId: values.conversation, text: prompt, attachments, chat, helper, signal: controller.signal },
+        {
+          conversationId: values.conversation,
+          text: prompt,
+          attachments,
+          chat,
+          helper,
+          signal: controller.signal,
+          approver: cliApprover({ io, policy: settings.toolApproval, allowTools: parseAllowTools(values['allow-tools']), yes: values.yes }),
+        },
         (event) => emitOrPrint(io, values.json, event),
       );
       if (!values.json && outcome.text && !outcome.text.endsWith('\n')) io.out('\n');
@@ -132,6 +147,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       break;
     case 'error':
       io.err(`\nglance: ${event.message}\n`);
+      break;
+    case 'tool_approval':
+      if (event.decision === 'deny') io.err(`✗ ${event.name} not run: ${event.reason ?? 'not allowed'}\n`);
       break;
     default:
       break;

@@ -8,14 +8,29 @@ export type CommandIO = {
   out: (text: string) => void;
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Asks a person one line (a TTY prompt); absent when nobody is at the terminal. */
+  ask?: (question: string) => Promise<string>;
 };
 
 export function stdio(): CommandIO {
-  return {
+  const io: CommandIO = {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
     env: process.env,
   };
+  // Only a person at a terminal can answer: a pipe or a script gets no prompt.
+  if (process.stdin.isTTY && process.stderr.isTTY) io.ask = askOnTerminal;
+  return io;
+}
+
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 export class UsageError extends Error {

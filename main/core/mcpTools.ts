@@ -1,4 +1,4 @@
-import type { McpHub } from '../mcp/mcpHub.ts';
+import type { McpHub, McpHubTool } from '../mcp/mcpHub.ts';
 import type { Tool, ToolProvider } from '../tools/tool.ts';
 
 /**
@@ -12,6 +12,7 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
       const tools = await hub.listTools(signal);
       return tools.map((t): Tool => ({
         needsVision: false,
+        ...(needsConsent(t) ? { consent: 'always' as const } : {}),
         spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
         async run(args, context) {
           const outcome = await hub.callTool(t.name, args, {
@@ -25,4 +26,14 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
       }));
     },
   };
+}
+
+/**
+ * A tool that can change things runs only with consent (DESIGN §5): the server says it is
+ * destructive, or does not say it only reads. The config's `alwaysAllow` (Cline) approves
+ * ahead of time.
+ */
+export function needsConsent(tool: Pick<McpHubTool, 'annotations' | 'alwaysAllow'>): boolean {
+  if (tool.alwaysAllow) return false;
+  return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
 }

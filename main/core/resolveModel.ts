@@ -3,6 +3,8 @@ import type { ModelChoice } from '../chat/chatEngine.ts';
 import { contextWindowFor } from '../chat/historyBudget.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
+import { classifyAddress } from '../images/classifyAddress.ts';
+import { DEFAULT_OLLAMA_HOST } from '../../common/settings.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { ProviderError, type ModelDetails, type ModelProvider } from '../models/provider.ts';
 
@@ -49,5 +51,20 @@ export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
   const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
   const target = targetFor(spec.kind, spec.model, detected, override, spec.profile, details);
   const capabilities: ModelCapabilities = { ...detected, vision: target.vision, visionSource: target.visionSource };
-  return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details) };
+  return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details), remote: !runsHere(spec) };
+}
+
+/**
+ * Whether the model's server is on this machine (a loopback address). Anything else — a LAN
+ * box, a cloud API — is remote: what a tool captures (the screen) leaves the computer.
+ */
+function runsHere(spec: Pick<ModelSpec, 'kind' | 'baseUrl' | 'env'>): boolean {
+  const url = spec.baseUrl ?? (spec.kind === 'ollama' ? (spec.env ?? process.env).OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST : 'https://api.openai.com/v1');
+  let host: string;
+  try {
+    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
 }

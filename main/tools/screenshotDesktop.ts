@@ -13,6 +13,8 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
   let lastDisplayId: string | undefined;
   return {
     needsVision: true,
+    // The screen is private: shown to a model off this machine only with consent (README).
+    consent: 'remote-model',
     spec: {
       name: 'screenshot_desktop',
       description:

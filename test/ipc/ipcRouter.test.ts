@@ -38,6 +38,15 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
     ],
   },
   'chat:cancel': { good: { turnId: 'turn-0001' }, value: { cancelled: true }, bad: [[{}, 'turnId'], [{ turnId: 'a/b' }, 'turnId']] },
+  'chat:approveTool': {
+    good: { turnId: 'turn-0001', callId: 'call_1', decision: 'once' },
+    value: { answered: true },
+    bad: [
+      [{ turnId: 'turn-0001', callId: 'call_1', decision: 'pending' }, 'decision'],
+      [{ turnId: 'turn-0001', callId: 'call_1', decision: 'yes' }, 'decision'],
+      [{ turnId: 'turn-0001', decision: 'deny' }, 'callId'],
+    ],
+  },
   'attachments:add': {
     good: { source: { kind: 'bytes', name: 'paste.png', bytes: new Uint8Array([1, 2, 3]) } },
     value: attachment,
