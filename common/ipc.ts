@@ -151,6 +151,27 @@ const AttachmentSource = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('bytes'), name: z.string().min(1).max(255), bytes: Bytes }),
 ]);
 
+/**
+ * The "Context" meter (DESIGN §11): the next request's estimated tokens (stored history, the
+ * draft and its attachments, fitted as a turn would be) against the model's context window.
+ */
+export const ContextEstimate = z.object({
+  estimatedTokens: z.number().int().nonnegative(),
+  /** Of which the draft's text, and every image riding in the request. */
+  draftTokens: z.number().int().nonnegative(),
+  imageTokens: z.number().int().nonnegative(),
+  /** The window Glance fits requests to (meter maximum); null when nobody says. */
+  contextWindow: z.number().int().positive().nullable(),
+  /** The model's own maximum (Ollama context_length, a known remote window). */
+  maxContext: z.number().int().positive().nullable(),
+  source: z.enum(['ollama-model-info', 'ollama-default', 'server-metadata', 'known-model', 'none']),
+  /** Older turns that would be left out (with a stub) to fit. */
+  droppedTurns: z.number().int().nonnegative(),
+  /** Ollama: the num_ctx the request would ask for. */
+  numCtx: z.number().int().positive().nullable(),
+});
+export type ContextEstimate = z.infer<typeof ContextEstimate>;
+
 // ---------------------------------------------------------------------------- the channels
 
 const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
@@ -183,6 +204,16 @@ export const IPC = {
   ),
   /** Abort the model request and running tools of a turn. */
   'chat:cancel': channel(z.strictObject({ turnId: Id }), z.object({ cancelled: z.boolean() })),
+  /** The "Context" meter: what the next request (history + draft) would use of the model's window. */
+  'chat:context': channel(
+    z.strictObject({
+      conversationId: Id.optional(),
+      text: z.string().max(200_000).default(''),
+      attachmentIds: z.array(AttachmentId).max(64).default([]),
+      model: ModelSelection.optional(),
+    }),
+    ContextEstimate,
+  ),
 
   /** Check, normalise and store an image for `model` (the gate refuses with an image refusal code). */
   'attachments:add': channel(

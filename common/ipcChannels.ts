@@ -7,6 +7,7 @@ export const INVOKE_CHANNELS = [
   'chat:send',
   'chat:cancel',
   'chat:approveTool',
+  'chat:context',
   'attachments:add',
   'attachments:thumbnail',
   'attachments:crop',

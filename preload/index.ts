@@ -31,6 +31,7 @@ const api: GlanceApi = {
   chatSend: invoke('chat:send'),
   chatCancel: invoke('chat:cancel'),
   chatApproveTool: invoke('chat:approveTool'),
+  chatContext: invoke('chat:context'),
   attachmentsAdd: invoke('attachments:add'),
   attachmentsThumbnail: invoke('attachments:thumbnail'),
   attachmentsCrop: invoke('attachments:crop'),

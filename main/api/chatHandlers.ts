@@ -1,4 +1,5 @@
-// chat:send and chat:cancel: a turn runs in the background and reports through `chat:event`.
+// chat:send and chat:cancel: a turn runs in the background and reports through `chat:event`;
+// chat:context: the next request's size against the model's window (the composer's meter).
 import type { ChatEvent } from '../../common/events.ts';
 import type { ModelSelection } from '../../common/settings.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
@@ -8,7 +9,7 @@ import type { ApiDeps } from './apiHandlers.ts';
 import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { apiApprovals } from './toolApprovals.ts';
 
-export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel' | 'chat:approveTool'>; close(): void } {
+export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel' | 'chat:approveTool' | 'chat:context'>; close(): void } {
   const { services } = deps;
   const turns = new Map<string, AbortController>();
   const approvals = apiApprovals(deps);
@@ -71,6 +72,14 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
 
       'chat:approveTool': async ({ turnId, callId, decision }) => ok({ answered: approvals.answer(turnId, callId, decision) }),
 
+      'chat:context': async ({ conversationId, text, attachmentIds, model }) => {
+        try {
+          const chat = await services.models.choiceFor(await services.models.selectionOrDefault(model));
+          return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat }));
+        } catch (error) {
+          return providerFailure(error);
+        }
+      },
       'chat:cancel': async ({ turnId }) => {
         const controller = turns.get(turnId);
         controller?.abort();

@@ -18,6 +18,8 @@ import { HELPER_PROMPT, now, toError, TurnState } from './turnState.ts';
 import type { ContextWindow } from './historyBudget.ts';
 import type { TextReader } from '../ocr/textReader.ts';
 import { transcribeForBlind } from './transcribeForBlind.ts';
+import type { ContextEstimate } from '../../common/ipc.ts';
+import { estimateContext, type ContextRequest } from './contextEstimate.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
 export type ModelChoice = {
@@ -89,6 +91,11 @@ export class ChatEngine {
 
   constructor(deps: ChatEngineDeps) {
     this.#deps = deps;
+  }
+
+  /** The next request's size (history + draft) against the model's context window: the composer's meter. */
+  contextEstimate(request: ContextRequest): Promise<ContextEstimate> {
+    return estimateContext(this.#deps, request);
   }
 
   async runTurn(request: TurnRequest, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {

@@ -22,7 +22,7 @@ export const HELPER_PROMPT =
   'Describe this image for someone who cannot see it. Transcribe every legible piece of text exactly. ' +
   'Name colours, layout, charts and their values. Be factual; do not guess beyond what is visible.';
 
-const DEFAULT_SYSTEM_PROMPT =
+export const DEFAULT_SYSTEM_PROMPT =
   'You are Glance, a desktop assistant. When images are shown to you, describe only what you actually see in them. ' +
   'Images captured by tools are shown to you once, in the turn they were captured; afterwards only a text stub remains.';
 

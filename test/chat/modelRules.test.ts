@@ -39,7 +39,9 @@ describe('each model gets the image its server uses, and Glance says what the en
     ['gpt-4o', 'openai', [1365, 768], [1365, 768], 1105],
   ] as const)('%s (%s)', async (model, kind, sent, input, tokens) => {
     h = await makeHarness(urls());
-    const { outcome, events } = await h.turn({ model, kind, text: 'What is on the chart?', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
+    // OpenAI's own /v1/models says nothing about vision: declared, as in Settings.
+    const vision = model === 'gpt-4o' ? { vision: 'yes' as const } : {};
+    const { outcome, events } = await h.turn({ model, kind, ...vision, text: 'What is on the chart?', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
     expect(outcome.status).toBe('done');
     const received = server.requests.at(-1)!.images[0]!;
     // What arrived: never more pixels than the server keeps.
@@ -80,7 +82,7 @@ describe('history within the context window', () => {
     const options = (server.requests.at(-1)!.body as { options?: { num_ctx?: number } }).options;
     expect(options?.num_ctx).toBe(4096);
     // A remote model gets no num_ctx (its server has its own window).
-    await h.turn({ model: 'gpt-4o', kind: 'openai', text: 'hello' });
+    await h.turn({ model: 'gpt-4o', kind: 'openai', vision: 'yes', text: 'hello' });
     expect(JSON.stringify(server.requests.at(-1)!.body)).not.toMatch(/num_ctx/);
   });
 

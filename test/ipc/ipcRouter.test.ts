@@ -47,6 +47,15 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
       [{ turnId: 'turn-0001', decision: 'deny' }, 'callId'],
     ],
   },
+  'chat:context': {
+    good: { conversationId: 'c1', text: 'draft', attachmentIds: [attachment.id] },
+    value: { estimatedTokens: 1200, draftTokens: 2, imageTokens: 256, contextWindow: 32_768, maxContext: 131_072, source: 'ollama-model-info', droppedTurns: 0, numCtx: 4096 },
+    bad: [
+      [{ text: 7 }, 'text'],
+      [{ attachmentIds: ['../x'] }, 'attachmentIds.0'],
+      [{ conversationId: 'a/b' }, 'conversationId'],
+    ],
+  },
   'attachments:add': {
     good: { source: { kind: 'bytes', name: 'paste.png', bytes: new Uint8Array([1, 2, 3]) } },
     value: attachment,

@@ -1,0 +1,38 @@
+// What the next request would cost against the model's context window, for the composer's
+// "Context" meter (DESIGN §11): the stored conversation plus the draft and its attachments,
+// built and fitted exactly as a turn would be (buildMessages + fitHistory).
+import type { ContextEstimate } from '../../common/ipc.ts';
+import { estimateTextTokens } from '../../common/tokens.ts';
+import { buildMessages } from './buildMessages.ts';
+import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
+import type { Conversation } from './conversation.ts';
+import { estimateMessageTokens, fitHistory } from './historyBudget.ts';
+import { DEFAULT_SYSTEM_PROMPT } from './turnState.ts';
+
+export type ContextRequest = { conversationId?: string; text: string; attachmentIds: readonly string[]; chat: ModelChoice };
+
+export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations' | 'attachments' | 'limits' | 'systemPrompt'>, request: ContextRequest): Promise<ContextEstimate> {
+  const stored = request.conversationId ? await deps.conversations.get(request.conversationId) : undefined;
+  const draft: Conversation['messages'][number] = { role: 'user', id: 'draft', text: request.text, attachmentIds: [...request.attachmentIds], createdAt: new Date().toISOString() };
+  const conversation = { ...(stored ?? { version: 1, id: 'draft', title: '', createdAt: '', updatedAt: '', messages: [] }), messages: [...(stored?.messages ?? []), draft] } as Conversation;
+  const messages = await buildMessages(conversation, {
+    store: deps.attachments,
+    chatSees: request.chat.capabilities.vision === 'yes',
+    maxImagesPerRequest: deps.limits.maxImagesPerRequest,
+    systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+  });
+  const window = request.chat.context;
+  const fitted = window ? fitHistory(messages, window) : undefined;
+  const sent = fitted?.messages ?? messages;
+  const imageTokens = sent.reduce((n, m) => n + (m.role === 'user' ? (m.images ?? []).reduce((k, i) => k + (i.tokens ?? 0), 0) : 0), 0);
+  return {
+    estimatedTokens: fitted?.estimatedTokens ?? sent.reduce((n, m) => n + estimateMessageTokens(m), 0),
+    draftTokens: estimateTextTokens(request.text),
+    imageTokens,
+    contextWindow: window?.tokens ?? null,
+    maxContext: window?.max ?? null,
+    source: window?.source ?? 'none',
+    droppedTurns: fitted?.droppedTurns ?? 0,
+    numCtx: fitted?.numCtx ?? null,
+  };
+}

@@ -1,0 +1,94 @@
+// chat:context (the composer's "Context" meter) and attachments fitted per model, through the
+// real router and core against the fixture model server's vision models.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../common/events.ts';
+import type { ContextEstimate, IpcResult } from '../../common/ipc.ts';
+import type { AttachmentInfo } from '../../common/images.ts';
+import { createApiHandlers } from '../../main/api/apiHandlers.ts';
+import { createIpcRouter } from '../../main/api/ipcRouter.ts';
+import { composeServices } from '../../main/core/composeServices.ts';
+import { EnvSecretStore } from '../../main/settings/secretStore.ts';
+import { SettingsStore } from '../../main/settings/settingsStore.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
+
+let server: ModelServer;
+let dataDir: string;
+let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
+const pushed: { channel: string; payload: unknown }[] = [];
+const gemma = { provider: 'ollama', name: 'gemma3:4b' } as const;
+
+beforeAll(async () => {
+  server = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
+  dataDir = await mkdtemp(join(tmpdir(), 'glance-context-'));
+  const settings = new SettingsStore({ dataDir });
+  await settings.load();
+  await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'router', baseUrl: server.openaiBaseUrl }] } });
+  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined });
+  const handlers = createApiHandlers({ services, settingsStore: settings, emit: (channel, payload) => pushed.push({ channel, payload }), shell: { version: '0.1.0', platform: 'linux' } });
+  const router = createIpcRouter({ handlers, isTrustedSender: (s) => s.url === 'app://glance/' });
+  call = (channel, payload = {}) => router.handle(channel, { url: 'app://glance/', isMainFrame: true }, payload);
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function value<T>(result: IpcResult<unknown>): T {
+  if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+  return result.value as T;
+}
+
+async function done(turnId: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (pushed.some((p) => p.channel === 'chat:event' && (p.payload as { turnId: string; event: ChatEvent }).turnId === turnId && (p.payload as { event: ChatEvent }).event.type === 'done')) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('turn did not finish');
+}
+
+describe('chat:context', () => {
+  it('an attachment added for a model carries that model’s encoder size and tokens; the meter counts them', async () => {
+    const screen = await sharp(await makeBarChart()).resize(3840, 2160, { kernel: 'nearest' }).png().toBuffer();
+    const a = value<AttachmentInfo>(await call('attachments:add', { source: { kind: 'bytes', name: 'screen.png', bytes: screen }, model: gemma }));
+    expect(a).toMatchObject({ width: 896, height: 504, modelInput: { width: 896, height: 896 }, tokens: 256, legibility: { smallText: true } });
+
+    const empty = value<ContextEstimate>(await call('chat:context', { model: gemma }));
+    // gemma3:4b: context_length 131072 from model_info, budgeted at 32k; a 4096 num_ctx holds this.
+    expect(empty).toMatchObject({ contextWindow: 32_768, maxContext: 131_072, source: 'ollama-model-info', imageTokens: 0, droppedTurns: 0, numCtx: 4096 });
+    const withImage = value<ContextEstimate>(await call('chat:context', { model: gemma, text: 'What does it say?', attachmentIds: [a.id] }));
+    expect(withImage.imageTokens).toBe(256);
+    expect(withImage.draftTokens).toBeGreaterThan(0);
+    expect(withImage.estimatedTokens).toBeGreaterThanOrEqual(empty.estimatedTokens + 256);
+  });
+
+  it('grows with the stored conversation, and says when older turns would be left out', async () => {
+    // ≈ 1.7k tokens, echoed back by the fixture: a stored turn of ≈ 3.5k against llava-seer's 8192.
+    const long = 'lorem ipsum '.repeat(500);
+    value(await call('chat:send', { turnId: 'ctx-1', text: long, model: { provider: 'ollama', name: 'llava-seer' } }));
+    await done('ctx-1');
+    const conversationId = (pushed.find((p) => (p.payload as { turnId?: string }).turnId === 'ctx-1')!.payload as { conversationId: string }).conversationId;
+    const small = value<ContextEstimate>(await call('chat:context', { model: { provider: 'ollama', name: 'llava-seer' }, text: 'hi' }));
+    const grown = value<ContextEstimate>(await call('chat:context', { conversationId, model: { provider: 'ollama', name: 'llava-seer' }, text: 'hi' }));
+    expect(grown.estimatedTokens).toBeGreaterThan(small.estimatedTokens + 3000);
+    expect(grown).toMatchObject({ contextWindow: 8192, droppedTurns: 0 });
+    const tooMuch = value<ContextEstimate>(await call('chat:context', { conversationId, model: { provider: 'ollama', name: 'llava-seer' }, text: long + long }));
+    expect(tooMuch.droppedTurns).toBe(1);
+    expect(tooMuch.estimatedTokens).toBeLessThanOrEqual(8192);
+  });
+
+  it('remote models: the server’s metadata (OpenRouter context_length), else the known window for the id', async () => {
+    const claude = value<ContextEstimate>(await call('chat:context', { model: { provider: 'openai', endpoint: 'router', name: 'anthropic/claude-sonnet-4.5' } }));
+    expect(claude).toMatchObject({ contextWindow: 200_000, source: 'server-metadata', numCtx: null });
+    const gpt = value<ContextEstimate>(await call('chat:context', { model: { provider: 'openai', endpoint: 'router', name: 'gpt-4o' } }));
+    expect(gpt).toMatchObject({ contextWindow: 128_000, source: 'known-model', numCtx: null });
+    // A model nobody describes: no maximum for the meter.
+    const unknown = value<ContextEstimate>(await call('chat:context', { model: { provider: 'openai', endpoint: 'router', name: 'mystery' } }));
+    expect(unknown).toMatchObject({ contextWindow: null, source: 'none' });
+  });
+});
