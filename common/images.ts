@@ -120,3 +120,25 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/**
+ * The one table of image file extensions: a stored file is named after what its bytes are
+ * (the sniffed MIME), never after a name someone gave it — a file named .png holds PNG.
+ * Other types (audio, documents) are named from the general table (mime-types, in main/).
+ */
+const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = Object.freeze({
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/tiff': 'tif',
+  'image/avif': 'avif',
+  'image/heic': 'heic',
+  'image/heif': 'heif',
+  'image/bmp': 'bmp',
+});
+
+/** The extension (no dot) for an image MIME type, or undefined for one Glance does not store. */
+export function imageExtension(mime: string): string | undefined {
+  return IMAGE_EXTENSIONS[mime.toLowerCase().split(';')[0]?.trim() ?? ''];
+}

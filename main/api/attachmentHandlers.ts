@@ -1,5 +1,6 @@
 // Images from the UI: added (drop, paste, picker), thumbnailed, cropped, captured. Every one
 // goes through the gate for the model that will look at it (the chat model, or its helper).
+import { screenshotName } from '../../common/fileNames.ts';
 import { basename } from 'node:path';
 import { visionRefusal } from '../images/imageIntake.ts';
 import { cropAttachment } from '../images/cropImage.ts';
@@ -85,7 +86,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
         restore();
       }
       if (!shot.ok) return fail(shot.code, shot.message);
-      const name = `screenshot-${shot.capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}.png`;
+      const name = screenshotName(shot.capture.display.name);
       const result = await services.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target);
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);

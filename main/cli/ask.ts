@@ -1,3 +1,4 @@
+import { screenshotName } from '../../common/fileNames.ts';
 import { isAbsolute, resolve } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
 import { formatImageSize, formatTokens } from '../../common/images.ts';
@@ -84,7 +85,7 @@ export const askCommand = {
           emitOrPrint(io, values.json, { type: 'image_refused', origin: 'screenshot', code: 'source-unreachable', message: shot.message });
           return EXIT.imageRefused;
         }
-        attachments.push({ source: shot.capture.png, name: `screenshot-${shot.capture.display.name}.png`, origin: 'screenshot', requestedBy: 'user' });
+        attachments.push({ source: shot.capture.png, name: screenshotName(shot.capture.display.name), origin: 'screenshot', requestedBy: 'user' });
       }
 
       const outcome = await services.engine.runTurn(

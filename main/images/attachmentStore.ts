@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AttachmentInfo } from '../../common/images.ts';
+import { AttachmentInfo, imageExtension } from '../../common/images.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
-import { extensionFor } from './imageFormats.ts';
+import { displayName } from '../../common/fileNames.ts';
 import type { AttachmentStore, PreparedImage, StoredOriginal } from './types.ts';
 
 const ID = /^[a-f0-9]{16,64}$/;
@@ -132,7 +132,7 @@ export class FileAttachmentStore implements AttachmentStore {
 
   pathOf(info: AttachmentInfo): string {
     if (!ID.test(info.id)) throw new Error(`invalid attachment id ${JSON.stringify(info.id)}`);
-    const ext = extensionFor(info.mime);
+    const ext = imageExtension(info.mime);
     if (!ext) throw new Error(`invalid attachment mime ${JSON.stringify(info.mime)}`);
     return join(this.directory, `${info.id}.${ext}`);
   }
@@ -203,7 +203,7 @@ export class FileAttachmentStore implements AttachmentStore {
   }
 
   #originalPath(sha256: string, mime: string): string | undefined {
-    const ext = extensionFor(mime);
+    const ext = imageExtension(mime);
     return ext && SHA256.test(sha256) ? join(this.originalsDirectory, `${sha256}.${ext}`) : undefined;
   }
 
@@ -240,10 +240,3 @@ function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | '
   return out;
 }
 
-/** A file name for display only: no folders, no control characters, bounded length. */
-export function displayName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
-  return clean || 'image';
-}

@@ -3,10 +3,9 @@
 // Bad input never throws: it comes back as { ok:false, code, message } in plain words.
 // A caller's abort rejects with the signal's reason; a failing disk (store.put) throws.
 import { createHash } from 'node:crypto';
-import type { ImageRefusal } from '../../common/images.ts';
-import { displayName } from './attachmentStore.ts';
+import { imageExtension, type ImageRefusal } from '../../common/images.ts';
+import { displayName } from '../../common/fileNames.ts';
 import { heicAsPng } from './heic.ts';
-import { extensionFor } from './imageFormats.ts';
 import { describeFit } from './imageRule.ts';
 import { normaliseImage } from './normalise.ts';
 import { resolveSource } from './resolveSource.ts';
@@ -67,7 +66,7 @@ export class ImageIntake {
       image: {
         ...image,
         ...fit,
-        name: name === 'image' ? `image.${extensionFor(image.mime) ?? 'png'}` : name,
+        name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
         // Kept as they came (DESIGN §3 "Originals"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },

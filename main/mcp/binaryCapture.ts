@@ -12,7 +12,8 @@ import type { AttachmentStore, ImageInput, ImageProfile, ImageTarget, PrepareRes
 import { decodeBase64Strict, readBinaryPayload } from './binaryPayload.ts';
 import { classifyContent, dropMangled, mangledBinary, mangledNotice, utf8 } from './classifyContent.ts';
 import type { CaptureRule } from './config.ts';
-import { IMAGE_NAME, extensionFor, nameFromUri, safeCaptureName, saveCapture, withExtension } from './saveCapture.ts';
+import { IMAGE_NAME, nameFromUri, safeFileName, withExtension } from '../../common/fileNames.ts';
+import { extensionFor, saveCapture } from './saveCapture.ts';
 
 /** What a tool call gives the engine (DESIGN §5: images go to the delivery queue, text to the tool message). */
 export type McpToolOutcome = {
@@ -292,7 +293,7 @@ export class BinaryCapture {
     const isImage = what.typedImage || (sniffed?.mime.startsWith('image/') ?? false) || claimsImage;
     const { origin } = job.ctx;
     if (isImage) {
-      const name = withExtension(safeCaptureName(what.name, `${job.ctx.tool}-image`), sniffed?.ext ?? extensionFor(mime));
+      const name = withExtension(safeFileName(what.name, `${job.ctx.tool}-image`), sniffed?.ext ?? extensionFor(mime));
       const prepared = await this.#deps.intake.prepare({ source: bytes, name, origin, requestedBy: 'model' }, job.ctx.imageTarget?.profile ?? DEFAULT_PROFILES.openai, {
         ...(job.ctx.signal ? { signal: job.ctx.signal } : {}),
       });
@@ -314,7 +315,7 @@ export class BinaryCapture {
       return `[image captured from ${origin}: ${info.name}, ${info.mime}, ${info.width}×${info.height}, ${info.bytes} bytes${source}, attachment id ${info.id}]`;
     }
     const kind = mime.startsWith('audio/') ? 'audio' : mime.startsWith('video/') ? 'video' : 'file';
-    const name = withExtension(safeCaptureName(what.name, `${job.ctx.tool}-${kind}`), extensionFor(mime) ?? sniffed?.ext);
+    const name = withExtension(safeFileName(what.name, `${job.ctx.tool}-${kind}`), extensionFor(mime) ?? sniffed?.ext);
     let path: string;
     try {
       path = await saveCapture(this.#deps.capturesDir, name, bytes);

@@ -16,7 +16,7 @@ import {
   type CreateMessageResult,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { safeCaptureName } from './saveCapture.ts';
+import { safeFileName } from '../../common/fileNames.ts';
 
 /** A field of an elicitation form: the spec's restricted JSON Schema (flat, primitive). */
 export type ElicitationField = {
@@ -74,7 +74,7 @@ export function clientCapabilities(features: McpClientFeatures): ClientCapabilit
 
 /** The per-server log file (one line per `notifications/message`). */
 export function serverLogFile(logDir: string, server: string): string {
-  return join(logDir, `${safeCaptureName(server, 'server')}.log`);
+  return join(logDir, `${safeFileName(server, 'server')}.log`);
 }
 
 /** Registers the handlers for what clientCapabilities() declared. */

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { safeCaptureName, saveCapture } from './saveCapture.ts';
+import { safeFileName } from '../../common/fileNames.ts';
+import { saveCapture } from './saveCapture.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -10,7 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-describe('safeCaptureName', () => {
+describe('safeFileName', () => {
   it.each([
     ['../../etc/passwd', 'passwd'],
     ['..\\..\\windows\\system.ini', 'system.ini'],
@@ -25,15 +26,15 @@ describe('safeCaptureName', () => {
     ['nul.txt', '_nul.txt'],
     ['name\u0000with\u0007control.png', 'name_with_control.png'],
   ])('%j → %j', (raw, safe) => {
-    expect(safeCaptureName(raw, 'fallback')).toBe(safe);
+    expect(safeFileName(raw, 'fallback')).toBe(safe);
   });
 
   it('empty and dot-only names get the fallback', () => {
-    for (const raw of ['', '.', '..', '../', '...', '/', '%2e%2e', '   ', undefined]) expect(safeCaptureName(raw, 'tool-audio')).toBe('tool-audio');
+    for (const raw of ['', '.', '..', '../', '...', '/', '%2e%2e', '   ', undefined]) expect(safeFileName(raw, 'tool-audio')).toBe('tool-audio');
   });
 
   it('long names are cut to 120 characters keeping the extension', () => {
-    const name = safeCaptureName(`${'a'.repeat(300)}.png`, 'x');
+    const name = safeFileName(`${'a'.repeat(300)}.png`, 'x');
     expect(name).toHaveLength(120);
     expect(name.endsWith('.png')).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { screenshotName } from '../../common/fileNames.ts';
 import type { ScreenCapturer, CaptureRegion, CaptureTarget, DisplayInfo } from '../capture/screenCapturer.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import { fitForModel } from '../images/imageRule.ts';
@@ -60,7 +61,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       if (!captured.ok) return { ok: false, text: `Screen capture failed (${captured.code}): ${captured.message}` };
       const { capture } = captured;
       lastDisplayId = capture.display.id;
-      const name = `screenshot-${capture.display.name.replace(/[^\w.-]+/g, '_') || 'display'}${capture.region ? '-region' : ''}.png`;
+      const name = screenshotName(capture.display.name, Boolean(capture.region));
       const attached = await deps.intake.tryAttachImage({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor }, target, { signal: context.signal });
       if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
