@@ -22,7 +22,8 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
         "Capture the user's screen and look at it. Call it without arguments to see the whole display (scaled down to fit). " +
         'Small text is often unreadable in the full view: to read it, call again with "region" {x, y, width, height} given in ' +
         'the pixel coordinates of the full view you were shown; that region is captured fresh at full resolution. The smaller ' +
-        'the region, the sharper the text. Every call captures the screen anew.',
+        'the region, the sharper the text. Every call captures the screen anew; to look closer at a capture you already have ' +
+        '(the screen may have changed since), use zoom_image on it instead.',
       parameters: {
         type: 'object',
         properties: {
