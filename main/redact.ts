@@ -45,24 +45,6 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
   return out;
 }
 
-/** An error as one redacted line: its message, and its cause's message when there is one. */
-export function redactError(error: unknown, secrets: Iterable<string> = []): string {
-  const known = [...secrets];
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
-    return redact(`${error.message}${cause}`, known);
-  }
-  return redact(typeof error === 'string' ? error : safeStringify(error), known);
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
 /** Error text shown to a person or stored: a few hundred characters say what went wrong. */
 export const ERROR_TEXT_MAX = 400;
 

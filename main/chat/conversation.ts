@@ -87,4 +87,3 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-export type ConversationSummary = Pick<Conversation, 'id' | 'title' | 'createdAt' | 'updatedAt'> & { messageCount: number };

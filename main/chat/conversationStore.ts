@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsAtomic.ts';
-import { Conversation, CONVERSATION_VERSION, type ConversationSummary } from './conversation.ts';
+import type { ConversationSummary } from '../../common/ipc.ts';
+import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
 import { acquireLock, type ConversationLock, type LockOptions } from './conversationLock.ts';
 
 const ID = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,4 +1,4 @@
-import { McpServerEntry, SETTINGS_SECTIONS, SETTINGS_VERSION, SecretName, Settings } from '../../common/settings.ts';
+import { SETTINGS_SECTIONS, SETTINGS_VERSION, SecretName, Settings } from '../../common/settings.ts';
 import { formatConfigError, parseMcpConfig } from '../../common/mcpConfig.ts';
 import { formatZodIssues } from '../../common/zodIssues.ts';
 
@@ -99,24 +99,3 @@ export function mcpServerProblems(servers: Record<string, unknown>): string[] {
   return parseMcpConfig({ mcpServers: servers }).errors.map(formatConfigError);
 }
 
-/**
- * Servers from an existing `mcpServers` file (Claude Desktop's `claude_desktop_config.json`,
- * a project `.mcp.json`, or VS Code's `servers`): each checked on its own, so one bad entry
- * does not lose the rest. Entries are kept as written (no defaults filled in).
- */
-export function readMcpServersFile(
-  raw: unknown,
-): { ok: true; servers: Record<string, McpServerEntry>; skipped: { name: string; reason: string }[] } | { ok: false; message: string } {
-  if (!isRecord(raw)) return { ok: false, message: 'the file does not hold a JSON object' };
-  const map = isRecord(raw.mcpServers) ? raw.mcpServers : isRecord(raw.servers) ? raw.servers : undefined;
-  if (!map) return { ok: false, message: 'no "mcpServers" object in the file' };
-  const servers: Record<string, McpServerEntry> = {};
-  const skipped: { name: string; reason: string }[] = [];
-  for (const [name, config] of Object.entries(map)) {
-    const problems = mcpServerProblems({ [name]: config });
-    const shape = McpServerEntry.safeParse(config);
-    if (problems.length === 0 && shape.success) servers[name] = shape.data;
-    else skipped.push({ name, reason: problems.join('; ') || formatZodIssues(shape.error!) });
-  }
-  return { ok: true, servers, skipped };
-}

@@ -4,7 +4,7 @@ import { Settings, SettingsPatch, defaultSettings } from '../../common/settings.
 import { formatZodIssues } from '../../common/zodIssues.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
 import type { SecretStore } from './secretStore.ts';
-import { MIGRATIONS, mcpServerProblems, parseSettings, readMcpServersFile, type Migration } from './settingsSchema.ts';
+import { MIGRATIONS, mcpServerProblems, parseSettings, type Migration } from './settingsSchema.ts';
 import { stamp } from './secretStore.ts';
 
 const FILE_NAME = 'settings.json';
@@ -18,10 +18,6 @@ export type SettingsLoad = {
   /** Where an unreadable file was kept. */
   keptAs?: string;
 };
-
-export type McpImportResult =
-  | { ok: true; added: string[]; replaced: string[]; skipped: { name: string; reason: string }[] }
-  | { ok: false; code: 'unreadable' | 'invalid'; message: string };
 
 export type SettingsStoreOptions = {
   dataDir: string;
@@ -127,36 +123,6 @@ export class SettingsStore {
     });
   }
 
-  /**
-   * Add the servers of an existing `mcpServers` file (Claude Desktop, `.mcp.json`, VS Code).
-   * A server whose name is taken is skipped unless `replace` is set.
-   */
-  async importMcpServers(file: string, options: { replace?: boolean } = {}): Promise<McpImportResult> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      return { ok: false, code: 'unreadable', message: `could not read ${file}: ${(error as Error).message}` };
-    }
-    const read = readMcpServersFile(raw);
-    if (!read.ok) return { ok: false, code: 'invalid', message: `${file}: ${read.message}` };
-    return this.#enqueue(async () => {
-      const servers = { ...this.#settings.mcpServers };
-      const added: string[] = [];
-      const replaced: string[] = [];
-      const skipped = [...read.skipped];
-      for (const [name, config] of Object.entries(read.servers)) {
-        if (name in servers && !options.replace) {
-          skipped.push({ name, reason: 'a server with this name is already configured' });
-          continue;
-        }
-        (name in servers ? replaced : added).push(name);
-        servers[name] = config;
-      }
-      if (added.length + replaced.length > 0) await this.#write({ ...this.#settings, mcpServers: servers });
-      return { ok: true as const, added, replaced, skipped };
-    });
-  }
 
   onChange(listener: (settings: Settings) => void): () => void {
     this.#listeners.add(listener);

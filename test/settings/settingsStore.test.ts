@@ -189,46 +189,6 @@ describe('SettingsStore', () => {
     for (const file of await readdir(dir)) expect(await readFile(join(dir, file), 'utf8')).not.toContain(key);
   });
 
-  it('imports servers from an existing mcpServers file, one by one', async () => {
-    const store = new SettingsStore({ dataDir: dir });
-    await store.load();
-    await store.update({ mcpServers: { everything: { command: 'old' } } });
-    const claude = join(dir, 'claude_desktop_config.json');
-    await writeFile(
-      claude,
-      JSON.stringify({
-        globalShortcut: 'x',
-        mcpServers: {
-          everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
-          weather: { command: 'uvx', args: ['weather-mcp'], env: { API_TOKEN: 't' } },
-          remote: { url: 'https://mcp.example.com/mcp' },
-          broken: { args: ['no command'] },
-          both: { command: 'x', url: 'https://mcp.example.com/mcp' },
-          extras: { command: 'srv', timeoutMs: 5000, capture: { rules: [{ tools: ['get_file'], contentField: 'content' }] } },
-        },
-      }),
-    );
-    const result = await store.importMcpServers(claude);
-    expect(result).toMatchObject({ ok: true, added: ['weather', 'remote', 'extras'], replaced: [] });
-    const skipped = result.ok ? Object.fromEntries(result.skipped.map((s) => [s.name, s.reason])) : {};
-    expect(Object.keys(skipped).sort()).toEqual(['both', 'broken', 'everything']);
-    expect(skipped.everything).toContain('already configured');
-    expect(skipped.broken).toContain('server "broken", field "command"');
-    expect(skipped.both).toContain('not both');
-    // Keys the MCP hub understands survive as written.
-    expect(store.current().mcpServers.extras).toEqual({ command: 'srv', timeoutMs: 5000, capture: { rules: [{ tools: ['get_file'], contentField: 'content' }] } });
-    expect(store.current().mcpServers.everything).toEqual({ command: 'old' });
-
-    const replaced = await store.importMcpServers(claude, { replace: true });
-    expect(replaced).toMatchObject({ ok: true, added: [], replaced: ['everything', 'weather', 'remote', 'extras'] });
-    const { settings } = await new SettingsStore({ dataDir: dir }).load();
-    expect(settings.mcpServers.everything).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
-
-    expect(await store.importMcpServers(join(dir, 'missing.json'))).toMatchObject({ ok: false, code: 'unreadable' });
-    await writeFile(join(dir, 'other.json'), '{"servers": 3}');
-    expect(await store.importMcpServers(join(dir, 'other.json'))).toMatchObject({ ok: false, code: 'invalid' });
-  });
-
   it('removes temp files a crash left behind once they are stale, and leaves fresh ones (a save in progress)', async () => {
     const stale = join(dir, '.settings.json.123.abcd.tmp');
     const fresh = join(dir, '.settings.json.456.ef01.tmp');
