@@ -59,6 +59,21 @@ describe('fitHistory', () => {
     expect(fitted.numCtx).toBe(8192);
   });
 
+  it('in a 100-turn history drops the fewest turns that fit, quoting the last 8 questions among them', () => {
+    const messages: ModelMessage[] = [{ role: 'system', content: 'be brief' }];
+    for (let n = 1; n <= 100; n++) messages.push(...turn(n, 300 + (n % 7) * 40));
+    messages.push({ role: 'user', content: 'the current question' });
+    const fitted = fitHistory(messages, ollama8k);
+    const budget = 8192 - answerReserve(8192);
+    expect(fitted.estimatedTokens).toBeLessThanOrEqual(budget);
+    // One turn fewer dropped would not fit: its stub quotes as many questions (8), so it is as long, give or take a digit.
+    const kept = messages.slice(1 + 2 * (fitted.droppedTurns - 1));
+    const head = estimateMessageTokens(fitted.messages[0]!);
+    expect(kept.reduce((n, m) => n + estimateMessageTokens(m), head)).toBeGreaterThan(budget - 2);
+    const quoted = [...(fitted.messages[0]?.content.matchAll(/"question (\d+)/g) ?? [])].map((m) => Number(m[1]));
+    expect(quoted).toEqual(Array.from({ length: 8 }, (_, i) => fitted.droppedTurns - 7 + i));
+  });
+
   it('keeps tool calls with their results: a turn goes whole or not at all', () => {
     const messages: ModelMessage[] = [{ role: 'system', content: 's' }];
     for (let n = 1; n <= 6; n++) {

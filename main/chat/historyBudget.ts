@@ -106,13 +106,20 @@ function turnStarts(messages: ModelMessage[]): number[] {
 const STUB_QUOTE_CHARS = 100;
 const STUB_MAX_QUOTES = 8;
 
-function droppedStub(dropped: ModelMessage[], turns: number, window: number): string {
-  const asked = dropped
-    .filter((m, i) => m.role === 'user' && dropped[i - 1]?.role !== 'tool')
-    .map((m) => m.content.split('\n')[0]?.trim() ?? '')
-    .filter((t) => t.length > 0)
-    .slice(-STUB_MAX_QUOTES)
-    .map((t) => JSON.stringify(t.length > STUB_QUOTE_CHARS ? `${t.slice(0, STUB_QUOTE_CHARS - 1)}…` : t));
+/** The first line of each user question (not a delivery after a tool result), quoted for a stub, with its index. */
+function quotable(messages: ModelMessage[]): Array<{ index: number; quote: string }> {
+  const out: Array<{ index: number; quote: string }> = [];
+  messages.forEach((m, i) => {
+    if (m.role !== 'user' || messages[i - 1]?.role === 'tool') return;
+    const t = m.content.split('\n')[0]?.trim() ?? '';
+    if (t.length > 0) out.push({ index: i, quote: JSON.stringify(t.length > STUB_QUOTE_CHARS ? `${t.slice(0, STUB_QUOTE_CHARS - 1)}…` : t) });
+  });
+  return out;
+}
+
+/** The words that stand for `turns` dropped turns, quoting the last questions among them. */
+function droppedStub(quotes: readonly string[], turns: number, window: number): string {
+  const asked = quotes.slice(-STUB_MAX_QUOTES);
   const about = asked.length ? ` The user had asked: ${asked.join('; ')}.` : '';
   return `[${turns} earlier turn${turns === 1 ? '' : 's'} of this conversation ${turns === 1 ? 'was' : 'were'} left out to fit the model's context window (${window} tokens).${about} If something from them matters, ask the user.]`;
 }
@@ -152,15 +159,30 @@ export function fitHistory(messages: ModelMessage[], window: ContextWindow, opti
   const body = system ? messages.slice(1) : messages;
   const starts = turnStarts(body);
   const lastStart = starts.at(-1) ?? 0;
-  const withStub = (cut: number, turns: number): ModelMessage[] => {
-    const stub = droppedStub(body.slice(0, cut), turns, size);
-    const head: ModelMessage = system ? { role: 'system', content: `${system.content}\n\n${stub}` } : { role: 'system', content: stub };
-    return [head, ...body.slice(cut)];
+  const quotes = quotable(body);
+  // Quotes from the messages before `cut`, at most the last few (binary search: not O(cut)).
+  const quotesBefore = (cut: number) => {
+    let end = 0;
+    for (let hi = quotes.length; end < hi; ) {
+      const mid = (end + hi) >> 1;
+      if (quotes[mid]!.index < cut) end = mid + 1;
+      else hi = mid;
+    }
+    return quotes.slice(Math.max(0, end - STUB_MAX_QUOTES), end).map((q) => q.quote);
   };
+  const headWith = (cut: number, turns: number): ModelMessage => {
+    const stub = droppedStub(quotesBefore(cut), turns, size);
+    return system ? { role: 'system', content: `${system.content}\n\n${stub}` } : { role: 'system', content: stub };
+  };
+  const withStub = (cut: number, turns: number): ModelMessage[] => [headWith(cut, turns), ...body.slice(cut)];
+  // Each message's estimate once, and the sums of every tail: trying k dropped turns costs
+  // O(1) estimates instead of re-estimating the whole history (100 turns: 300 messages a try).
+  const tail = new Array<number>(body.length + 1).fill(0);
+  for (let i = body.length - 1; i >= 0; i--) tail[i] = tail[i + 1]! + estimateMessageTokens(body[i]!);
   // Drop the oldest whole turns until the rest fits; the current turn always stays.
   for (let k = 1; k < starts.length; k++) {
-    const candidate = withStub(starts[k]!, k);
-    if (sum(candidate) <= budget) return done(candidate, k);
+    const cut = starts[k]!;
+    if (extra + estimateMessageTokens(headWith(cut, k)) + tail[cut]! <= budget) return done(withStub(cut, k), k);
   }
   const droppedTurns = Math.max(0, starts.length - 1);
   let current = droppedTurns > 0 ? withStub(lastStart, droppedTurns) : [...messages];
