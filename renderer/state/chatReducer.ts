@@ -1,7 +1,7 @@
 // The chat view as a pure fold of the `ChatEvent` stream (the same events `glance ask --json`
 // prints), plus the few things only the renderer knows (a turn it started, a send that failed).
 // History goes through the same reducer: a stored conversation arrives as turns with events.
-import type { ChatEvent } from '../../common/events.ts';
+import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ConversationView } from '../../common/ipc.ts';
 import type { ModelSelection } from '../../common/settings.ts';
@@ -35,6 +35,8 @@ export type ToolCallView = {
   durationMs?: number;
   text?: string;
   attachmentIds: string[];
+  /** Consent for a tool that can change things: `pending` shows the approval card. */
+  approval?: { decision: ToolApprovalDecision; by?: string; reason?: string };
 };
 
 /** The assistant's side of a turn, in the order it arrived. */
@@ -196,9 +198,12 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     }
     case 'image_delivered':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };
-    case 'tool_approval':
-      // Shown by the tool card once the UI renders approvals; nothing to fold yet.
-      return turn;
+    case 'tool_approval': {
+      const tool = turn.tools[event.id];
+      if (!tool) return turn;
+      const approval = { decision: event.decision, ...(event.by ? { by: event.by } : {}), ...(event.reason ? { reason: event.reason } : {}) };
+      return { ...turn, tools: { ...turn.tools, [event.id]: { ...tool, approval } } };
+    }
     case 'image_retracted':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { retracted: true }) };
     case 'error': {
@@ -207,8 +212,12 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     }
     case 'done': {
       // A tool card still "running" when the turn ended never got its result.
+      // A question nobody answered is no longer asked.
       const tools = Object.fromEntries(
-        Object.entries(turn.tools).map(([id, t]) => [id, t.status === 'running' ? { ...t, status: turn.status === 'cancelled' ? ('cancelled' as const) : ('failed' as const) } : t]),
+        Object.entries(turn.tools).map(([id, t]) => {
+          const ended = t.status === 'running' ? { ...t, status: turn.status === 'cancelled' ? ('cancelled' as const) : ('failed' as const) } : t;
+          return [id, ended.approval?.decision === 'pending' ? { ...ended, approval: { decision: 'deny' as const, reason: 'The turn ended before an answer.' } } : ended];
+        }),
       );
       return { ...turn, tools, status: isRunning(turn) ? 'done' : turn.status, answer: event.text };
     }

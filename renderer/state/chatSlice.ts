@@ -27,6 +27,8 @@ export type ChatSlice = {
    */
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
+  /** The approval card's answer for a tool call awaiting consent. */
+  approveTool(turnId: string, callId: string, decision: 'once' | 'chat' | 'always' | 'deny'): Promise<void>;
   retry(turnId: string): Promise<void>;
   /** Asks again from this turn: the answer (and every later turn) is replaced. */
   regenerate(turnId: string): Promise<void>;
@@ -152,6 +154,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     async stop() {
       const turnId = runningTurnId(get().chat);
       if (turnId) await api.chatCancel({ turnId });
+    },
+
+    async approveTool(turnId, callId, decision) {
+      // The card goes as soon as main has the answer; the decision event confirms it.
+      await api.chatApproveTool({ turnId, callId, decision });
     },
 
     async retry(turnId) {

@@ -4,6 +4,7 @@ import { answerText, isRunning, runningTurnId, type TurnView } from '../state/ch
 import { useApp } from '../state/store.ts';
 import { ImageChip } from './ImageChip.tsx';
 import { CopyButton, MessageTime } from './MessageActions.tsx';
+import { ApprovalCard } from './ApprovalCard.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 /** The user's message; "Edit message" turns it into a box whose text is sent in its place. */
@@ -91,7 +92,11 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
           );
         }
         const tool = turn.tools[part.id];
-        return tool ? <ToolCard key={part.id} tool={tool} images={turn.images} /> : null;
+        return tool ? (
+          <ToolCard key={part.id} tool={tool} images={turn.images}>
+            {tool.approval && <ApprovalCard turnId={turn.id} tool={tool} />}
+          </ToolCard>
+        ) : null;
       })}
       {turn.refusals.length > 0 && (
         <ul className="refusals">

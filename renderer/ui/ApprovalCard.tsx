@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import type { ToolCallView } from '../state/chatReducer.ts';
+import { useApp } from '../state/store.ts';
+
+type Decision = 'once' | 'chat' | 'always' | 'deny';
+
+const DONE_TEXT: Record<Exclude<NonNullable<ToolCallView['approval']>['decision'], 'pending'>, string> = {
+  once: 'Allowed once',
+  chat: 'Allowed for this chat',
+  always: 'Always allowed',
+  deny: 'Not run',
+};
+
+/**
+ * Consent for a tool that can change things (DESIGN §5, §11), inside its tool card: what it
+ * will run with, and Allow once / Allow for this chat / Always / Deny. Once decided, one line
+ * says what was decided and by whom.
+ */
+export function ApprovalCard({ turnId, tool }: { turnId: string; tool: ToolCallView }) {
+  const approveTool = useApp((s) => s.approveTool);
+  const [sent, setSent] = useState<Decision | null>(null);
+  const approval = tool.approval;
+  if (!approval) return null;
+  if (approval.decision !== 'pending') {
+    const who = approval.by === 'policy' ? ' (by your settings)' : approval.by === 'flag' ? ' (by a command-line flag)' : '';
+    return (
+      <p className={`approval-outcome ${approval.decision === 'deny' ? 'denied' : 'allowed'}`}>
+        {DONE_TEXT[approval.decision]}
+        {who}
+        {approval.decision === 'deny' && approval.reason ? `: ${approval.reason}` : ''}
+      </p>
+    );
+  }
+  const answer = (decision: Decision) => {
+    setSent(decision);
+    void approveTool(turnId, tool.id, decision);
+  };
+  const args = JSON.stringify(tool.arguments, null, 2);
+  return (
+    <section className="approval-card" role="group" aria-label={`Approve ${tool.name}`}>
+      <p>
+        <strong>{tool.name}</strong> can change things. Run it with these arguments?
+      </p>
+      <pre aria-label="Arguments">{args === '{}' ? '(no arguments)' : args}</pre>
+      <div className="approval-buttons">
+        <button type="button" className="primary" disabled={sent !== null} onClick={() => answer('once')}>
+          Allow once
+        </button>
+        <button type="button" disabled={sent !== null} onClick={() => answer('chat')}>
+          Allow for this chat
+        </button>
+        <button type="button" disabled={sent !== null} onClick={() => answer('always')}>
+          Always
+        </button>
+        <button type="button" className="danger" disabled={sent !== null} onClick={() => answer('deny')}>
+          Deny
+        </button>
+      </div>
+    </section>
+  );
+}
