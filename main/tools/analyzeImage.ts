@@ -1,6 +1,14 @@
+import { z } from 'zod';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import type { Tool } from './tool.ts';
+import { parseToolArgs, toolParameters } from './toolArgs.ts';
+
+const Args = z.object({
+  source: z.string().optional().describe('Absolute path, file:// URL or https:// URL of the image.'),
+  attachmentId: z.string().optional().describe('Id of an image stored in this conversation.'),
+  prompt: z.string().describe('What to find out about the image.'),
+});
 
 /**
  * analyze_image: a side call to a vision model (the chat model if it sees, else the helper).
@@ -15,18 +23,13 @@ export function analyzeImageTool(intake: ImageIntake, store: AttachmentStore): T
       description:
         'Ask a vision model a question about an image file or a stored image, and get its answer as text. ' +
         'Give either "source" (an absolute path, file:// or https:// URL) or "attachmentId", plus a "prompt".',
-      parameters: {
-        type: 'object',
-        properties: {
-          source: { type: 'string', description: 'Absolute path, file:// URL or https:// URL of the image.' },
-          attachmentId: { type: 'string', description: 'Id of an image stored in this conversation.' },
-          prompt: { type: 'string', description: 'What to find out about the image.' },
-        },
-        required: ['prompt'],
-      },
+      parameters: toolParameters(Args),
     },
-    async run(args, context) {
-      const prompt = typeof args.prompt === 'string' && args.prompt.trim() ? args.prompt : 'Describe this image.';
+    async run(raw, context) {
+      const parsed = parseToolArgs('analyze_image', Args, raw);
+      if (!parsed.ok) return { ok: false, text: parsed.text };
+      const args = parsed.args;
+      const prompt = args.prompt?.trim() ? args.prompt : 'Describe this image.';
       if (!context.imageTarget || !context.describe) return { ok: false, text: 'No model that can see images is configured.' };
       let id: string;
       if (typeof args.attachmentId === 'string' && args.attachmentId) {

@@ -2,6 +2,7 @@
 // model that sees but misreads small text — digits above all (an IBAN, an error code, a port).
 // Bounded like every OCR here: the pixel cap before decoding, at most OCR_MAX_PIXELS read, a
 // timeout on the worker.
+import { z } from 'zod';
 import type { Limits } from '../../common/limits.ts';
 import { cropAttachment, parseRegion } from '../images/cropImage.ts';
 import type { AttachmentStore } from '../images/types.ts';
@@ -9,6 +10,10 @@ import { readImageText } from '../ocr/readImageText.ts';
 import type { TextReader } from '../ocr/textReader.ts';
 import { pickImage } from './pickImage.ts';
 import type { Tool } from './tool.ts';
+import { ImageIdArg, RegionArgs, toolParameters } from './toolArgs.ts';
+
+// All four of x, y, width, height or none (checked in run, in plain words).
+const Args = z.object({ image: ImageIdArg.optional(), x: RegionArgs.x.optional(), y: RegionArgs.y.optional(), width: RegionArgs.width.optional(), height: RegionArgs.height.optional() });
 
 export function readTextTool(deps: { store: AttachmentStore; ocr: TextReader; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
   return {
@@ -19,16 +24,7 @@ export function readTextTool(deps: { store: AttachmentStore; ocr: TextReader; li
         'Read the text in an image you were shown with local OCR (exact characters and digits, from the full-resolution original). ' +
         'Optionally only a rectangle x, y, width, height in the pixel coordinates of the image as you were shown it. ' +
         '"image" is the id from the image label; default: the most recent image shown to you. OCR can misread; say so when it matters.',
-      parameters: {
-        type: 'object',
-        properties: {
-          image: { type: 'string', description: 'Image id from an image label. Default: the most recent image.' },
-          x: { type: 'number' },
-          y: { type: 'number' },
-          width: { type: 'number' },
-          height: { type: 'number' },
-        },
-      },
+      parameters: toolParameters(Args),
     },
     async run(args, context) {
       const given = (['x', 'y', 'width', 'height'] as const).filter((k) => args[k] !== undefined && args[k] !== null);

@@ -1,8 +1,15 @@
+import { z } from 'zod';
 import { screenshotName } from '../../common/fileNames.ts';
 import type { ScreenCapturer, CaptureRegion, CaptureTarget, DisplayInfo } from '../capture/screenCapturer.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import { fitForModel } from '../images/imageRule.ts';
 import type { Tool } from './tool.ts';
+import { RegionArgs, toolParameters } from './toolArgs.ts';
+
+const Args = z.object({
+  display: z.string().optional().describe('Display id from an earlier capture; default: the display under the mouse pointer.'),
+  region: z.object(RegionArgs).optional().describe('Zoom: a rectangle in the coordinates of the full view you were shown.'),
+});
 
 /**
  * screenshot_desktop: captures anew on every call (never cached). Without a region it shows
@@ -24,18 +31,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
         'the pixel coordinates of the full view you were shown; that region is captured fresh at full resolution. The smaller ' +
         'the region, the sharper the text. Every call captures the screen anew; to look closer at a capture you already have ' +
         '(the screen may have changed since), use zoom_image on it instead.',
-      parameters: {
-        type: 'object',
-        properties: {
-          display: { type: 'string', description: 'Display id from an earlier capture; default: the display under the mouse pointer.' },
-          region: {
-            type: 'object',
-            description: 'Zoom: a rectangle in the coordinates of the full view you were shown.',
-            properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
-            required: ['x', 'y', 'width', 'height'],
-          },
-        },
-      },
+      parameters: toolParameters(Args),
     },
     async run(args, context) {
       const target = context.imageTarget;

@@ -4,12 +4,17 @@
 // delivery cap). A 4K screen fitted for gemma3 keeps none of its 14 px code; a band of it zoomed
 // this way reads as the code (bench:legibility). Nothing is captured anew: screenshot_desktop's
 // region does that.
+import { z } from 'zod';
 import type { Limits } from '../../common/limits.ts';
 import { cropAttachment, parseRegion } from '../images/cropImage.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import { pickImage } from './pickImage.ts';
 import type { Tool } from './tool.ts';
+import { ImageIdArg, RegionArgs, toolParameters } from './toolArgs.ts';
+
+// Checked by parseRegion (plain words for negative, huge or non-numeric values), not here.
+const Args = z.object({ ...RegionArgs, image: ImageIdArg.optional() });
 
 export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntake; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
   return {
@@ -21,17 +26,7 @@ export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntak
         'Give the rectangle x, y, width, height in the pixel coordinates of that image as you were shown it (its label says "shown as W×H"). ' +
         'It is cut from the original at full resolution and shown to you as a new image. "image" is the id from the image label; ' +
         'default: the most recent image shown to you. The smaller the rectangle, the sharper the result.',
-      parameters: {
-        type: 'object',
-        properties: {
-          x: { type: 'number', description: 'Left edge, in pixels of the image as shown to you.' },
-          y: { type: 'number', description: 'Top edge, in pixels of the image as shown to you.' },
-          width: { type: 'number', description: 'Width in pixels of the image as shown to you.' },
-          height: { type: 'number', description: 'Height in pixels of the image as shown to you.' },
-          image: { type: 'string', description: 'Image id from an image label, e.g. "3f2a9c0d1e4b5a6c". Default: the most recent image.' },
-        },
-        required: ['x', 'y', 'width', 'height'],
-      },
+      parameters: toolParameters(Args),
     },
     async run(args, context) {
       const target = context.imageTarget;
