@@ -97,6 +97,46 @@ export const McpServerStatus = z.object({
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
+/** One field of a question (the MCP elicitation schema: flat, primitive). */
+export const McpQuestionField = z.looseObject({
+  type: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  default: z.unknown().optional(),
+  enum: z.array(z.unknown()).optional(),
+  oneOf: z.array(z.looseObject({ const: z.string(), title: z.string().optional() })).optional(),
+  format: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+});
+export type McpQuestionField = z.infer<typeof McpQuestionField>;
+
+/**
+ * Something an MCP server (or its config) needs from the person, shown as a dialog: a form
+ * (elicitation), a URL to open with consent (URL elicitation), or a VS Code `${input:id}`
+ * value (asked once, kept in the secret store). `withdrawn`: the server no longer waits.
+ */
+export const McpQuestion = z.object({
+  id: z.string(),
+  server: z.string(),
+  kind: z.enum(['form', 'url', 'input']),
+  message: z.string(),
+  fields: z.record(z.string(), McpQuestionField).default({}),
+  required: z.array(z.string()).default([]),
+  url: z.string().optional(),
+  /** An input to type without echo (a token). */
+  password: z.boolean().optional(),
+  withdrawn: z.boolean().optional(),
+});
+export type McpQuestion = z.infer<typeof McpQuestion>;
+
+export const McpAnswer = z.strictObject({
+  id: z.string().min(1).max(64),
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+export type McpAnswer = z.infer<typeof McpAnswer>;
+
 export const Notice = z.object({
   id: z.string(),
   level: z.enum(['info', 'warning', 'error']),
@@ -283,6 +323,8 @@ export const IPC = {
 
   'mcp:status': channel(Empty, z.array(McpServerStatus)),
   'mcp:restart': channel(z.strictObject({ name: z.string().min(1).max(64) }), McpServerStatus),
+  /** The person's answer to an `mcp:question`; `answered: false` when nothing waits for it any more. */
+  'mcp:answer': channel(McpAnswer, z.object({ answered: z.boolean() })),
 
   /** Capture a display (Glance's windows hidden first) and attach it for `model`. */
   'capture:screenshot': channel(
@@ -324,6 +366,7 @@ export const IPC_EVENTS = {
   'attachments:incoming': IncomingAttachment,
   'settings:changed': Settings,
   'mcp:changed': z.array(McpServerStatus),
+  'mcp:question': McpQuestion,
   'app:notice': Notice,
   /** The chat window should show this conversation (after "open in Glance" from the ask window). */
   'app:showConversation': z.object({ conversationId: Id }),

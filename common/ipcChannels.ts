@@ -25,6 +25,7 @@ export const INVOKE_CHANNELS = [
   'secrets:status',
   'mcp:status',
   'mcp:restart',
+  'mcp:answer',
   'capture:screenshot',
   'app:openMain',
   'app:info',
@@ -38,6 +39,7 @@ export const EVENT_CHANNELS = [
   'attachments:incoming',
   'settings:changed',
   'mcp:changed',
+  'mcp:question',
   'app:notice',
   'app:showConversation',
 ] as const;

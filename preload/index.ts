@@ -49,6 +49,7 @@ const api: GlanceApi = {
   secretsStatus: invoke('secrets:status'),
   mcpStatus: invoke('mcp:status'),
   mcpRestart: invoke('mcp:restart'),
+  mcpAnswer: invoke('mcp:answer'),
   captureScreenshot: invoke('capture:screenshot'),
   appOpenMain: invoke('app:openMain'),
   appInfo: invoke('app:info'),
@@ -57,6 +58,7 @@ const api: GlanceApi = {
   onAttachmentsIncoming: subscribe('attachments:incoming'),
   onSettingsChanged: subscribe('settings:changed'),
   onMcpChanged: subscribe('mcp:changed'),
+  onMcpQuestion: subscribe('mcp:question'),
   onAppNotice: subscribe('app:notice'),
   onAppShowConversation: subscribe('app:showConversation'),
   // "" for a file that has no path on disk (a dragged-out browser image): send its bytes instead.

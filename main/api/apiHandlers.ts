@@ -12,6 +12,7 @@ import { chatHandlers } from './chatHandlers.ts';
 import { conversationHandlers } from './conversationHandlers.ts';
 import { ok, type IpcHandlers } from './ipcRouter.ts';
 import { mcpHandlers } from './mcpHandlers.ts';
+import type { McpQuestions } from './mcpQuestions.ts';
 import { modelHandlers } from './modelHandlers.ts';
 import { settingsHandlers } from './settingsHandlers.ts';
 
@@ -34,6 +35,8 @@ export type ApiDeps = {
   /** Push an event to the renderer(s). */
   emit: <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;
   shell: Shell;
+  /** Where MCP servers' questions (elicitation, `${input:…}`) are answered; without it they are declined. */
+  questions?: McpQuestions;
 };
 
 /** Every invoke channel's handler, and `close` to abort what is still running. */

@@ -3,7 +3,7 @@ import type { McpServerStatus } from '../../common/ipc.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-export function mcpHandlers(deps: ApiDeps): Pick<IpcHandlers, 'mcp:status' | 'mcp:restart'> {
+export function mcpHandlers(deps: ApiDeps): Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer'> {
   const hub = deps.services.hub;
   /** Tool names per server from the last listing (status alone does not start servers). */
   let toolsCache: { server: string; tool: string }[] = [];
@@ -30,6 +30,7 @@ export function mcpHandlers(deps: ApiDeps): Pick<IpcHandlers, 'mcp:status' | 'mc
       await refreshTools();
       return ok(status());
     },
+    'mcp:answer': async (answer) => ok({ answered: deps.questions?.answer(answer) ?? false }),
     'mcp:restart': async ({ name }) => {
       if (!hub) return fail('not-found', 'No MCP servers are configured.');
       const restarted = await hub.restart(name);

@@ -8,6 +8,7 @@ import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeS
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers, type Shell } from '../api/apiHandlers.ts';
 import { composeServices } from '../core/composeServices.ts';
+import { McpQuestions } from '../api/mcpQuestions.ts';
 import { sweepAttachments } from '../core/retention.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
@@ -24,6 +25,8 @@ export type ElectronParts = {
   screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getCursorScreenPoint'>;
   systemPreferences: Pick<SystemPreferences, 'getMediaAccessStatus'>;
   platform: NodeJS.Platform;
+  /** The system browser (shell.openExternal): MCP sign-in pages and accepted URL elicitations. */
+  openExternal?: (url: string) => Promise<void>;
 };
 
 export type AppServices = {
@@ -74,14 +77,26 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     new ElectronCapturer(electron),
   );
 
-  const services = composeServices({ dataDir, settings, secrets, capturer, log: (line) => console.error(`[glance] ${line}`) });
+  // MCP servers ask the person through the renderer (a dialog per question).
+  const questions = new McpQuestions();
+  questions.connect(push);
+  const services = composeServices({
+    dataDir,
+    settings,
+    secrets,
+    capturer,
+    log: (line) => console.error(`[glance] ${line}`),
+    mcpInteraction: questions.interaction({ secrets, ...(electron.openExternal ? { openUrl: electron.openExternal } : {}) }),
+    // A server that cannot start is a notice the person sees, not only a log line.
+    onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
+  });
 
   // Attachment retention runs once per start, in the background: nothing waits for it.
   void sweepAttachments({ ...services, retentionDays: current.attachments.retentionDays })
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
     .catch((error: unknown) => log(`attachments: retention sweep failed: ${error instanceof Error ? error.message : String(error)}`));
 
-  const api = createApiHandlers({ services, settingsStore: settings, capturer, emit: push, shell });
+  const api = createApiHandlers({ services, settingsStore: settings, capturer, emit: push, shell, questions });
   const { close: closeApi, ...handlers } = api;
 
   return {

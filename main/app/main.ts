@@ -13,6 +13,7 @@ import {
   safeStorage,
   screen,
   session,
+  shell,
   systemPreferences,
 } from 'electron';
 import type { IncomingAttachment, IpcResult } from '../../common/ipc.ts';
@@ -86,7 +87,7 @@ async function start(): Promise<void> {
   let hotkey: HotkeyState = { accelerator: '', registered: false };
   const services: AppServices = await createAppServices(
     dataDir,
-    { safeStorage, desktopCapturer, screen, systemPreferences, platform: process.platform },
+    { safeStorage, desktopCapturer, screen, systemPreferences, platform: process.platform, openExternal: (url) => shell.openExternal(url) },
     {
       openMain: async (conversationId) => void (await windows.showMain(conversationId)),
       hideForCapture: () => windows.hideAll(),

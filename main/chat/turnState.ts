@@ -67,7 +67,7 @@ export class TurnState {
         store: this.#deps.attachments,
         chatSees: this.#chatSees,
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
-        systemPrompt: this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        systemPrompt: withNotes(this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, this.#deps.tools.promptNotes()),
         ...(tools.has('zoom_image') ? { zoomTool: 'zoom_image' } : {}),
       });
       const specs = offerTools ? [...tools.values()].map((t) => t.spec) : [];
@@ -193,7 +193,7 @@ export class TurnState {
   }
 
   async #runTool(call: ToolCall, tool: Tool | undefined): Promise<ToolOutcome> {
-    if (!tool) return { ok: false, text: `There is no tool named "${call.name}".` };
+    if (!tool) return { ok: false, text: this.#deps.tools.whyMissing(call.name) ?? `There is no tool named "${call.name}".` };
     if (call.invalidArguments !== undefined) {
       return { ok: false, text: `The arguments were not a JSON object, so the tool did not run. Received: ${call.invalidArguments.slice(0, 500)}` };
     }
@@ -253,4 +253,9 @@ export function toError(error: unknown, signal: AbortSignal): { code: string; me
 }
 export function now(): string {
   return new Date().toISOString();
+}
+
+/** The system prompt plus what tool providers add (MCP server instructions, unavailable servers). */
+function withNotes(prompt: string, notes: string | undefined): string {
+  return notes ? `${prompt}\n\n${notes}` : prompt;
 }

@@ -7,7 +7,7 @@ import type { Limits } from '../../common/limits.ts';
 import { parseMcpConfig, formatConfigError, type McpConfig } from '../../common/mcpConfig.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createMcpHub, type CreateMcpHubOptions } from '../mcp/createMcpHub.ts';
-import type { McpHub } from '../mcp/mcpHub.ts';
+import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
@@ -27,6 +27,8 @@ export type ComposeOptions = {
   noMcp?: boolean;
   /** How this entry asks a person for MCP servers: elicitation, `${input:id}`, a sign-in page. */
   mcpInteraction?: CreateMcpHubOptions['interaction'];
+  /** A server failed to start or crashed (the app shows a notice). */
+  onMcpFailure?: (server: McpServerHealth) => void;
   /** For `${VAR}` in MCP configs and the proxy/CA variables stdio servers inherit. Default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Flag overrides on top of the settings' limits (e.g. --max-image-deliveries). */
@@ -86,6 +88,7 @@ export function composeServices(options: ComposeOptions): Services {
         ...(options.mcpInteraction ? { interaction: options.mcpInteraction } : {}),
         tokens: secrets,
         parentEnv: env,
+        ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
       core.tools.addProvider(mcpToolProvider(hub));
     }

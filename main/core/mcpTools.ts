@@ -1,5 +1,5 @@
 import type { McpHub, McpHubTool } from '../mcp/mcpHub.ts';
-import type { Tool, ToolProvider } from '../tools/tool.ts';
+import type { Tool, ToolHints, ToolProvider } from '../tools/tool.ts';
 
 /**
  * The MCP hub as a tool source for the engine. Every MCP tool may return images, but it is
@@ -14,6 +14,8 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
         needsVision: false,
         ...(needsConsent(t) ? { consent: 'always' as const } : {}),
         spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
+        ...(t.title ? { title: t.title } : {}),
+        ...(t.annotations ? { hints: hintsOf(t.annotations) } : {}),
         async run(args, context) {
           const outcome = await hub.callTool(t.name, args, {
             signal: context.signal,
@@ -25,6 +27,8 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
         },
       }));
     },
+    promptNotes: () => hub.promptNotes(),
+    whyMissing: (name) => hub.whyNoTool(name),
   };
 }
 
@@ -36,4 +40,10 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
 export function needsConsent(tool: Pick<McpHubTool, 'annotations' | 'alwaysAllow'>): boolean {
   if (tool.alwaysAllow) return false;
   return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
+}
+
+function hintsOf(a: NonNullable<McpHubTool['annotations']>): ToolHints {
+  const out: ToolHints = {};
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof a[k] === 'boolean') out[k] = a[k];
+  return out;
 }

@@ -26,6 +26,7 @@ import { checkedEvent, createIpcRouter, type SenderInfo } from '../api/ipcRouter
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers } from '../api/apiHandlers.ts';
 import { composeServices } from '../core/composeServices.ts';
+import { McpQuestions } from '../api/mcpQuestions.ts';
 import { maskSettings } from '../settings/maskSettings.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
@@ -142,6 +143,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const updated = await settings.update(patch);
     if (!updated.ok) throw new Error(`harness options: ${updated.message}`);
   }
+  const questions = new McpQuestions();
   const services = composeServices({
     dataDir: options.dataDir,
     settings,
@@ -149,6 +151,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     log,
+    // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
+    mcpInteraction: questions.interaction({ secrets }),
   });
   const redactLine = services.redact;
 
@@ -161,6 +165,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     if (clients.size === 0 && channel === 'attachments:incoming') undelivered.push(frame);
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
   };
+  questions.connect(push);
 
   let origin = '';
   const api = createApiHandlers({
@@ -168,6 +173,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     settingsStore: settings,
     ...(options.capturer ? { capturer: options.capturer } : {}),
     emit: push,
+    questions,
     shell: {
       // One browser tab plays both windows: the page itself moves to the conversation.
       openMain: async (conversationId) => {

@@ -21,7 +21,7 @@ export type CreateMcpHubOptions = {
   /** Where OAuth tokens and client registrations live (the secret store). Without it, no sign-in. */
   tokens?: TokenStore;
   parentEnv?: NodeJS.ProcessEnv;
-} & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs'>;
+} & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'onFailure'>;
 
 export function createMcpHub(options: CreateMcpHubOptions): McpHub {
   const { interaction = {} } = options;
@@ -42,6 +42,7 @@ export function createMcpHub(options: CreateMcpHubOptions): McpHub {
     ...(interaction.inputHint ? { inputHint: interaction.inputHint } : {}),
     ...(options.tokens && openUrl ? { auth: (server, config) => oauthSignIn({ server, config, tokens: options.tokens as TokenStore, openUrl, ...(interaction.signInTimeoutMs ? { signInTimeoutMs: interaction.signInTimeoutMs } : {}), ...(options.log ? { log: options.log } : {}) }) } : {}),
     ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+    ...(options.onFailure ? { onFailure: options.onFailure } : {}),
     ...(options.defaultTimeoutMs ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
     ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),
   });

@@ -99,10 +99,12 @@ export type McpHubOptions = {
   auth?: (server: string, config: RemoteServerConfig) => Promise<McpSignIn | undefined>;
   /** Glance's own environment, for the proxy and CA variables stdio servers inherit. Default process.env. */
   parentEnv?: NodeJS.ProcessEnv;
+  /** A server failed to start, crashed or hung: for a notice the person sees. */
+  onFailure?: (server: McpServerHealth) => void;
 };
 
 export type HubOptions = Required<Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'retryAfterMs' | 'maxMessageBytes' | 'features'>> &
-  Pick<McpHubOptions, 'log' | 'capture' | 'resolveInput' | 'inputHint' | 'auth' | 'parentEnv'> & { inputs: McpConfig['inputs'] };
+  Pick<McpHubOptions, 'log' | 'capture' | 'resolveInput' | 'inputHint' | 'auth' | 'parentEnv' | 'onFailure'> & { inputs: McpConfig['inputs'] };
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 /** All servers' instructions together in the system prompt stay under this. */
@@ -131,6 +133,7 @@ export class McpHub {
       inputHint: options.inputHint,
       auth: options.auth,
       parentEnv: options.parentEnv,
+      onFailure: options.onFailure,
       inputs: options.config.inputs,
     };
     for (const [name, config] of options.config.servers) this.#servers.set(name, new ServerConnection(name, config, this.#opts));
@@ -173,6 +176,13 @@ export class McpHub {
     return out;
   }
 
+  /** The config's `alwaysAllow` covers this namespaced tool (the approver's standing policy). */
+  preApproved(name: string): boolean {
+    const target = this.#names.get(name);
+    const allow = target ? this.#servers.get(target.server)?.config.alwaysAllow : undefined;
+    return Boolean(target && allow && (allow.includes(target.tool) || allow.includes('*')));
+  }
+
   /** Calls a tool by its namespaced name. Never throws: failures are `ok:false` outcomes. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolOutcome> {
     let target = this.#names.get(name);
@@ -180,7 +190,7 @@ export class McpHub {
       await this.listTools(options.signal).catch(() => []);
       target = this.#names.get(name);
     }
-    if (!target) return failed('unknown-tool', this.#whyNoTool(name));
+    if (!target) return failed('unknown-tool', this.whyNoTool(name) ?? `There is no MCP tool named "${name}".`);
     return this.callServerTool(target.server, target.tool, args, options);
   }
 
@@ -199,8 +209,8 @@ export class McpHub {
     return server.call(tool, origin, args, options);
   }
 
-  /** The model asked for a tool that is not there: say which server failed and why, if one did. */
-  #whyNoTool(name: string): string {
+  /** The model asked for a tool that is not there: which server failed and why, if one did. */
+  whyNoTool(name: string): string | undefined {
     const down = [...this.#servers.values()].filter((s) => name.startsWith(`${cleanName(s.name)}__`));
     const server = down.sort((a, b) => b.name.length - a.name.length)[0];
     const health = server?.status();
@@ -209,7 +219,7 @@ export class McpHub {
     }
     const invalid = this.#invalid.find((s) => name.startsWith(`${s.name}__`));
     if (invalid) return `There is no MCP tool named "${name}": server "${invalid.name}" has an invalid configuration (${invalid.message}).`;
-    return `There is no MCP tool named "${name}".`;
+    return undefined;
   }
 
   status(): McpServerHealth[] {

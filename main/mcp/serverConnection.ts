@@ -150,6 +150,7 @@ export class ServerConnection {
       this.#message = message;
       this.#failedAt = Date.now();
       this.#opts.log?.(message);
+      if (!this.#final) this.#opts.onFailure?.(this.status());
       throw new Error(message, { cause: error });
     }
   }
@@ -290,6 +291,7 @@ export class ServerConnection {
     this.#state = 'crashed';
     this.#message = `the server's connection closed${this.#lastError ? ` (${this.#lastError})` : ''}; it will be restarted on next use`;
     this.#opts.log?.(`mcp ${this.name}: ${this.#message}${this.#stderrTail()}`);
+    this.#opts.onFailure?.(this.status());
   }
 
   #stderrTail(): string {

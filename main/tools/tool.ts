@@ -42,12 +42,23 @@ export interface Tool {
    * model off this machine (screenshot_desktop with a non-loopback model).
    */
   readonly consent?: 'always' | 'remote-model';
+  /** A display title (MCP tool.title / annotations.title), for the UI. */
+  readonly title?: string;
+  /** What the tool's author says it does (MCP annotations), for approval policy. */
+  readonly hints?: ToolHints;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
+
+/** MCP tool annotations: hints from the server, not guarantees. */
+export type ToolHints = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 
 /** A source of tools, e.g. the MCP hub: listed per turn, called by name. */
 export interface ToolProvider {
   listTools(signal?: AbortSignal): Promise<Tool[]>;
+  /** Text for the system prompt after listTools (MCP server instructions, unavailable servers). */
+  promptNotes?(): string | undefined;
+  /** Why a tool the model named is not offered (its MCP server failed to start, say), if known. */
+  whyMissing?(name: string): string | undefined;
 }
 
 /** Built-in tools plus providers (MCP), looked up by name for each turn. */
@@ -63,6 +74,20 @@ export class ToolRegistry {
   addProvider(provider: ToolProvider): this {
     this.#providers.push(provider);
     return this;
+  }
+
+  whyMissing(name: string): string | undefined {
+    for (const provider of this.#providers) {
+      const why = provider.whyMissing?.(name);
+      if (why) return why;
+    }
+    return undefined;
+  }
+
+  /** The providers' notes for the system prompt of this turn (after forTurn). */
+  promptNotes(): string | undefined {
+    const notes = this.#providers.map((p) => p.promptNotes?.()).filter((n): n is string => Boolean(n));
+    return notes.length ? notes.join('\n\n') : undefined;
   }
 
   /** Tools for one turn; image tools only when someone can look at images. */

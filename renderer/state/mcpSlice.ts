@@ -1,18 +1,34 @@
-import type { McpServerStatus } from '../../common/ipc.ts';
+import type { McpAnswer, McpQuestion, McpServerStatus } from '../../common/ipc.ts';
 import type { SliceCreator } from './store.ts';
 
 export type McpSlice = {
   mcpServers: McpServerStatus[];
   mcpError: string | null;
   restarting: string | null;
+  /** Questions from MCP servers waiting for the person, oldest first (one dialog at a time). */
+  mcpQuestions: McpQuestion[];
   loadMcp(): Promise<void>;
   restartMcp(name: string): Promise<string | null>;
+  receiveMcpQuestion(question: McpQuestion): void;
+  answerMcpQuestion(answer: McpAnswer): Promise<void>;
 };
 
 export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, api) => ({
   mcpServers: [],
   mcpError: null,
   restarting: null,
+  mcpQuestions: [],
+
+  receiveMcpQuestion(question) {
+    set((s) => ({
+      mcpQuestions: question.withdrawn ? s.mcpQuestions.filter((q) => q.id !== question.id) : [...s.mcpQuestions.filter((q) => q.id !== question.id), question],
+    }));
+  },
+
+  async answerMcpQuestion(answer) {
+    set((s) => ({ mcpQuestions: s.mcpQuestions.filter((q) => q.id !== answer.id) }));
+    await api.mcpAnswer(answer);
+  },
 
   async loadMcp() {
     const result = await api.mcpStatus();

@@ -50,6 +50,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         }),
         api.onSettingsChanged((s) => get().receiveSettings(s)),
         api.onMcpChanged((servers) => set({ mcpServers: servers })),
+        api.onMcpQuestion((q) => get().receiveMcpQuestion(q)),
         api.onAppNotice((n) => get().receiveNotice(n)),
       ];
       let cancelled = false;

@@ -5,6 +5,7 @@ import { parseRoute, routeHash, type Route } from '../route.ts';
 import { useAppStore } from '../state/store.ts';
 import { AskWindow } from './AskWindow.tsx';
 import { MainWindow } from './MainWindow.tsx';
+import { McpQuestionDialog } from './McpQuestionDialog.tsx';
 
 function useRoute(): [Route, (route: Route, replace?: boolean) => void] {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -54,6 +55,7 @@ export function App({ connection }: { connection: Connection }) {
     <>
       <ConnectionBanner connection={connection} />
       {route.name === 'ask' ? <AskWindow host={connection.kind} navigate={navigate} /> : <MainWindow route={route} navigate={navigate} />}
+      <McpQuestionDialog />
     </>
   );
 }

@@ -35,6 +35,47 @@ async function ask(page: Page, text: string) {
   await page.keyboard.press('Enter');
 }
 
+describe('MCP servers asking the person', () => {
+  it('an elicitation form opens as a dialog named after the server; the answer, with defaults, reaches the server', async () => {
+    const { page, shot } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__ask_user', arguments: {} }] });
+    await ask(page, 'Ask me who I am.');
+    const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Who are you?');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Please fill in Name.' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Name (required)' }).fill('Ada');
+    expect(await dialog.getByRole('spinbutton', { name: 'Age' }).inputValue()).toBe('30');
+    await shot('mcp-elicitation-dialog');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('article', { name: 'Tool call fixture__ask_user' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await expect.poll(() => server.requests.length).toBeGreaterThan(1);
+    const toolMessage = server.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    expect(JSON.parse(toolMessage.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
+  });
+
+  it("a VS Code ${input:…} is asked in a dialog and reaches the server's environment", async () => {
+    s = await openSession(browser, {
+      ollamaHost: server.url,
+      mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], env: { WHO: '${input:who}' } } } },
+    });
+    const { page } = s;
+    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+    server.script({ toolCalls: [{ name: 'fixture__env_vars', arguments: { names: ['WHO'] } }] });
+    await ask(page, 'Who is configured?');
+    const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
+    await dialog.waitFor();
+    await dialog.getByRole('textbox', { name: 'who (required)' }).fill('grace');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('article', { name: 'Tool call fixture__env_vars' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await expect.poll(() => server.requests.length).toBeGreaterThan(1);
+    const toolMessage = server.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    expect(JSON.parse(toolMessage.text)).toEqual({ WHO: 'grace' });
+  });
+});
+
 describe('MCP tools', () => {
   it('shows the image an MCP tool returned on its card, and the model saw the same pixels', async () => {
     const { page, shot } = await session();

@@ -130,6 +130,11 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
   'secrets:status': { good: {}, value: { backend: { name: 'env', persistent: false, secure: true }, secrets: [] }, bad: [[{ a: 1 }, 'Unrecognized key: "a"']] },
   'mcp:status': { good: {}, value: [mcp], bad: [[[], '(request)']] },
   'mcp:restart': { good: { name: 'everything' }, value: mcp, bad: [[{}, 'name']] },
+  'mcp:answer': {
+    good: { id: 'q1', action: 'accept', content: { name: 'Ada', age: 30, ok: true, tags: ['a'] } },
+    value: { answered: true },
+    bad: [[{ id: 'q1', action: 'maybe' }, 'action'], [{ id: 'q1', action: 'accept', content: { nested: { x: 1 } } }, 'content.nested']],
+  },
   'capture:screenshot': {
     good: { display: { id: '1' } },
     value: attachment,

@@ -62,6 +62,19 @@ describe('MCP images through the engine', () => {
     });
   }
 
+  it("the system prompt carries an MCP server's unavailability; the model's call to its tool is told why", async () => {
+    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    const capture = new BinaryCapture({ intake: h.core.intake, store: h.core.attachments, capturesDir: join(h.dataDir, 'captures') });
+    hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry(), broken: { command: join(h.dataDir, 'no-such-server') } } }), capture });
+    h.core.tools.addProvider(mcpToolProvider(hub));
+    server.script({ toolCalls: [{ name: 'broken__search', arguments: {} }] }, { text: 'That server is down.' });
+    const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'Search.' });
+    expect(outcome.status).toBe('done');
+    const system = server.requests[0]!.messages.find((m) => m.role === 'system')!;
+    expect(system.text).toMatch(/These MCP servers are unavailable, so their tools are not offered: "broken" \(failed: MCP server "broken" could not start: the command was not found/);
+    expect(ofType(events, 'tool_result')[0]?.text).toMatch(/its server "broken" is failed/);
+  });
+
   it('a blind model gets the descriptor only', async () => {
     await withHub();
     server.script({ toolCalls: [{ name: 'fx__chart_image', arguments: {} }] });
