@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isAbsolute } from 'node:path';
+import { decodeBase64Strict, splitDataUrl } from '../base64.ts';
 import { readLocalFile } from './readLocalFile.ts';
 import { fileURLToPath } from 'node:url';
 import { formatBytes, type ImageRefusal, type ImageRefusalCode } from '../../common/images.ts';
@@ -91,25 +92,23 @@ function shorten(s: string): string {
 
 // ---------------------------------------------------------------------------------------- data:
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function decodeDataUrl(url: string, cap: number): ResolveResult {
-  const comma = url.indexOf(',');
-  if (comma < 0) return refuse('corrupt', 'This data: URL has no data part (no comma), so there is nothing to read.');
-  const meta = url.slice(5, comma);
-  const payload = url.slice(comma + 1);
-  if (/;base64$/i.test(meta.trim())) {
+  const parts = splitDataUrl(url);
+  if (!parts) return refuse('corrupt', 'This data: URL has no data part (no comma), so there is nothing to read.');
+  const { payload } = parts;
+  if (parts.base64) {
     // Whitespace is how base64 is wrapped in mail and pastes; anything else outside the alphabet is refused.
-    const b64 = payload.replace(/[\t\n\f\r ]+/g, '');
-    if (Math.floor((b64.length * 3) / 4) > cap + 2) return tooLarge('The image in this data: URL', Math.floor((b64.length * 3) / 4), cap);
-    if (b64.length % 4 !== 0 || !BASE64.test(b64)) {
+    const estimate = Math.floor((payload.replace(/[\t\n\f\r ]+/g, '').length * 3) / 4);
+    if (estimate > cap + 2) return tooLarge('The image in this data: URL', estimate, cap);
+    const data = decodeBase64Strict(payload, { padded: true, whitespace: 'any' });
+    if (!data) {
       return refuse(
         'corrupt',
         "This data: URL's base64 is not valid (characters outside the base64 alphabet, or wrong padding or length), " +
           'so Glance will not guess at it. Copy the whole URL again.',
       );
     }
-    const data = Buffer.from(b64, 'base64');
     if (data.byteLength > cap) return tooLarge('The image in this data: URL', data.byteLength, cap);
     return { ok: true, data };
   }

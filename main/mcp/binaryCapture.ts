@@ -9,7 +9,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { DEFAULT_PROFILES } from '../images/profiles.ts';
 import type { AttachmentStore, ImageInput, ImageProfile, ImageTarget, PrepareResult } from '../images/types.ts';
-import { decodeBase64Strict, readBinaryPayload } from './binaryPayload.ts';
+import { decodeBase64Strict } from '../base64.ts';
+import { readBinaryPayload } from './binaryPayload.ts';
 import { classifyContent, dropMangled, mangledBinary, mangledNotice, utf8 } from './classifyContent.ts';
 import type { CaptureRule } from './config.ts';
 import { IMAGE_NAME, nameFromUri, safeFileName, withExtension } from '../../common/fileNames.ts';
@@ -258,7 +259,7 @@ export class BinaryCapture {
     const mime = rule.mimeField && typeof target[rule.mimeField] === 'string' ? (target[rule.mimeField] as string) : undefined;
     const encoding = rule.encodingField ? target[rule.encodingField] : undefined;
     if (typeof encoding === 'string' && encoding.toLowerCase() !== 'base64') return false; // declared plain text
-    const bytes = field.length >= MIN_RULE_BASE64_CHARS ? decodeBase64Strict(field) : undefined;
+    const bytes = field.length >= MIN_RULE_BASE64_CHARS ? decodeBase64Strict(field, { urlSafe: true }) : undefined;
     if (!bytes) {
       const mangled = mangledBinary(field);
       if (mangled) {

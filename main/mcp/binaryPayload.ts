@@ -1,5 +1,7 @@
 // Reading a binary block's payload whichever way a server sent it (base64 text, data: URL,
 // raw bytes, a serialised Node Buffer, base64 handed over as bytes), strictly.
+import { decodeBase64Strict, splitDataUrl } from '../base64.ts';
+
 export type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
 /**
@@ -9,8 +11,8 @@ export type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reaso
  */
 export function readBinaryPayload(value: unknown): PayloadResult {
   if (typeof value === 'string') {
-    const body = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
-    const bytes = decodeBase64Strict(body);
+    const body = splitDataUrl(value)?.payload ?? value;
+    const bytes = decodeBase64Strict(body, { urlSafe: true });
     return bytes ? { ok: true, bytes } : { ok: false, reason: `the payload is not valid base64 (${value.length} characters)` };
   }
   let raw: Uint8Array | undefined;
@@ -24,21 +26,12 @@ export function readBinaryPayload(value: unknown): PayloadResult {
   if (!raw) return { ok: false, reason: 'the payload is neither base64 text nor bytes' };
   if (raw.length === 0) return { ok: false, reason: 'the payload is empty' };
   if (raw.length >= 4 && raw.every(isBase64Byte) && !hasKnownMagic(raw)) {
-    const decoded = decodeBase64Strict(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'));
+    const decoded = decodeBase64Strict(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'), { urlSafe: true });
     if (decoded) return { ok: true, bytes: decoded };
   }
   return { ok: true, bytes: raw };
 }
 
-/** Standard or URL-safe base64, line breaks allowed, anything else refused. */
-export function decodeBase64Strict(text: string): Uint8Array | undefined {
-  const compact = text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, '') : text;
-  if (compact.length === 0 || compact.length % 4 === 1) return undefined;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) && !/^[A-Za-z0-9_-]*={0,2}$/.test(compact)) return undefined;
-  if (compact.includes('=') && compact.length % 4 !== 0) return undefined;
-  const bytes = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
-  return bytes.length > 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
-}
 
 function isByte(v: unknown): boolean {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
