@@ -70,6 +70,7 @@ describe('error bodies that echo the request (item 1)', () => {
         // Ollama's client keeps no body for 404 and 429; every other answer quoted the request.
         if (!(kind === 'ollama' && (status === 404 || status === 429))) expect(message).toMatch(/more characters not shown/);
         expect(outcome.error!.message).toBe(message);
+        console.log(`[reliability] echo-error ${kind} ${status}: request ${server.stats.lastBodyBytes} bytes, error shown ${message.length} chars`);
       });
     }
   }
@@ -111,6 +112,8 @@ describe('a model that calls tools forever (item 2)', () => {
     const calls = stored!.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((t) => t.id) : []));
     const results = new Set(stored!.messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
     expect(calls.every((id) => results.has(id))).toBe(true);
+    const size = (await stat(c.conversations.fileOf(outcome.conversationId))).size;
+    console.log(`[reliability] tool loop: ${server.stats.chatRequests - before} requests, ${runs} tool runs, last request ${server.stats.lastBodyBytes} bytes, conversation file ${size} bytes`);
   });
 
   it('the default limit is 25 steps', async () => {
@@ -144,6 +147,7 @@ describe('unbounded answers (item 7)', () => {
       expect(outcome.text.length).toBeLessThan(100_400);
       const file = c.conversations.fileOf(outcome.conversationId);
       expect((await stat(file)).size).toBeLessThan(150_000);
+      console.log(`[reliability] huge answer ${kind}: 20,000,000 chars offered, ${outcome.text.length} kept, file ${(await stat(file)).size} bytes`);
     });
   }
 
