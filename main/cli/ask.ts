@@ -146,6 +146,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
     case 'image_delivered':
       io.err(`👁 shown to the model: ${event.attachmentIds.join(', ')}\n`);
       break;
+    case 'image_transcribed':
+      io.err(`📝 sent as text: this model cannot see images, so it gets the ${event.chars} characters ${event.engine} read from ${event.attachmentId}\n`);
+      break;
     case 'error':
       io.err(`\nglance: ${event.message}\n`);
       break;

@@ -126,6 +126,34 @@ describe('zoom_image', () => {
   }, 120_000);
 });
 
+describe('zoom_image and the per-turn delivery cap', () => {
+  it('a zoom counts as a delivery: past the cap the model is told, nothing more is shown; an expired image is refused', async () => {
+    const capped = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl }, { limits: { maxImageDeliveriesPerTurn: 1 } });
+    try {
+      const target = targetFor('ollama', 'llava-seer', { vision: 'yes', visionSource: 'ollama-capabilities' });
+      const own = await capped.core.intake.tryAttachImage({ source: page.png, name: 'invoice.png', origin: 'user', requestedBy: 'user' }, { ...target, profile: profileFor('ollama') });
+      if (!own.ok) throw new Error(own.message);
+      const region = { x: 0, y: 0, width: 200, height: 100, image: own.attachment.id };
+      server.script({ toolCalls: [{ name: 'zoom_image', arguments: region }] }, { toolCalls: [{ name: 'zoom_image', arguments: { ...region, x: 100 } }] }, { text: 'ok' });
+      const { events } = await capped.turn({ model: 'llava-seer', text: 'zoom twice', attachments: [{ attachmentId: own.attachment.id }] });
+      const [first, second] = ofType(events, 'tool_result');
+      expect(first!.text).toMatch(/shown to you in the next message/);
+      expect(second!.ok).toBe(true);
+      expect(second!.text).toMatch(/Not shown: the limit of 1 image deliveries for this turn is reached/);
+      expect(ofType(events, 'image_delivered')).toHaveLength(1);
+
+      // Gone from the store (retention): a plain refusal, not a crash.
+      const conversationId = ofType(events, 'done')[0]!.conversationId;
+      expect(await capped.core.attachments.remove(own.attachment.id)).toBe(true);
+      server.script({ toolCalls: [{ name: 'zoom_image', arguments: region }] }, { text: 'ok' });
+      const later = await capped.turn({ model: 'llava-seer', text: 'again', conversationId });
+      expect(ofType(later.events, 'tool_result')[0]!.text).toMatch(/no longer stored \(it expired under the retention setting\)/);
+    } finally {
+      await capped.close();
+    }
+  }, 120_000);
+});
+
 describe('read_text', () => {
   it('returns the exact digits of the original, whole or a region', async () => {
     const region = shownBox();
