@@ -2,6 +2,7 @@
 // goes through the gate for the model that will look at it (the chat model, or its helper).
 import { screenshotName } from '../../common/fileNames.ts';
 import { basename } from 'node:path';
+import { transcribeForBlind } from '../chat/transcribeForBlind.ts';
 import { visionRefusal } from '../images/imageIntake.ts';
 import { cropAttachment } from '../images/cropImage.ts';
 import { thumbnail } from '../images/imageOps.ts';
@@ -32,6 +33,12 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
           ? { source: source.path, name: basename(source.path), origin: 'user', requestedBy: 'user' as const }
           : { source: source.bytes, name: source.name, origin: 'user', requestedBy: 'user' as const };
       const result = await services.intake.tryAttachImage(input, target);
+      if (!result.ok && result.code === 'model-blind') {
+        // A blind model with no helper takes a text-bearing image as its text (local OCR, at send);
+        // one without text is refused now, as before.
+        const read = await transcribeForBlind(input, result, services, target, AbortSignal.timeout(120_000));
+        return read.ok ? ok(read.attachment) : fail(read.code, read.message);
+      }
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 

@@ -13,11 +13,13 @@ import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { SVG } from '../fixtures/images.ts';
+import { invoiceLines, textImage } from '../fixtures/textImage.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 
 let server: ModelServer;
 let dataDir: string;
 let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
+let closeServices: () => Promise<void>;
 const pushed: { channel: string; payload: unknown }[] = [];
 
 beforeAll(async () => {
@@ -27,6 +29,7 @@ beforeAll(async () => {
   await settings.load();
   await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] } });
   const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined });
+  closeServices = () => services.close();
   const handlers = createApiHandlers({
     services,
     settingsStore: settings,
@@ -38,6 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await closeServices?.();
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -81,6 +85,15 @@ describe('API handlers', () => {
     const blind = await call('attachments:add', { source: { kind: 'bytes', name: 'c.png', bytes: await makeBarChart() }, model: { provider: 'ollama', name: 'blind-llm' } });
     expect(blind).toMatchObject({ ok: false, code: 'model-blind' });
   });
+
+  it('a blind model takes a text-bearing image (it will get its text by local OCR); the viewer gets the exact original', async () => {
+    const page = await textImage({ lines: invoiceLines(6), width: 900, height: 300, fontPx: 16 });
+    const att = value<{ id: string }>(await call('attachments:add', { source: { kind: 'bytes', name: 'invoice.png', bytes: page.png }, model: { provider: 'ollama', name: 'blind-llm' } }));
+    const view = value<{ dataUrl: string; mime: string; width: number; original: { mime: string; bytes: number }; fromOriginal: boolean }>(await call('attachments:original', { id: att.id }));
+    expect({ mime: view.mime, width: view.width, original: view.original, fromOriginal: view.fromOriginal }).toEqual({ mime: 'image/png', width: 900, original: { mime: 'image/png', bytes: page.png.byteLength }, fromOriginal: true });
+    expect(Buffer.from(view.dataUrl.split(',')[1]!, 'base64').equals(page.png)).toBe(true);
+    expect(await call('attachments:original', { id: 'f'.repeat(16) })).toMatchObject({ ok: false, code: 'not-found' });
+  }, 60_000);
 
   it('lists models from Ollama and each OpenAI-compatible endpoint with their vision verdicts', async () => {
     const listed = value<{ models: { name: string; endpoint: string; capabilities: { vision: string } }[]; errors: unknown[] }>(await call('models:list'));
