@@ -83,13 +83,14 @@ export async function cropAttachment(
   const { width: ow, height: oh } = input.size;
   const sx = ow / info.width;
   const sy = oh / info.height;
-  const left = Math.min(ow - 1, Math.floor(shown.x * sx));
-  const top = Math.min(oh - 1, Math.floor(shown.y * sy));
+  // Rounded, so a region of half the shown image is half the original (541 rows of 1080 would be a surprise).
+  const left = Math.min(ow - 1, Math.round(shown.x * sx));
+  const top = Math.min(oh - 1, Math.round(shown.y * sy));
   const source = {
     x: left,
     y: top,
-    width: Math.max(1, Math.min(ow, Math.ceil((shown.x + shown.width) * sx)) - left),
-    height: Math.max(1, Math.min(oh, Math.ceil((shown.y + shown.height) * sy)) - top),
+    width: Math.max(1, Math.min(ow - left, Math.round(shown.width * sx))),
+    height: Math.max(1, Math.min(oh - top, Math.round(shown.height * sy))),
   };
   options.signal?.throwIfAborted();
   try {

@@ -132,7 +132,7 @@ describe('originals', () => {
     if (!crop.ok) throw new Error(crop.message);
     expect(crop.fromOriginal).toBe(true);
     const scale = 3000 / a.width;
-    expect(crop.source.x).toBe(Math.floor(100 * scale));
+    expect(crop.source.x).toBe(Math.round(100 * scale));
     expect(crop.source.width).toBeGreaterThanOrEqual(Math.floor(200 * scale));
     expect(crop.source.width).toBeLessThanOrEqual(Math.ceil(200 * scale) + 1);
     const stored = await core.attachments.get(a.id);
