@@ -70,6 +70,9 @@ export function composeServices(options: ComposeOptions): Services {
     secrets: secretValues,
   });
 
+  // Limits apply live: the intake, the tools and the engine read this one object at each use.
+  const offLimits = settings.onChange?.((next) => Object.assign(core.limits, next.limits, options.limits));
+
   let hub: McpHub | undefined;
   if (!options.noMcp) {
     const env = options.env ?? process.env;
@@ -104,6 +107,7 @@ export function composeServices(options: ComposeOptions): Services {
     redact: redactLine,
     log,
     close: async () => {
+      offLimits?.();
       await hub?.close();
       await core.close();
     },

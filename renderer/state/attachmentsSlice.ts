@@ -1,5 +1,5 @@
 import type { AttachmentInfo } from '../../common/images.ts';
-import type { IpcEventPayload, IpcResult } from '../../common/ipc.ts';
+import type { IpcEventPayload, IpcResult, IpcValue } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -43,6 +43,8 @@ export type AttachmentsSlice = {
   receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
   loadThumbnail(id: string, maxEdge: number): void;
   openViewer(image: ImageView | null): void;
+  /** The image at full resolution for the viewer (the last one asked is kept). */
+  loadOriginal(id: string): Promise<IpcResult<IpcValue<'attachments:original'>>>;
 };
 
 /** Thumbnails kept in memory; older ones are dropped and fetched again if scrolled back to. */
@@ -60,10 +62,11 @@ let keySeq = 0;
 const newKey = () => `a${++keySeq}`;
 
 function toLike(a: AttachmentInfo): AttachmentLike {
-  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes };
+  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, ...(a.tokens === undefined ? {} : { tokens: a.tokens }) };
 }
 
 export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
+  let lastOriginal: { id: string; result: IpcResult<IpcValue<'attachments:original'>> } | undefined;
   const settle = (key: string, name: string, result: IpcResult<AttachmentInfo>) => {
     set((s) => {
       const pending = s.pending.filter((p) => p.key !== key);
@@ -179,6 +182,14 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
           return { thumbnails };
         });
       });
+    },
+
+    async loadOriginal(id) {
+      if (lastOriginal?.id === id) return lastOriginal.result;
+      const result = await api.attachmentsOriginal({ id });
+      // One kept: full-resolution data URLs are large.
+      if (result.ok) lastOriginal = { id, result };
+      return result;
     },
 
     openViewer(image) {

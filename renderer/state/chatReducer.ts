@@ -15,6 +15,8 @@ export type ImageView = {
   width?: number;
   height?: number;
   bytes?: number;
+  /** The model's token estimate for it (null: unknown for that model). */
+  tokens?: number | null;
   /** The tool call that captured it. */
   toolCallId?: string;
   /** Shown to the model as an ephemeral user turn… */
@@ -68,7 +70,7 @@ export type TurnView = {
 };
 
 /** What the renderer knows of an image it sends: all of AttachmentInfo for a fresh one, less for a re-sent one. */
-export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & { mime?: string; width?: number; height?: number; bytes?: number };
+export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & { mime?: string; width?: number; height?: number; bytes?: number; tokens?: number | null };
 
 export type ChatState = {
   conversationId: string | null;
@@ -100,8 +102,8 @@ function newTurn(id: string, text: string, fields: Partial<TurnView> = {}): Turn
 }
 
 function imageFromInfo(a: AttachmentLike): ImageView {
-  const { id, name, origin, mime, width, height, bytes } = a;
-  return { id, name, origin, mime, width, height, bytes, delivered: false, retracted: false };
+  const { id, name, origin, mime, width, height, bytes, tokens } = a;
+  return { id, name, origin, mime, width, height, bytes, ...(tokens === undefined ? {} : { tokens }), delivered: false, retracted: false };
 }
 
 function withTurn(state: ChatState, turn: TurnView): ChatState {
@@ -174,6 +176,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
         width: event.width,
         height: event.height,
         bytes: event.bytes,
+        ...(event.tokens === undefined ? {} : { tokens: event.tokens }),
         delivered: previous?.delivered ?? false,
         retracted: previous?.retracted ?? false,
         ...(event.toolCallId === undefined ? {} : { toolCallId: event.toolCallId }),

@@ -7,6 +7,7 @@ import type { GlanceApi } from '../../common/ipc.ts';
 import { createAttachmentsSlice, type AttachmentsSlice } from './attachmentsSlice.ts';
 import { runningTurnId } from './chatReducer.ts';
 import { createChatSlice, type ChatSlice } from './chatSlice.ts';
+import { createContextSlice, type ContextSlice } from './contextSlice.ts';
 import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
@@ -21,13 +22,14 @@ type AppSlice = {
   openMain(conversationId?: string): Promise<string | null>;
 };
 
-export type AppState = ChatSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
+export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
   const store = createStore<AppState>()((set, get) => ({
     ...createChatSlice(set, get, api),
     ...createDraftsSlice(set, get, api),
+    ...createContextSlice(set, get, api),
     ...createAttachmentsSlice(set, get, api),
     ...createModelsSlice(set, get, api),
     ...createSettingsSlice(set, get, api),

@@ -1,9 +1,11 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { formatTokens } from '../../common/images.ts';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
+import { ContextMeter } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
 
@@ -17,15 +19,16 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
       {items.map((p) => (
         <li key={p.key} aria-label={p.name} className={`attachment ${p.status}`} aria-busy={p.status === 'checking'}>
           {p.status === 'ready' ? (
-            <Thumbnail image={p.attachment} edge={192} box={56} onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })} />
+            <Thumbnail image={p.attachment} edge={256} box={88} onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })} />
           ) : (
-            <span className="thumb thumb-loading" style={{ width: 56, height: 40 }} aria-hidden="true" />
+            <span className="thumb thumb-loading" style={{ width: 88, height: 55 }} aria-hidden="true" />
           )}
           <span className="attachment-text">
             <span className="name" title={p.name}>
               {p.name}
             </span>
             <span className="size">{p.status === 'ready' ? sizeText(p.attachment) : 'checking…'}</span>
+            {p.status === 'ready' && formatTokens(p.attachment.tokens) && <span className="tokens">{formatTokens(p.attachment.tokens)}</span>}
           </span>
           <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} onClick={() => remove(p.key)}>
             <CloseIcon />
@@ -124,6 +127,7 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
           onPaste={onPaste}
         />
         <div className="composer-actions">
+          {!compact && <ContextMeter />}
           {picker}
           <button type="button" className="ghost icon-button" aria-label="Attach image" title="Attach image" onClick={pick}>
             <PaperclipIcon />

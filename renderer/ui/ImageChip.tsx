@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { formatTokens } from '../../common/images.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
@@ -15,6 +16,7 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
           {image.name}
         </span>
         {size && <span className="size">{size}</span>}
+        {formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
         {image.sentAsText && (
           <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
             sent as text (local OCR)

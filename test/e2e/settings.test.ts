@@ -153,14 +153,28 @@ describe('settings', () => {
   it('saves limits and shows main’s reason when they are out of range', async () => {
     const { page } = await openSettings();
     const limits = page.getByRole('region', { name: 'Limits' });
-    await limits.getByLabel('Images per request').fill('0');
+    // Main's reason, in the form's words (not "patch.limits.maxImagesPerRequest: Too big: …").
+    await limits.getByLabel('Images per request').fill('40');
     await limits.getByRole('button', { name: 'Save limits' }).click();
     const problem = limits.getByRole('alert');
     await problem.waitFor();
-    expect(await problem.textContent()).toMatch(/maxImagesPerRequest/);
+    expect(await problem.textContent()).toBe('Images per request must be at most 32.');
+    // Checked here first: an empty field or a fraction where a count goes.
+    await limits.getByLabel('Images per request').fill('');
+    await limits.getByLabel('Model steps per turn').fill('2.5');
+    await limits.getByRole('button', { name: 'Save limits' }).click();
+    await problem.filter({ hasText: 'Images per request must be a number. Model steps per turn must be a whole number.' }).waitFor();
+    await limits.getByLabel('Model steps per turn').fill('12');
+    // 0.001 MB is 1,049 bytes, not 0.
     await limits.getByLabel('Images per request').fill('2');
+    await limits.getByLabel('Largest file (MB)').fill('0.001');
     await limits.getByRole('button', { name: 'Save limits' }).click();
     await limits.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(JSON.parse(await readFile(join(s!.dataDir, 'settings.json'), 'utf8')).limits.maxImagesPerRequest).toBe(2);
+    const saved = JSON.parse(await readFile(join(s!.dataDir, 'settings.json'), 'utf8')).limits;
+    expect(saved.maxImagesPerRequest).toBe(2);
+    expect(saved.ingestBytes).toBe(1049);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(await page.getByRole('region', { name: 'Limits' }).getByLabel('Largest file (MB)').inputValue()).toBe('0.001');
   });
 });

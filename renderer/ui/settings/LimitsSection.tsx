@@ -4,33 +4,68 @@ import { Feedback, Section, useSave } from './settingsParts.tsx';
 
 const MB = 1024 * 1024;
 
+type Limits = Settings['limits'];
+/** A field of the form: its label, how the stored number shows (scale) and whether it must be whole. */
+type Field = { key: keyof Limits; label: string; scale: number; whole: boolean; min: number; hint: string };
+
+const FIELDS: Field[] = [
+  { key: 'ingestBytes', label: 'Largest file (MB)', scale: MB, whole: false, min: 0, hint: 'Bigger files are refused before they are read.' },
+  { key: 'maxInputPixels', label: 'Most pixels (megapixels)', scale: 1e6, whole: false, min: 0, hint: 'Guards against decompression bombs.' },
+  { key: 'maxImageDeliveriesPerTurn', label: 'Tool images shown per turn', scale: 1, whole: true, min: 0, hint: 'Captures a model may look at in one answer.' },
+  { key: 'maxImagesPerRequest', label: 'Images per request', scale: 1, whole: true, min: 1, hint: 'Older images become text stubs.' },
+  { key: 'fetchTimeoutMs', label: 'Image download timeout (s)', scale: 1000, whole: false, min: 0, hint: 'For http(s) image sources.' },
+  { key: 'maxStepsPerTurn', label: 'Model steps per turn', scale: 1, whole: true, min: 1, hint: 'A model that keeps calling tools is stopped here.' },
+];
+
+/** 0.001 MB shows as 0.001, not 0: three significant digits, no trailing zeros. */
+function shown(value: number, scale: number): string {
+  return String(Number((value / scale).toPrecision(3)));
+}
+
+/** The stored number for what was typed, or why it cannot be one — in the form's words. */
+export function parseLimit(field: Field, text: string): { ok: true; value: number } | { ok: false; message: string } {
+  const n = Number(text.trim().replace(',', '.'));
+  if (text.trim() === '' || !Number.isFinite(n)) return { ok: false, message: `${field.label} must be a number.` };
+  if (field.whole && !Number.isInteger(n)) return { ok: false, message: `${field.label} must be a whole number.` };
+  if (n < field.min || (field.min === 0 && n === 0 && field.scale !== 1)) return { ok: false, message: `${field.label} must be more than ${field.min}.` };
+  const value = Math.round(n * field.scale);
+  // A value too small to store (less than a byte or a millisecond) is refused, not rounded to 0.
+  if (value === 0 && n > 0) return { ok: false, message: `${field.label} is too small: the smallest is ${shown(1, field.scale)}.` };
+  return { ok: true, value };
+}
+
 export function LimitsSection({ settings }: { settings: Settings }) {
-  const [draft, setDraft] = useState(settings.limits);
+  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(FIELDS.map((f) => [f.key, shown(settings.limits[f.key], f.scale)])));
   const [retention, setRetention] = useState(settings.attachments.retentionDays);
-  const [state, save] = useSave();
-  const num = (value: string) => (value === '' ? NaN : Number(value));
-  const field = (label: string, value: number, onChange: (n: number) => void, hint: string, step = 1) => (
-    <label className="field">
-      <span>{label}</span>
-      <input type="number" min={0} step={step} value={Number.isFinite(value) ? value : ''} onChange={(e) => onChange(num(e.target.value))} />
-      <small className="muted">{hint}</small>
-    </label>
-  );
+  const [state, save, setState] = useSave();
+  const submit = () => {
+    const limits = { ...settings.limits };
+    const problems: string[] = [];
+    for (const f of FIELDS) {
+      const parsed = parseLimit(f, texts[f.key] ?? '');
+      if (parsed.ok) limits[f.key] = parsed.value;
+      else problems.push(parsed.message);
+    }
+    if (problems.length) return setState({ kind: 'error', text: problems.join(' ') });
+    void save({ limits, attachments: { retentionDays: retention } }, 'Saved. New limits apply from the next image and the next message.');
+  };
   return (
-    <Section id="limits" title="Limits" description="What Glance accepts and how many images a model sees.">
+    <Section id="limits" title="Limits" description="What Glance accepts and how many images a model sees. Changes apply at once.">
       <form
         className="grid-form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save({ limits: draft, attachments: { retentionDays: retention } });
+          submit();
         }}
       >
-        {field('Largest file (MB)', Math.round((draft.ingestBytes / MB) * 10) / 10, (n) => setDraft({ ...draft, ingestBytes: Math.round(n * MB) }), 'Bigger files are refused before they are read.', 0.1)}
-        {field('Most pixels (megapixels)', draft.maxInputPixels / 1e6, (n) => setDraft({ ...draft, maxInputPixels: Math.round(n * 1e6) }), 'Guards against decompression bombs.')}
-        {field('Tool images shown per turn', draft.maxImageDeliveriesPerTurn, (n) => setDraft({ ...draft, maxImageDeliveriesPerTurn: n }), 'Captures a model may look at in one answer.')}
-        {field('Images per request', draft.maxImagesPerRequest, (n) => setDraft({ ...draft, maxImagesPerRequest: n }), 'Older images become text stubs.')}
-        {field('Image download timeout (s)', draft.fetchTimeoutMs / 1000, (n) => setDraft({ ...draft, fetchTimeoutMs: Math.round(n * 1000) }), 'For http(s) image sources.')}
-        {field('Model steps per turn', draft.maxStepsPerTurn, (n) => setDraft({ ...draft, maxStepsPerTurn: n }), 'A model that keeps calling tools is stopped here.')}
+        {FIELDS.map((f) => (
+          <label key={f.key} className="field">
+            <span>{f.label}</span>
+            <input inputMode="decimal" value={texts[f.key] ?? ''} onChange={(e) => setTexts((t) => ({ ...t, [f.key]: e.target.value }))} />
+            <small className="muted">{f.hint}</small>
+          </label>
+        ))}
         <fieldset className="field">
           <legend>Keep attachments</legend>
           <label className="inline">

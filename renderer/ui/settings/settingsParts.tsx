@@ -2,6 +2,7 @@
 import { useState, type ReactNode } from 'react';
 import type { SettingsPatch } from '../../../common/settings.ts';
 import { useApp } from '../../state/store.ts';
+import { plainSettingsError } from './plainErrors.ts';
 
 export type SaveState = { kind: 'idle' } | { kind: 'saved'; text?: string } | { kind: 'error'; text: string };
 
@@ -36,7 +37,7 @@ export function useSave(): [SaveState, (patch: SettingsPatch, text?: string) => 
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
   const run = async (patch: SettingsPatch, text?: string) => {
     const problem = await save(patch);
-    setState(problem ? { kind: 'error', text: problem } : { kind: 'saved', text });
+    setState(problem ? { kind: 'error', text: plainSettingsError(problem) } : { kind: 'saved', text });
     return !problem;
   };
   return [state, run, setState];

@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { runningTurnId } from '../state/chatReducer.ts';
+import { useApp } from '../state/store.ts';
+
+/** Asked again this long after the last keystroke, not on each one. */
+const DEBOUNCE_MS = 250;
+
+/**
+ * How full the model's context will be with this message: main's estimate of the whole next
+ * request (history as it will be fitted, the draft, the images it carries) against the window
+ * Glance fits requests to.
+ */
+export function ContextMeter() {
+  const context = useApp((s) => s.context);
+  const refresh = useApp((s) => s.refreshContext);
+  const draft = useApp((s) => s.draft);
+  const pending = useApp((s) => s.pending);
+  const model = useApp((s) => s.selectedModel);
+  const conversationId = useApp((s) => s.chat.conversationId);
+  const turns = useApp((s) => s.chat.order.length);
+  const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  useEffect(() => {
+    if (running) return;
+    const timer = setTimeout(() => void refresh(), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [refresh, draft, pending, model, conversationId, turns, running]);
+
+  if (!context) return null;
+  const limit = context.contextWindow;
+  const used = context.estimatedTokens;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const label = limit ? `≈${n(used)} of ${n(limit)} tokens` : `≈${n(used)} tokens (the model's context length is not known)`;
+  const detail = `${label}; images ≈${n(context.imageTokens)}${context.droppedTurns ? `; ${context.droppedTurns} older turn(s) would be left out to fit` : ''}`;
+  return (
+    <span className="context-meter" title={detail}>
+      <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
+      <span className="muted small-text">{limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`}</span>
+    </span>
+  );
+}

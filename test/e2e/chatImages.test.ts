@@ -1,0 +1,86 @@
+// Images in the chat window: what each costs (≈N tokens, the Context meter) and the viewer —
+// the original at full resolution, zoom, copy, save, previous / next.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Page } from 'playwright-core';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { createModelServer, DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
+import { chatSuite, messageBox } from './chatSuite.ts';
+
+const suite = chatSuite();
+const attachments = (page: Page) => page.getByRole('list', { name: 'Attachments' });
+const contextValue = async (page: Page) => {
+  const meter = page.getByRole('meter', { name: 'Context' });
+  await meter.waitFor();
+  return meter.evaluate((el) => Number(el.getAttribute('value')));
+};
+
+describe('image costs', () => {
+  it('shows a token estimate on each thumbnail and a Context meter that counts them', async () => {
+    // gemma3 resizes every image to 896×896 = 256 tokens (DESIGN §4a), and says its context length.
+    const models = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
+    onTestFinished(() => models.close());
+    const { page } = await suite.session({ ollamaHost: models.url });
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: /^gemma3:4b/ }).click();
+    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'gemma3:4b' }).waitFor();
+    const before = await contextValue(page);
+    await page.locator('main').drop({ files: { name: 'wide.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 1600, height: 800 }) } });
+    const item = attachments(page).getByRole('listitem', { name: 'wide.png' });
+    await item.getByRole('img', { name: 'wide.png', exact: true }).waitFor();
+    const tokens = /≈([\d,]+) tokens/.exec((await item.textContent()) ?? '');
+    expect(tokens).not.toBeNull();
+    const n = Number(tokens![1]!.replaceAll(',', ''));
+    expect(n).toBe(256);
+    // The meter (main's estimate of the next request) grew by the image's tokens, then by the draft's.
+    // (the image's tokens plus the line that labels it for the model).
+    await expect.poll(() => contextValue(page)).toBeGreaterThanOrEqual(before + n);
+    expect(await page.locator('.context-meter').getAttribute('title')).toMatch(/images ≈256\b/);
+    const withImage = await contextValue(page);
+    await messageBox(page).fill('word '.repeat(200));
+    await expect.poll(() => contextValue(page)).toBeGreaterThan(withImage);
+    expect(await page.getByRole('meter', { name: 'Context' }).getAttribute('aria-valuetext')).toMatch(/^≈[\d,]+ of [\d,]+ tokens$/);
+  });
+});
+
+describe('the image viewer', () => {
+  it('opens the original at full resolution, zooms, copies, saves, and steps through the images', async () => {
+    const { page, context, harness, shot } = await suite.session();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.origin });
+    await page.locator('main').drop({
+      files: [
+        { name: 'big.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 2400, height: 1200 }) },
+        { name: 'small.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 300, height: 150 }) },
+      ],
+    });
+    await attachments(page).getByRole('listitem', { name: 'small.png' }).getByRole('img', { name: 'small.png', exact: true }).waitFor();
+    await attachments(page).getByRole('button', { name: 'Enlarge big.png' }).click();
+    const viewer = page.getByRole('dialog', { name: 'big.png' });
+    const img = viewer.locator('img');
+    await img.waitFor();
+    // The original, not the 1024-px preview nor the copy fitted for the model.
+    expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(2400);
+    expect(await viewer.textContent()).toMatch(/original 2400×1200/);
+    expect(await viewer.textContent()).toMatch(/sent as \d+×\d+/);
+    await shot('viewer-fit');
+
+    const shown = () => img.evaluate((el) => el.getBoundingClientRect().width);
+    const fit = await shown();
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await shown()).toBeGreaterThan(fit);
+    await viewer.getByRole('button', { name: /^\d+%$/ }).click();
+    expect(await shown()).toBeCloseTo(fit, 0);
+
+    await viewer.getByRole('button', { name: 'Copy image' }).click();
+    await viewer.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.read().then((items) => items[0].types.join(","))')).toContain('image/png');
+    expect(await viewer.getByRole('link', { name: 'Save' }).getAttribute('download')).toBe('big.png');
+
+    await viewer.getByRole('button', { name: 'Next image' }).click();
+    await page.getByRole('dialog', { name: 'small.png' }).locator('img').waitFor();
+    expect(await page.getByRole('dialog', { name: 'small.png' }).getByRole('button', { name: 'Next image' }).isDisabled()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('dialog', { name: 'big.png' }).locator('img').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  });
+});
