@@ -45,7 +45,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
     'attachments:thumbnail': async ({ id, maxEdge }) => {
       const got = await services.attachments.get(id);
       if (!got) return fail('not-found', `No stored image has the id ${id}.`);
-      return ok(await thumbnail(got.data, maxEdge));
+      return ok(await thumbnail(got.data, maxEdge, got.info.source));
     },
 
     'attachments:original': async ({ id }) => {

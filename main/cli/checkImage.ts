@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { formatImageSize, formatTokens, type ImageRefusal } from '../../common/images.ts';
 import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
-import type { AttachmentStore } from '../images/types.ts';
+import { storesNothing } from '../images/attachmentStore.ts';
 import { ProviderError } from '../models/provider.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
@@ -31,17 +31,7 @@ Exit status: 0 accepted, 3 refused, 4 the model server failed, 2 usage.
 `;
 
 // check-image never stores: a store that is used would be a bug.
-const NO_STORE: AttachmentStore = {
-  put: () => Promise.reject(new Error('check-image stores nothing')),
-  get: async () => undefined,
-  info: async () => undefined,
-  original: async () => undefined,
-  derived: async () => undefined,
-  rememberDerived: () => Promise.reject(new Error('check-image stores nothing')),
-  pathOf: () => {
-    throw new Error('check-image stores nothing');
-  },
-};
+const NO_STORE = storesNothing('check-image');
 
 function printRefusal(io: CommandIO, json: boolean, refusal: { code: string; message: string }): void {
   if (json) io.out(JSON.stringify({ ok: false, code: refusal.code, message: refusal.message }) + '\n');

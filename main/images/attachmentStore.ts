@@ -240,3 +240,18 @@ function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | '
   return out;
 }
 
+/** A store for callers that only prepare (check-image, benches): reads find nothing, writes are a bug. */
+export function storesNothing(who: string): AttachmentStore {
+  const refuse = () => Promise.reject(new Error(`${who} stores nothing`));
+  return {
+    put: refuse,
+    get: async () => undefined,
+    info: async () => undefined,
+    original: async () => undefined,
+    derived: async () => undefined,
+    rememberDerived: refuse,
+    pathOf: () => {
+      throw new Error(`${who} stores nothing`);
+    },
+  };
+}

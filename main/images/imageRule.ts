@@ -8,7 +8,13 @@ import type { ImageProfile } from './types.ts';
 export type Size = { width: number; height: number };
 
 export type ImageTransform =
-  /** Resized to size×size, aspect ignored (gemma3, moondream, llava 1.5): a fixed token count. */
+  /**
+   * Resized to size×size, aspect ignored (gemma3, moondream, llava 1.5): a fixed token count.
+   * Glance sends each axis at most `size` (the squash done here, once, with Lanczos): fitting
+   * inside the square keeps the aspect but starves the short axis — 14 px code on a 1440p screen
+   * OCRs 63% that way, 88% pre-squashed, 86% sent at 1593×896 for the server to squash
+   * (bench:legibility) — and anything larger is thrown away by the server.
+   */
   | { kind: 'squash'; size: number; tokens: number }
   /**
    * Qwen's smart_resize: sides rounded to `unit` (patch × merge) px, pixels kept within
@@ -124,7 +130,7 @@ function canvasFit(s: Size, t: Extract<ImageTransform, { kind: 'canvasTiles' }>)
 export function sendSize(t: ImageTransform, s: Size): Size {
   switch (t.kind) {
     case 'squash':
-      return fitBox(s, t.size, t.size);
+      return { width: Math.min(s.width, t.size), height: Math.min(s.height, t.size) };
     case 'patchBudget': {
       const max = t.maxTokens * t.unit * t.unit;
       const round = (x: number) => Math.max(t.unit, Math.round(x / t.unit) * t.unit);

@@ -23,8 +23,10 @@ function seen(r: ImageRule, source = UHD) {
 }
 
 describe('model image rules (DESIGN §4a)', () => {
-  it('gemma3: squashed to 896×896 whatever the aspect, 256 tokens; Glance fits inside the square', () => {
-    expect(seen(rule('ollama', 'gemma3:4b'))).toEqual({ family: 'gemma3', sent: [896, 504], input: [896, 896], tokens: 256 });
+  it('gemma3: squashed to 896×896 whatever the aspect, 256 tokens; Glance sends each axis at most 896', () => {
+    // Pre-squashed: exactly the encoder's pixels (fitting inside the square would starve the short axis).
+    expect(seen(rule('ollama', 'gemma3:4b'))).toEqual({ family: 'gemma3', sent: [896, 896], input: [896, 896], tokens: 256 });
+    expect(seen(rule('ollama', 'gemma3'), { width: 1200, height: 300 })).toMatchObject({ sent: [896, 300], input: [896, 896] });
     // Smaller than the square: sent as it is (never enlarged), still 256 tokens.
     expect(seen(rule('ollama', 'gemma3'), { width: 240, height: 120 })).toMatchObject({ sent: [240, 120], input: [896, 896], tokens: 256 });
   });
@@ -53,10 +55,10 @@ describe('model image rules (DESIGN §4a)', () => {
 
   it('llava / minicpm-v / moondream: 336–672 px and 576–2880 tokens / 448-px slices ≤ 9, ≤ 640 tokens / 378², 729 tokens', () => {
     expect(seen(rule('ollama', 'llava:7b'))).toEqual({ family: 'llava', sent: [672, 378], input: [672, 378], tokens: 2880 });
-    expect(seen(rule('ollama', 'llava:7b-v1.5-q4_0'))).toEqual({ family: 'llava-1.5', sent: [336, 189], input: [336, 336], tokens: 576 });
+    expect(seen(rule('ollama', 'llava:7b-v1.5-q4_0'))).toEqual({ family: 'llava-1.5', sent: [336, 336], input: [336, 336], tokens: 576 });
     expect(seen(rule('ollama', 'minicpm-v:8b'))).toEqual({ family: 'minicpm-v', sent: [1792, 1008], input: [1792, 1008], tokens: 640 });
     expect(seen(rule('ollama', 'minicpm-v'), { width: 400, height: 300 }).tokens).toBe(64);
-    expect(seen(rule('ollama', 'moondream'))).toEqual({ family: 'moondream', sent: [378, 212], input: [378, 378], tokens: 729 });
+    expect(seen(rule('ollama', 'moondream'))).toEqual({ family: 'moondream', sent: [378, 378], input: [378, 378], tokens: 729 });
   });
 
   it('mistral-small 3.x / pixtral: long edge 1540 / 1024, a token per patch plus a break per row', () => {
@@ -157,7 +159,7 @@ describe('model_info from Ollama /api/show', () => {
 describe('fit, override and legibility', () => {
   it('fits to the rule; a person’s maxLongEdge/maxPixels for the model wins over it', () => {
     const gemma = targetFor('ollama', 'gemma3', undefined, 'yes');
-    expect(fitForModel(3840, 2160, gemma.profile)).toEqual({ width: 896, height: 504 });
+    expect(fitForModel(3840, 2160, gemma.profile)).toEqual({ width: 896, height: 896 });
     const overridden = targetFor('ollama', 'gemma3', undefined, 'yes', { maxLongEdge: 1568 });
     expect(overridden.profile.sizeOverridden).toBe(true);
     expect(fitForModel(3840, 2160, overridden.profile)).toEqual({ width: 1568, height: 882 });
@@ -166,7 +168,9 @@ describe('fit, override and legibility', () => {
   });
 
   it('says when screen text is too small to read after the server’s resize', () => {
-    // 4K squashed to 896: 14 px text becomes ≈3 px.
+    // 4K squashed to 896: 14 px text becomes ≈3 px wide.
+    expect(legibility(UHD, { width: 896, height: 896 }, { width: 896, height: 896 })).toEqual({ textPx: 3.3, smallText: true });
+    // Fitted inside the square, the upscaled short axis adds nothing: the same ≈3 px.
     expect(legibility(UHD, { width: 896, height: 504 }, { width: 896, height: 896 })).toEqual({ textPx: 3.3, smallText: true });
     // 1440p for qwen2.5-vl is kept whole: legible.
     const q = rule('ollama', 'qwen2.5vl');

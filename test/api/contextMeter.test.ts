@@ -56,7 +56,10 @@ describe('chat:context', () => {
   it('an attachment added for a model carries that model’s encoder size and tokens; the meter counts them', async () => {
     const screen = await sharp(await makeBarChart()).resize(3840, 2160, { kernel: 'nearest' }).png().toBuffer();
     const a = value<AttachmentInfo>(await call('attachments:add', { source: { kind: 'bytes', name: 'screen.png', bytes: screen }, model: gemma }));
-    expect(a).toMatchObject({ width: 896, height: 504, modelInput: { width: 896, height: 896 }, tokens: 256, legibility: { smallText: true } });
+    expect(a).toMatchObject({ width: 896, height: 896, modelInput: { width: 896, height: 896 }, tokens: 256, legibility: { smallText: true } });
+    // The copy is squashed for gemma3's encoder; the thumbnail the user sees has the screen's shape again.
+    const thumb = value<{ width: number; height: number }>(await call('attachments:thumbnail', { id: a.id, maxEdge: 256 }));
+    expect([thumb.width, thumb.height]).toEqual([256, 144]);
 
     const empty = value<ContextEstimate>(await call('chat:context', { model: gemma }));
     // gemma3:4b: context_length 131072 from model_info, budgeted at 32k; a 4096 num_ctx holds this.

@@ -32,7 +32,7 @@ const urls = () => ({ ollama: server.url, openai: server.openaiBaseUrl });
 describe('each model gets the image its server uses, and Glance says what the encoder sees', () => {
   it.each([
     // model, provider, what Glance sends, what the server's encoder gets, tokens
-    ['gemma3:4b', 'ollama', [896, 504], [896, 896], 256],
+    ['gemma3:4b', 'ollama', [896, 896], [896, 896], 256],
     ['qwen2.5vl:7b', 'ollama', [2393, 1346], [2380, 1344], 4080],
     ['llama3.2-vision:11b', 'ollama', [1120, 630], [1120, 630], null],
     ['anthropic/claude-sonnet-4.5', 'openai', [1456, 819], [1456, 819], 1560],
@@ -59,7 +59,7 @@ describe('each model gets the image its server uses, and Glance says what the en
     h = await makeHarness(urls());
     await h.turn({ model: 'gemma3:4b', text: 'Read the code on my screen.', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
     const user = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
-    expect(user.text).toMatch(/^Read the code on my screen\.\n\n\[image [a-f0-9]{16}: screen\.png, shown as 896×504, your encoder sees 896×896, ≈256 tokens, small text is likely unreadable at this size \(≈3\.3 px\)/);
+    expect(user.text).toMatch(/^Read the code on my screen\.\n\n\[image [a-f0-9]{16}: screen\.png, shown as 896×896, ≈256 tokens, small text is likely unreadable at this size \(≈3\.3 px\)/);
     h = await makeHarness(urls());
     await h.turn({ model: 'qwen2.5vl:7b', text: 'And now?', attachments: [{ source: await sharp(screen).resize(1280, 720).png().toBuffer(), name: 'small.png', origin: 'user', requestedBy: 'user' }] });
     const legible = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;

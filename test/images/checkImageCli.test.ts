@@ -111,19 +111,19 @@ describe('glance check-image (in-process)', () => {
     expect(gpt).toMatchObject({ ok: true, width: 1365, height: 768, modelInput: { width: 1365, height: 768 }, tokens: 1105, rule: { family: 'gpt-4o', from: 'model-id' } });
     const claude = JSON.parse((await cli(bigPath, '--json', '--provider', 'openai', '--model', 'anthropic/claude-sonnet-4.5', '--vision', 'yes')).out) as Record<string, unknown>;
     expect(claude).toMatchObject({ width: 1456, height: 819, tokens: 1560 });
-    // From Ollama's model_info: gemma3 squashes to 896², so Glance sends the 16:9 screen inside that square.
+    // From Ollama's model_info: gemma3 squashes to 896², so Glance sends exactly that (squashed once, here).
     const gemma = await cli(bigPath, '--json', '--model', 'my-gemma', '--base-url', ollamaUrl);
     expect(gemma.code).toBe(0);
     expect(JSON.parse(gemma.out)).toMatchObject({
       width: 896,
-      height: 504,
+      height: 896,
       modelInput: { width: 896, height: 896 },
       tokens: 256,
       legibility: { smallText: true },
       rule: { family: 'gemma3', from: 'model-info', notes: [] },
     });
     const human = await cli(bigPath, '--model', 'my-gemma', '--base-url', ollamaUrl);
-    expect(human.out).toMatch(/OK for my-gemma: image\/\w+ 896×504 .*; the model's encoder sees 896×896, ≈256 tokens/);
+    expect(human.out).toMatch(/OK for my-gemma: image\/\w+ 896×896 .*; the model's encoder sees 896×896, ≈256 tokens/);
     expect(human.out).toMatch(/about 3\.3 px as the model sees it: likely unreadable/);
   });
 
