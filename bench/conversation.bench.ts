@@ -68,19 +68,24 @@ try {
     conversationId = outcome.conversationId;
     // History building alone, on the stored conversation as the next turn will see it.
     const conversation = (await core.conversations.get(conversationId))!;
-    const b0 = performance.now();
-    const messages = await buildMessages(conversation, { store: core.attachments, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
-    const b1 = performance.now();
-    const fitted = fitHistory(messages, chat.context!);
-    const buildMs = performance.now() - b0;
-    fitMs.push(performance.now() - b1);
+    // The fastest of 5: on a shared machine the minimum is the cost, the rest is waiting for a core.
+    let buildMs = Infinity;
+    let fitted: ReturnType<typeof fitHistory> | undefined;
+    for (let i = 0; i < 5; i++) {
+      const b0 = performance.now();
+      const messages = await buildMessages(conversation, { store: core.attachments, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
+      const b1 = performance.now();
+      fitted = fitHistory(messages, chat.context!);
+      buildMs = Math.min(buildMs, performance.now() - b0);
+      fitMs.push(performance.now() - b1);
+    }
     const request = server.requests.at(-1)!;
-    rows.push({ turn, overheadMs: wall - providerMs, buildMs, requestBytes: request.bodyBytes, messages: conversation.messages.length, sent: fitted.messages.length });
+    rows.push({ turn, overheadMs: wall - providerMs, buildMs, requestBytes: request.bodyBytes, messages: conversation.messages.length, sent: fitted!.messages.length });
   }
   if (process.env.BENCH_DEBUG) process.stderr.write(`fitHistory ms per turn: ${fitMs.map((m) => m.toFixed(1)).join(' ')}\n`);
   const pick = rows.filter((r) => r.turn === 1 || r.turn % Math.max(1, Math.floor(TURNS / 10)) === 0);
   const window = (from: number, to: number) => rows.filter((r) => r.turn > from && r.turn <= to);
-  const firstTen = window(1, 11); // turn 1 pays first-use costs
+  const firstTen = window(10, 20); // the context window is full from about turn 10 on: requests are the same size from there
   const lastTen = window(TURNS - 10, TURNS);
   const growth = median(lastTen.map((r) => r.overheadMs)) / median(firstTen.map((r) => r.overheadMs));
   const buildGrowth = median(lastTen.map((r) => r.buildMs)) / median(firstTen.map((r) => r.buildMs));
@@ -90,13 +95,13 @@ try {
   );
   const maxBytes = Math.max(...rows.map((r) => r.requestBytes));
   const summary =
-    `Engine overhead, median of turns ${TURNS - 9}–${TURNS} over turns 2–11: **${growth.toFixed(2)}×**; history build: **${buildGrowth.toFixed(2)}×**. ` +
+    `Engine overhead, median of turns ${TURNS - 9}–${TURNS} over turns 11–20: **${growth.toFixed(2)}×**; history build: **${buildGrowth.toFixed(2)}×**. ` +
     `Largest request: ${Math.round(maxBytes / 1024)} KB (the ${CONTEXT}-token window bounds it; the images ride only while among the newest ${core.limits.maxImagesPerRequest}).`;
   process.stdout.write(`\n${table}\n\n${summary}\n`);
   const section = [
     '## A 100-turn conversation (`npm run bench:conversation`)',
     '',
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}. ${TURNS} turns through the real engine against the fixture model server (Ollama wire format, ${CONTEXT}-token context): each user message ~250 characters, each answer ~660, an image attached every 5th turn. **Engine overhead**: wall time of \`runTurn\` minus the time inside the provider's stream (history building, persistence, the image gate). **History build**: \`buildMessages\` + \`fitHistory\` once more on the stored conversation.`,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}. ${TURNS} turns through the real engine against the fixture model server (Ollama wire format, ${CONTEXT}-token context): each user message ~250 characters, each answer ~660, an image attached every 5th turn. **Engine overhead**: wall time of \`runTurn\` minus the time inside the provider's stream (history building, persistence, the image gate). **History build**: \`buildMessages\` + \`fitHistory\` on the stored conversation, the fastest of 5.`,
     '',
     table,
     '',

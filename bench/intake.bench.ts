@@ -337,9 +337,8 @@ What the columns mean:
 - **output / bytes**: what \`ImageIntake.prepare(input, profile)\` returned — the model-ready payload.
 - **of naive base64**: base64 of the payload over base64 of the original PNG (what sending the capture as-is costs).
 - **median / max ms**: wall time of one \`prepare\` call (sniff, decode guard, one decode and fit, then the encoding:
-  the format that usually wins in full at once while every accepted format is tried on an eighth of the rows, and
-  the others encoded in full only if their sample comes within 25% of it; smallest wins), over ${RUNS} runs after 2
-  untimed warm-up runs, each profile in its own process.
+  PNG or JPEG predicted from a sample of rows and encoded once, see \`main/images/encoderChoice.ts\` and
+  docs/benchmarks-perf.md), over ${RUNS} runs after 2 untimed warm-up runs, each profile in its own process.
 - **CPU ms**: median user + system CPU time of the whole process (event loop and libuv threads) per \`prepare\`.
 - **peak RSS MB**: that process's maximum resident set (Node itself is about ${Math.round(d.baselineMb)} MB before any image).
 - **OCR chars**: tesseract.js (LSTM, \`@tesseract.js-data/eng\` best_int, offline, one text block per pane) over
@@ -395,17 +394,7 @@ ${d.rows
       `- ${r.label}: ${r.medianMs.toFixed(0)} ms median ${r.medianMs <= 100 ? '(met)' : '(missed)'}, ${r.cpuMs.toFixed(0)} ms CPU; ${(r.ofNaive * 100).toFixed(1)}% of naive ${r.ofNaive <= 0.15 ? '(met)' : '(missed)'}.`,
   )
   .join('\n')}
-${
-  openai && openai.medianMs > 100
-    ? `
-The OpenAI-compatible profile's floor is one decode of the 4K PNG plus one WebP encode of 2048×1152
-(${w80 ? ms(w80.encodeMs) : '?'} ms on one thread: libwebp does not split an image across cores); the other formats now cost
-only a sample unless they might win (CPU per image ${ms(openai.cpuMs)} ms; before that change, with all three
-encoded in full, about 180 ms, measured 2026-11-30).
-WebP effort 0–1 would save about 10 ms for 10% more bytes.
-`
-    : ''
-}`;
+`;
 }
 
 function log(message: string): void {

@@ -28,7 +28,7 @@ try {
   const started = new Date();
   log('generating inputs…');
   const inputs = await makeHeavyInputs(work);
-  const roots = [{ key: 'new', dir: root }, ...(args.baseline ? [{ key: 'base', dir: resolve(args.baseline) }] : [])];
+  const roots = [{ key: 'new', dir: root }, { key: 'floor', dir: root, floor: true }, ...(args.baseline ? [{ key: 'base', dir: resolve(args.baseline) }] : [])];
   const lines: string[][] = [];
   let over = 0;
   for (const input of inputs) {
@@ -36,7 +36,7 @@ try {
       const reports = new Map<string, MemoryReport[]>();
       for (let i = 0; i < REPEAT; i++) {
         for (const r of i % 2 ? [...roots].reverse() : roots) {
-          const { stdout } = await run(process.execPath, [join(root, 'bench/lib/memoryWorker.ts'), r.dir, input.path, profile], { timeout: 300_000, maxBuffer: 1024 * 1024 });
+          const { stdout } = await run(process.execPath, [join(root, 'bench/lib/memoryWorker.ts'), r.dir, input.path, profile, ...('floor' in r ? ['--floor'] : [])], { timeout: 300_000, maxBuffer: 1024 * 1024 });
           const list = reports.get(r.key) ?? [];
           list.push(JSON.parse(stdout.trim().split('\n').at(-1)!) as MemoryReport);
           reports.set(r.key, list);
@@ -59,18 +59,19 @@ try {
         `**${peakMb.toFixed(0)}**`,
         boundMb.toFixed(0),
         peakMb <= boundMb ? 'yes' : `**no** (+${(peakMb - boundMb).toFixed(0)})`,
+        median(reports.get('floor')!.map((r) => r.peakMb)).toFixed(0),
         ...(basePeak ? [median(basePeak.map((r) => r.peakMb)).toFixed(0)] : []),
       ]);
       log(`${input.key} / ${profile}: peak ${peakMb.toFixed(0)} MB, bound ${boundMb.toFixed(0)} MB${basePeak ? `, baseline ${median(basePeak.map((r) => r.peakMb)).toFixed(0)} MB` : ''}`);
     }
   }
-  const header = ['input', 'file MB', 'profile', 'sent (w×h×channels)', 'base RSS MB', 'peak RSS MB', 'bound MB', 'within', ...(args.baseline ? ['baseline peak MB'] : [])];
+  const header = ['input', 'file MB', 'profile', 'sent (w×h×channels)', 'base RSS MB', 'peak RSS MB', 'bound MB', 'within', 'bare sharp floor peak MB', ...(args.baseline ? ['baseline peak MB'] : [])];
   const table = markdownTable(header, lines);
   process.stdout.write(`\n${table}\n\n${over} of ${lines.length} over the bound\n`);
   const section = [
     '## Peak memory per input (`npm run bench:memory`)',
     '',
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}. Each row: one \`ImageIntake.prepare(path, profile)\` in a fresh child process, median of ${REPEAT}. **base**: that process's peak RSS before it reads the file (Node, the modules, libvips loaded). **bound**: file size + 2 × the decoded output (width × height × channels of the fitted pixels) + base.${args.baseline ? ' **baseline**: the same in the checkout before this work.' : ''} Inputs are generated in code (bench/lib/heavyInputs.ts).`,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}. Each row: one \`ImageIntake.prepare(path, profile)\` in a fresh child process, median of ${REPEAT}. **base**: that process's peak RSS before it reads the file (Node, the modules, libvips loaded). **bound**: file size + 2 × the decoded output (width × height × channels of the fitted pixels) + base. **bare sharp floor**: the same file through \`sharp(file).resize(w, h).jpeg({ quality: 80 })\` alone, in the same kind of process: what libvips itself needs for that decode.${args.baseline ? ' **baseline**: the same in the checkout before this work.' : ''} Inputs are generated in code (bench/lib/heavyInputs.ts).`,
     '',
     table,
     '',

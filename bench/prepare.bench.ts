@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { DEFAULT_LIMITS } from '../common/limits.ts';
 import { FileAttachmentStore } from '../main/images/attachmentStore.ts';
 import { ImageIntake } from '../main/images/imageIntake.ts';
-import { DEFAULT_PROFILES, profileFor } from '../main/images/profiles.ts';
+import { DEFAULT_PROFILES, targetFor } from '../main/images/profiles.ts';
 import type { ImageProfile, PrepareResult } from '../main/images/types.ts';
 import { accuracy, Ocr } from '../test/fixtures/ocr.ts';
 import { renderEditorScreenshot, type Screenshot } from './lib/screenshot.ts';
@@ -43,16 +43,15 @@ const DISPLAYS = [
   { key: 'retina', label: '2880×1800 Retina', width: 1440, height: 900, scale: 2 },
 ] as const;
 
-/**
- * The provider defaults, and profiles shaped like the model rules of DESIGN §4a (the size a
- * model's server keeps): what changes between them is the fitted size and the formats.
- */
+/** The provider defaults, and the model rules of DESIGN §4a (main/images/modelRules.ts) as targetFor gives them. */
+const rule = (provider: 'ollama' | 'openai', model: string): ImageProfile => targetFor(provider, model, { vision: 'yes', visionSource: 'flag' }).profile;
 const PROFILES: Array<{ key: string; label: string; profile: ImageProfile }> = [
   { key: 'ollama', label: 'Ollama default (1568 px, PNG/JPEG)', profile: DEFAULT_PROFILES.ollama },
   { key: 'openai', label: 'OpenAI-compatible default (2048 px, PNG/JPEG/WebP/GIF)', profile: DEFAULT_PROFILES.openai },
-  { key: 'gemma3', label: 'gemma3-sized (896 px, PNG/JPEG)', profile: profileFor('ollama', { maxLongEdge: 896, maxPixels: 896 * 896 }) },
-  { key: 'claude', label: 'Claude-sized (1568 px, ≤ 1.19 MP, all formats)', profile: profileFor('openai', { maxLongEdge: 1568, maxPixels: 1568 * 28 * 27 }) },
-  { key: 'qwen', label: 'qwen2.5-vl-sized (≤ 3.2 MP, PNG/JPEG)', profile: profileFor('ollama', { maxLongEdge: 4096, maxPixels: 4096 * 28 * 28 }) },
+  { key: 'gemma3', label: 'gemma3 (Ollama): squashed to 896²', profile: rule('ollama', 'gemma3:4b') },
+  { key: 'qwen2.5vl', label: 'qwen2.5-vl (Ollama): 28 px tokens, ≤ 4096', profile: rule('ollama', 'qwen2.5vl:7b') },
+  { key: 'claude', label: 'Claude (OpenAI-compatible): ≤ 1568 px, ⌈w/28⌉·⌈h/28⌉ ≤ 1568', profile: rule('openai', 'anthropic/claude-sonnet-4.5') },
+  { key: 'gpt-4o', label: 'gpt-4o: 2048², short side ≤ 768', profile: rule('openai', 'gpt-4o') },
 ];
 
 type Prepare = (png: Uint8Array, profile: ImageProfile) => Promise<PrepareResult>;
@@ -113,13 +112,15 @@ try {
       for (const pair of pairs) {
         const r = results.get(pair)!;
         if (!r.now.ok) continue;
-        const row: { now?: number; base?: number; samePixels?: boolean } = { now: await readSent(ocr, pair.shot, r.now.image.data, r.now.image.width) };
-        if (r.base?.ok) {
-          row.samePixels = r.base.image.width === r.now.image.width && (await samePixels(r.base.image.data, r.now.image.data));
-          row.base = row.samePixels ? row.now : await readSent(ocr, pair.shot, r.base.image.data, r.base.image.width);
+        // Pixels equal to the baseline's read the same: only where they differ is OCR needed.
+        const same = r.base?.ok ? r.base.image.width === r.now.image.width && (await samePixels(r.base.image.data, r.now.image.data)) : false;
+        const row: { now?: number; base?: number; samePixels?: boolean } = same ? { samePixels: true } : { now: await readSent(ocr, pair.shot, r.now.image.data, r.now.image.width) };
+        if (r.base?.ok && !same) {
+          row.samePixels = false;
+          row.base = await readSent(ocr, pair.shot, r.base.image.data, r.base.image.width);
         }
         ocrRows.set(pair, row);
-        log(`  ${pair.display.label} / ${pair.p.key}: ${pct(row.now)}${row.base !== undefined ? ` (baseline ${pct(row.base)}${row.samePixels ? ', same pixels' : ''})` : ''}`);
+        log(`  ${pair.display.label} / ${pair.p.key}: ${row.samePixels ? 'same pixels as the baseline' : `${pct(row.now)} (baseline ${pct(row.base)})`}`);
       }
     } finally {
       await ocr.close();
@@ -150,7 +151,7 @@ try {
     if (baseline) line.push(r.base ? describe(r.base) : '—', `${ratio((x) => x.baseMs, (x) => x.floorMs).toFixed(2)}×`, `${ratio((x) => x.baseCpu, (x) => x.floorCpu).toFixed(2)}×`);
     if (args.ocr) {
       const o = ocrRows.get(pair);
-      line.push(pct(o?.now), ...(baseline ? [o?.samePixels ? `${pct(o.base)} (same pixels)` : pct(o?.base)] : []));
+      line.push(o?.samePixels ? 'same pixels as baseline' : pct(o?.now), ...(baseline ? [o?.samePixels ? '—' : pct(o?.base)] : []));
     }
     lines.push(line);
   }

@@ -1,8 +1,9 @@
 // One prepare in a process of its own, so its peak RSS is its own:
-//   node bench/lib/memoryWorker.ts <checkout root> <input file> <profile key>
+//   node bench/lib/memoryWorker.ts <checkout root> <input file> <profile key> [--floor]
 // Prints one JSON line: RSS before reading (Node, the modules, sharp: the base) and at peak,
 // the file's size and what came out (size and channels of the decoded, fitted pixels).
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+// --floor: instead of prepare, the bare pipeline sharp(file).resize(fitted).jpeg(q80), for reference.
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -18,7 +19,7 @@ export type MemoryReport = {
   result: { ok: true; mime: string; width: number; height: number; channels: number } | { ok: false; code: string };
 };
 
-const [root, file, profileKey] = process.argv.slice(2) as [string, string, 'ollama' | 'openai'];
+const [root, file, profileKey, mode] = process.argv.slice(2) as [string, string, 'ollama' | 'openai', string | undefined];
 const { ImageIntake } = (await import(join(root, 'main/images/imageIntake.ts'))) as typeof Intake;
 const { FileAttachmentStore } = (await import(join(root, 'main/images/attachmentStore.ts'))) as typeof Store;
 const { DEFAULT_PROFILES } = (await import(join(root, 'main/images/profiles.ts'))) as typeof Profiles;
@@ -28,7 +29,11 @@ const dir = await mkdtemp(join(tmpdir(), 'glance-bench-mem-'));
 try {
   const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new FileAttachmentStore(dir) });
   const baseMb = process.resourceUsage().maxRSS / 1024;
-  const r = await intake.prepare({ source: file, origin: 'bench', requestedBy: 'user' }, DEFAULT_PROFILES[profileKey]);
+  const profile = DEFAULT_PROFILES[profileKey];
+  const r =
+    mode === '--floor'
+      ? await floor(file, profile)
+      : await intake.prepare({ source: file, origin: 'bench', requestedBy: 'user' }, profile);
   const peakMb = process.resourceUsage().maxRSS / 1024;
   const report: MemoryReport = {
     baseMb,
@@ -41,4 +46,15 @@ try {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } finally {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** The bare pipeline to the profile's long edge and pixel count, shaped like a prepare result. */
+async function floor(path: string, profile: { maxLongEdge: number; maxPixels: number }) {
+  const data = await readFile(path);
+  const meta = await sharp(data).metadata();
+  const w = meta.autoOrient?.width ?? meta.width;
+  const h = meta.autoOrient?.height ?? meta.height;
+  const scale = Math.min(1, profile.maxLongEdge / Math.max(w, h), Math.sqrt(profile.maxPixels / (w * h)));
+  const out = await sharp(data, { autoOrient: true }).resize(Math.floor(w * scale), Math.floor(h * scale), { fit: 'fill' }).jpeg({ quality: 80 }).toBuffer({ resolveWithObject: true });
+  return { ok: true as const, image: { data: out.data, mime: 'image/jpeg', width: out.info.width, height: out.info.height } };
 }
