@@ -209,6 +209,17 @@ export const ContextEstimate = z.object({
   droppedTurns: z.number().int().nonnegative(),
   /** Ollama: the num_ctx the request would ask for. */
   numCtx: z.number().int().positive().nullable(),
+  /**
+   * The tool schemas the request carries (part of estimatedTokens): built-ins and the MCP
+   * servers already running, per source ("built-in" or the server's name), biggest first.
+   */
+  tools: z
+    .object({
+      tokens: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+      bySource: z.array(z.object({ source: z.string(), tools: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), tokens: z.number().int().nonnegative() })),
+    })
+    .optional(),
 });
 export type ContextEstimate = z.infer<typeof ContextEstimate>;
 

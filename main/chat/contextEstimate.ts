@@ -8,10 +8,11 @@ import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
 import type { Conversation } from './conversation.ts';
 import { estimateMessageTokens, fitHistory } from './historyBudget.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './turnState.ts';
+import type { Tool } from '../tools/tool.ts';
 
 export type ContextRequest = { conversationId?: string; text: string; attachmentIds: readonly string[]; chat: ModelChoice };
 
-export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations' | 'attachments' | 'limits' | 'systemPrompt'>, request: ContextRequest): Promise<ContextEstimate> {
+export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations' | 'attachments' | 'limits' | 'systemPrompt' | 'tools'>, request: ContextRequest): Promise<ContextEstimate> {
   const stored = request.conversationId ? await deps.conversations.get(request.conversationId) : undefined;
   const draft: Conversation['messages'][number] = { role: 'user', id: 'draft', text: request.text, attachmentIds: [...request.attachmentIds], createdAt: new Date().toISOString() };
   const conversation = { ...(stored ?? { version: 1, id: 'draft', title: '', createdAt: '', updatedAt: '', messages: [] }), messages: [...(stored?.messages ?? []), draft] } as Conversation;
@@ -22,11 +23,12 @@ export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations'
     systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
   });
   const window = request.chat.context;
-  const fitted = window ? fitHistory(messages, window) : undefined;
+  const tools = request.chat.capabilities.tools === 'no' ? undefined : toolSchemaCost(deps.tools.peek(request.chat.capabilities.vision === 'yes'));
+  const fitted = window ? fitHistory(messages, window, { extraTokens: tools?.tokens ?? 0 }) : undefined;
   const sent = fitted?.messages ?? messages;
   const imageTokens = sent.reduce((n, m) => n + (m.role === 'user' ? (m.images ?? []).reduce((k, i) => k + (i.tokens ?? 0), 0) : 0), 0);
   return {
-    estimatedTokens: fitted?.estimatedTokens ?? sent.reduce((n, m) => n + estimateMessageTokens(m), 0),
+    estimatedTokens: fitted?.estimatedTokens ?? sent.reduce((n, m) => n + estimateMessageTokens(m), 0) + (tools?.tokens ?? 0),
     draftTokens: estimateTextTokens(request.text),
     imageTokens,
     contextWindow: window?.tokens ?? null,
@@ -34,5 +36,30 @@ export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations'
     source: window?.source ?? 'none',
     droppedTurns: fitted?.droppedTurns ?? 0,
     numCtx: fitted?.numCtx ?? null,
+    ...(tools ? { tools } : {}),
   };
+}
+
+/**
+ * What the tool schemas cost per request, measured as the turn sends them (the specs as JSON),
+ * per source: four MCP servers with 77 tools were about 50 KB on every request.
+ */
+export function toolSchemaCost(tools: readonly Tool[]): NonNullable<ContextEstimate['tools']> {
+  const bySource = new Map<string, { source: string; tools: number; bytes: number; tokens: number }>();
+  let bytes = 0;
+  let tokens = 0;
+  for (const tool of tools) {
+    const json = JSON.stringify(tool.spec);
+    const b = new TextEncoder().encode(json).length;
+    const t = estimateTextTokens(json);
+    bytes += b;
+    tokens += t;
+    const source = tool.source ?? 'built-in';
+    const entry = bySource.get(source) ?? { source, tools: 0, bytes: 0, tokens: 0 };
+    entry.tools++;
+    entry.bytes += b;
+    entry.tokens += t;
+    bySource.set(source, entry);
+  }
+  return { tokens, bytes, bySource: [...bySource.values()].sort((a, b) => b.bytes - a.bytes) };
 }

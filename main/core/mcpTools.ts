@@ -9,27 +9,32 @@ import type { Tool, ToolHints, ToolProvider } from '../tools/tool.ts';
 export function mcpToolProvider(hub: McpHub): ToolProvider {
   return {
     async listTools(signal) {
-      const tools = await hub.listTools(signal);
-      return tools.map((t): Tool => ({
-        needsVision: false,
-        ...(needsConsent(t) ? { consent: 'always' as const } : {}),
-        spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
-        ...(t.title ? { title: t.title } : {}),
-        ...(t.annotations ? { hints: hintsOf(t.annotations) } : {}),
-        async run(args, context) {
-          const outcome = await hub.callTool(t.name, args, {
-            signal: context.signal,
-            onProgress: context.onProgress,
-            imageTarget: context.imageTarget,
-          });
-          // outcome.text already carries a descriptor for every captured image and file.
-          return { ok: outcome.ok, text: outcome.text, images: outcome.images };
-        },
-      }));
+      return (await hub.listTools(signal)).map(asTool);
     },
+    peekTools: () => hub.peekTools().map(asTool),
     promptNotes: () => hub.promptNotes(),
     whyMissing: (name) => hub.whyNoTool(name),
   };
+
+  function asTool(t: McpHubTool): Tool {
+    return {
+      needsVision: false,
+      source: t.server,
+      ...(needsConsent(t) ? { consent: 'always' as const } : {}),
+      spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
+      ...(t.title ? { title: t.title } : {}),
+      ...(t.annotations ? { hints: hintsOf(t.annotations) } : {}),
+      async run(args, context) {
+        const outcome = await hub.callTool(t.name, args, {
+          signal: context.signal,
+          onProgress: context.onProgress,
+          imageTarget: context.imageTarget,
+        });
+        // outcome.text already carries a descriptor for every captured image and file.
+        return { ok: outcome.ok, text: outcome.text, images: outcome.images };
+      },
+    };
+  }
 }
 
 /**

@@ -152,9 +152,20 @@ export class McpHub {
     if (this.#closed) return [];
     const servers = [...this.#servers.values()];
     await Promise.allSettled(servers.map((s) => s.ensure(signal, { respectBackoff: true })));
+    const { names, tools } = this.#offered();
+    this.#names = names;
+    return tools;
+  }
+
+  /** The tools of the servers running now, without starting any (the context meter's view). */
+  peekTools(): McpHubTool[] {
+    return this.#closed ? [] : this.#offered().tools;
+  }
+
+  #offered(): { names: Map<string, { server: string; tool: string }>; tools: McpHubTool[] } {
     const names = new Map<string, { server: string; tool: string }>();
     const out: McpHubTool[] = [];
-    for (const server of servers) {
+    for (const server of this.#servers.values()) {
       for (const tool of server.tools ?? []) {
         const name = namespacedName(server.name, tool.name, names);
         names.set(name, { server: server.name, tool: tool.name });
@@ -172,8 +183,7 @@ export class McpHub {
         });
       }
     }
-    this.#names = names;
-    return out;
+    return { names, tools: out };
   }
 
   /** The config's `alwaysAllow` covers this namespaced tool (the approver's standing policy). */

@@ -42,6 +42,8 @@ export interface Tool {
    * model off this machine (screenshot_desktop with a non-loopback model).
    */
   readonly consent?: 'always' | 'remote-model';
+  /** Where it comes from: an MCP server's name; built-ins leave it out. */
+  readonly source?: string;
   /** A display title (MCP tool.title / annotations.title), for the UI. */
   readonly title?: string;
   /** What the tool's author says it does (MCP annotations), for approval policy. */
@@ -57,6 +59,8 @@ export interface ToolProvider {
   listTools(signal?: AbortSignal): Promise<Tool[]>;
   /** Text for the system prompt after listTools (MCP server instructions, unavailable servers). */
   promptNotes?(): string | undefined;
+  /** The tools known now, without starting anything (for the context meter). */
+  peekTools?(): Tool[];
   /** Why a tool the model named is not offered (its MCP server failed to start, say), if known. */
   whyMissing?(name: string): string | undefined;
 }
@@ -82,6 +86,13 @@ export class ToolRegistry {
       if (why) return why;
     }
     return undefined;
+  }
+
+  /** What forTurn would offer, without starting MCP servers that are not running yet. */
+  peek(canSee: boolean): Tool[] {
+    const all = new Map(this.#tools);
+    for (const provider of this.#providers) for (const tool of provider.peekTools?.() ?? []) if (!all.has(tool.spec.name)) all.set(tool.spec.name, tool);
+    return [...all.values()].filter((tool) => !tool.needsVision || canSee);
   }
 
   /** The providers' notes for the system prompt of this turn (after forTurn). */

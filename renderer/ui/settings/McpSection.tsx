@@ -28,7 +28,8 @@ export function McpSection({ settings }: { settings: Settings }) {
       setState({ kind: 'error', text: checked.message });
       return;
     }
-    await save({ mcpServers: checked.servers }, `MCP servers saved. ${TAKES_EFFECT}`);
+    const warned = checked.warnings.length ? ` Not used: ${checked.warnings.join('; ')}.` : '';
+    await save({ mcpServers: checked.servers }, `MCP servers saved.${warned} ${TAKES_EFFECT}`);
   };
   const importFile = async (file: File) => {
     const merged = importMcpServers(settings.mcpServers, await file.text());
@@ -36,7 +37,8 @@ export function McpSection({ settings }: { settings: Settings }) {
       setState({ kind: 'error', text: merged.message });
       return;
     }
-    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}. ${TAKES_EFFECT}`);
+    const warned = merged.warnings.length ? ` Not used: ${merged.warnings.join('; ')}.` : '';
+    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}.${warned} ${TAKES_EFFECT}`);
   };
 
   return (
@@ -65,6 +67,16 @@ export function McpSection({ settings }: { settings: Settings }) {
               </button>
             </div>
             {s.message && <p className="error-text small-text">{s.message}</p>}
+            {s.warnings?.map((w) => (
+              <p key={w} className="muted small-text">
+                Warning: {w}
+              </p>
+            ))}
+            {s.logFile && (
+              <p className="muted small-text">
+                Server log: <code>{s.logFile}</code>
+              </p>
+            )}
             <details>
               <summary>
                 {s.tools.length} tool{s.tools.length === 1 ? '' : 's'}
