@@ -83,6 +83,14 @@ export const ImageTranscribedEvent = z.object({
   /** The OCR engine, e.g. "tesseract.js 7 (eng)". */
   engine: z.string(),
 });
+/** A vision helper described a user's image for a blind chat model: this text is all that model gets of it. */
+export const ImageDescribedEvent = z.object({
+  type: z.literal('image_described'),
+  attachmentId: z.string(),
+  /** The helper model that looked at it. */
+  model: z.string(),
+  text: z.string(),
+});
 export const ImageDeliveredEvent = z.object({
   type: z.literal('image_delivered'),
   attachmentIds: z.array(z.string()),
@@ -122,6 +130,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ImageAttachedEvent,
   ImageRefusedEvent,
   ImageTranscribedEvent,
+  ImageDescribedEvent,
   ImageDeliveredEvent,
   ImageRetractedEvent,
   ErrorEvent,

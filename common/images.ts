@@ -105,21 +105,8 @@ export function imageLabel(
   return `[image ${a.id}: ${a.name}, ${parts.join(', ')}]`;
 }
 
-/** "≈1,105 tokens" for thumbnails; empty when unknown. */
-export function formatTokens(tokens: number | null | undefined): string {
-  return typeof tokens === 'number' ? `≈${tokens.toLocaleString('en-US')} tokens` : '';
-}
-
-/** "1568×882 · 212 KB" — the size the model actually receives. */
-export function formatImageSize(a: Pick<AttachmentInfo, 'width' | 'height' | 'bytes'>): string {
-  return `${a.width}×${a.height} · ${formatBytes(a.bytes)}`;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
+// The display formatters live apart, without zod, so the renderer's first script stays small.
+export { formatBytes, formatImageSize, formatTokens } from './imageFormat.ts';
 
 /**
  * The one table of image file extensions: a stored file is named after what its bytes are

@@ -203,7 +203,11 @@ export class ChatEngine {
     try {
       if (seer && seer !== request.chat && attached.length) {
         userMessage.descriptions = {};
-        for (const a of attached) userMessage.descriptions[a.id] = await turn.describe([a.id], HELPER_PROMPT, signal);
+        for (const a of attached) {
+          const text = await turn.describe([a.id], HELPER_PROMPT, signal);
+          userMessage.descriptions[a.id] = text;
+          emit({ type: 'image_described', attachmentId: a.id, model: seer.model, text });
+        }
       }
       const text = await turn.run();
       outcome = { status: 'done', conversationId: conversation.id, text };

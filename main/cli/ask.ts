@@ -149,6 +149,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
     case 'image_transcribed':
       io.err(`📝 sent as text: this model cannot see images, so it gets the ${event.chars} characters ${event.engine} read from ${event.attachmentId}\n`);
       break;
+    case 'image_described':
+      io.err(`🗒 described by ${event.model} for a model that cannot see: ${event.text.slice(0, 200)}${event.text.length > 200 ? '…' : ''}\n`);
+      break;
     case 'error':
       io.err(`\nglance: ${event.message}\n`);
       break;

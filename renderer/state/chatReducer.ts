@@ -15,6 +15,8 @@ export type ImageView = {
   width?: number;
   height?: number;
   bytes?: number;
+  /** What a vision helper told the blind chat model about it (all that model got). */
+  description?: { model: string; text: string };
   /** The model's token estimate for it (null: unknown for that model). */
   tokens?: number | null;
   /** The tool call that captured it. */
@@ -194,6 +196,11 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     }
     case 'image_refused':
       return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message, ...(event.name ? { name: event.name } : {}) }] };
+    case 'image_described': {
+      const image = turn.images[event.attachmentId];
+      if (!image) return turn;
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, description: { model: event.model, text: event.text } } } };
+    }
     case 'image_transcribed': {
       const image = turn.images[event.attachmentId];
       if (!image) return turn;

@@ -1,6 +1,6 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatTokens } from '../../common/images.ts';
+import { formatTokens } from '../../common/imageFormat.ts';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatTokens } from '../../common/images.ts';
+import { formatTokens } from '../../common/imageFormat.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
@@ -21,6 +21,12 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
           <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
             sent as text (local OCR)
           </span>
+        )}
+        {image.description && (
+          <details className="helper-description">
+            <summary>Described by {image.description.model}</summary>
+            <p>{image.description.text}</p>
+          </details>
         )}
         {children}
       </span>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatBytes } from '../../common/images.ts';
+import { formatBytes } from '../../common/imageFormat.ts';
 import type { IpcValue } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from '../state/chatReducer.ts';
 import { useApp, useAppStore } from '../state/store.ts';

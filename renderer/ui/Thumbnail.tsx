@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
-import { formatImageSize } from '../../common/images.ts';
+import { formatImageSize } from '../../common/imageFormat.ts';
 import { thumbnailKey } from '../state/attachmentsSlice.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';

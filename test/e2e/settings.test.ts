@@ -68,6 +68,10 @@ describe('settings', () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('Which bars?');
     await page.keyboard.press('Enter');
     await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+    // What the helper said is on the image in the chat.
+    const described = page.getByRole('group', { name: 'Your message' }).locator('details.helper-description');
+    await described.getByText('Described by llava-seer:latest').click();
+    expect(await described.textContent()).toContain('red, green, blue');
     // The helper saw the pixels; the blind model got words.
     const helperCall = server.requests.find((r) => r.model.startsWith('llava-seer'))!;
     expect(helperCall.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
