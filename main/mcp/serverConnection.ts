@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { substituteInputs, type McpServerConfig } from '../../common/mcpConfig.ts';
@@ -21,6 +20,8 @@ import type { McpSignIn } from './mcpOAuth.ts';
 import { endSession, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
 import { stdioEnvironment } from './serverEnvironment.ts';
 import { createStdioTransport } from './stdioTransport.ts';
+import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotifications.ts';
+import { OutputSchemas } from './outputSchemas.ts';
 
 // Loose on purpose: the SDK's strict schema would reject a whole result for one malformed
 // block (or atob() a 7 MB string just to validate it); binary capture judges blocks itself.
@@ -33,7 +34,6 @@ const LooseReadResourceResult = z.looseObject({ contents: z.array(z.unknown()) }
 
 /** Server `instructions` go into the system prompt; bounded so one server cannot crowd it. */
 export const MAX_INSTRUCTIONS_CHARS = 2000;
-const validators = new AjvJsonSchemaValidator();
 
 export class ServerConnection {
   readonly name: string;
@@ -64,7 +64,7 @@ export class ServerConnection {
   #final = false;
   /** The sign-in for this server, once one was needed (a later request may need it again: step-up). */
   #signIn: McpSignIn | undefined;
-  #outputValidators = new Map<string, (value: unknown) => { valid: boolean; errorMessage?: string | undefined }>();
+  readonly #outputSchemas = new OutputSchemas();
 
   constructor(name: string, config: McpServerConfig, opts: HubOptions) {
     this.name = name;
@@ -270,15 +270,7 @@ export class ServerConnection {
       else return true;
       return false;
     });
-    this.#outputValidators.clear();
-    for (const tool of offered) {
-      if (!tool.outputSchema) continue;
-      try {
-        this.#outputValidators.set(tool.name, validators.getValidator(tool.outputSchema as never));
-      } catch (error) {
-        this.#opts.log?.(`mcp ${this.name}: the output schema of ${tool.name} does not compile (${errorText(error)}); its results are not checked`);
-      }
-    }
+    this.#outputSchemas.compile(offered, (line) => this.#opts.log?.(`mcp ${this.name}: ${line}`));
     this.tools = offered;
     this.hidden = hidden;
     this.#toolsStale = false;
@@ -357,23 +349,7 @@ export class ServerConnection {
       ...(options.imageTarget ? { imageTarget: options.imageTarget } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.#checkOutput(tool, origin, raw, outcome);
-  }
-
-  /** A tool with an outputSchema must return matching structuredContent (spec: clients SHOULD check). */
-  #checkOutput(tool: string, origin: string, raw: z.infer<typeof LooseCallToolResult>, outcome: McpToolOutcome): McpToolOutcome {
-    const validate = this.#outputValidators.get(tool);
-    if (!validate || raw.isError === true) return outcome;
-    const problem =
-      raw.structuredContent === undefined
-        ? 'it declares an output schema but returned no structured content'
-        : (() => {
-            const result = validate(raw.structuredContent);
-            return result.valid ? undefined : `its structured result does not match its output schema (${result.errorMessage ?? 'invalid'})`;
-          })();
-    if (!problem) return outcome;
-    this.#opts.log?.(`mcp ${this.name}: ${origin}: ${problem}`);
-    return { ...outcome, ok: false, text: `[The result of ${origin} is not reliable: ${problem}.]\n${outcome.text}`, notes: [...outcome.notes, problem] };
+    return this.#outputSchemas.check(tool, origin, raw, outcome, this.#opts.log && ((line) => this.#opts.log?.(`mcp ${this.name}: ${line}`)));
   }
 
   async #callFailure(error: unknown, client: Client, origin: string, timeout: number, signal: AbortSignal | undefined): Promise<McpToolOutcome> {
@@ -403,19 +379,4 @@ export class ServerConnection {
     }
     return failed('protocol', `The MCP tool ${origin} failed: ${errorText(error)}`);
   }
-}
-
-/**
- * The SDK (1.32.2) runs notification handlers a microtask late but response handlers at once,
- * so a tool's last progress notification, read in the same chunk as its result, arrived after
- * the request was settled and was dropped ("unknown token"). Holding each response back by one
- * microtask restores the wire order.
- */
-function deliverResponsesAfterNotifications(transport: Transport): void {
-  const deliver = transport.onmessage?.bind(transport);
-  if (!deliver) return;
-  transport.onmessage = (message, extra) => {
-    if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message, extra));
-    else deliver(message, extra);
-  };
 }
