@@ -30,11 +30,28 @@ export function ContextMeter() {
   const used = context.estimatedTokens;
   const n = (x: number) => x.toLocaleString('en-US');
   const label = limit ? `≈${n(used)} of ${n(limit)} tokens` : `≈${n(used)} tokens (the model's context length is not known)`;
-  const detail = `${label}; images ≈${n(context.imageTokens)}${context.droppedTurns ? `; ${context.droppedTurns} older turn(s) would be left out to fit` : ''}`;
+  const tools = context.tools;
   return (
-    <span className="context-meter" title={detail}>
-      <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
-      <span className="muted small-text">{limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`}</span>
-    </span>
+    <details className="context-meter">
+      <summary title={label}>
+        <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
+        <span className="muted small-text">{limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`}</span>
+      </summary>
+      <div className="context-breakdown" aria-label="What fills the context">
+        <p>{label}</p>
+        <ul>
+          <li>Images: ≈{n(context.imageTokens)}</li>
+          {tools && (
+            <li>
+              Tool descriptions: ≈{n(tools.tokens)}
+              {tools.bySource.length > 0 && <> ({tools.bySource.map((t) => `${t.source} ≈${n(t.tokens)} for ${t.tools} tool${t.tools === 1 ? '' : 's'}`).join(', ')})</>}
+            </li>
+          )}
+          <li>This message: ≈{n(context.draftTokens)}</li>
+          <li>The conversation so far: ≈{n(Math.max(0, used - context.imageTokens - context.draftTokens - (tools?.tokens ?? 0)))}</li>
+          {context.droppedTurns > 0 && <li>{context.droppedTurns} older turn(s) would be left out to fit.</li>}
+        </ul>
+      </div>
+    </details>
   );
 }

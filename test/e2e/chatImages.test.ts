@@ -23,6 +23,8 @@ describe('image costs', () => {
     await page.getByRole('combobox', { name: 'Model' }).click();
     await page.getByRole('option', { name: /^gemma3:4b/ }).click();
     await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'gemma3:4b' }).waitFor();
+    // The estimate for gemma3 (no tools offered: it does not call them) once it has been asked for.
+    await page.waitForTimeout(1000);
     const before = await contextValue(page);
     await page.locator('main').drop({ files: { name: 'wide.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 1600, height: 800 }) } });
     const item = attachments(page).getByRole('listitem', { name: 'wide.png' });
@@ -34,7 +36,15 @@ describe('image costs', () => {
     // The meter (main's estimate of the next request) grew by the image's tokens, then by the draft's.
     // (the image's tokens plus the line that labels it for the model).
     await expect.poll(() => contextValue(page)).toBeGreaterThanOrEqual(before + n);
-    expect(await page.locator('.context-meter').getAttribute('title')).toMatch(/images ≈256\b/);
+    await page.locator('.context-meter summary').click();
+    const breakdown = page.getByLabel('What fills the context');
+    expect(await breakdown.textContent()).toMatch(/Images: ≈256(?!\d)/);
+    await page.locator('.context-meter summary').click();
+    // llava-seer calls tools: the built-in tools' schemas are part of its requests.
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: /^llava-seer/ }).click();
+    await page.locator('.context-meter summary').click();
+    await expect.poll(async () => (await breakdown.textContent()) ?? '').toMatch(/Tool descriptions: ≈[\d,]+ \(built-in ≈[\d,]+ for \d+ tools/);
     const withImage = await contextValue(page);
     await messageBox(page).fill('word '.repeat(200));
     await expect.poll(() => contextValue(page)).toBeGreaterThan(withImage);
