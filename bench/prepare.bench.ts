@@ -131,14 +131,18 @@ try {
   if (baseline) header.push('baseline sent', 'baseline / floor, wall', 'baseline / floor, CPU');
   if (args.ocr) header.push('OCR chars as sent', ...(baseline ? ['baseline OCR'] : []));
   const lines: string[][] = [];
-  let worst = 0;
+  const cpuRatios: number[] = [];
+  const wallRatios: number[] = [];
+  const baseCpuRatios: number[] = [];
   for (const pair of pairs) {
     const r = results.get(pair)!;
     const s = r.samples;
     const ratio = (a: (x: Sample) => number | undefined, b: (x: Sample) => number) => median(s.map((x) => (a(x) ?? Number.NaN) / b(x)));
     const wall = ratio((x) => x.newMs, (x) => x.floorMs);
     const cpu = ratio((x) => x.newCpu, (x) => x.floorCpu);
-    worst = Math.max(worst, wall, cpu);
+    cpuRatios.push(cpu);
+    wallRatios.push(wall);
+    if (baseline) baseCpuRatios.push(ratio((x) => x.baseCpu, (x) => x.floorCpu));
     const line = [
       `${pair.display.label} (${pair.shot.width * pair.shot.deviceScaleFactor}×${pair.shot.height * pair.shot.deviceScaleFactor})`,
       pair.p.key,
@@ -156,7 +160,9 @@ try {
     lines.push(line);
   }
   const table = markdownTable(header, lines);
-  process.stdout.write(`\n${table}\n\nworst ratio: ${worst.toFixed(2)}× (target ≤ 1.3×)\n`);
+  const within = (list: number[]) => `median ${median(list).toFixed(2)}×, ${list.filter((r) => r <= 1.3).length} of ${list.length} pairs ≤ 1.3×, worst ${Math.max(...list).toFixed(2)}×`;
+  const summary = `prepare / floor — CPU: ${within(cpuRatios)}; wall: ${within(wallRatios)}${baseline ? `; baseline CPU: ${within(baseCpuRatios)}` : ''} (target ≤ 1.3×).`;
+  process.stdout.write(`\n${table}\n\n${summary}\n`);
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}`;
   const section = [
     `## Image preparation against the cost floor (\`npm run bench:prepare\`)`,
@@ -167,7 +173,7 @@ try {
     '',
     table,
     '',
-    `Worst ratio in this run: **${worst.toFixed(2)}×** (target ≤ 1.3×).`,
+    summary,
     '',
   ].join('\n');
   if (!args['no-write'] && !only) await writeSection(join(import.meta.dirname, '..', 'docs', 'benchmarks-perf.md'), 'bench:prepare', section);
