@@ -43,6 +43,11 @@ export class McpQuestions {
     };
   }
 
+  /** A yes/no the person gives in the dialog (sampling): true only for an explicit yes. */
+  async consent(server: string, message: string, signal: AbortSignal | undefined): Promise<boolean> {
+    return (await this.#ask({ server, kind: 'form', message }, signal)).action === 'accept';
+  }
+
   async #elicit(request: ElicitationRequest, signal: AbortSignal, openUrl: ((url: string) => Promise<void>) | undefined): Promise<ElicitationAnswer> {
     if (request.mode === 'url') {
       const answer = await this.#ask({ server: request.server, kind: 'url', message: request.message, url: request.url }, signal);

@@ -9,6 +9,7 @@ import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers, type Shell } from '../api/apiHandlers.ts';
 import { composeServices } from '../core/composeServices.ts';
 import { McpQuestions } from '../api/mcpQuestions.ts';
+import { mcpSampler } from '../api/mcpSampling.ts';
 import { sweepAttachments } from '../core/retention.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
@@ -86,7 +87,11 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     secrets,
     capturer,
     log: (line) => console.error(`[glance] ${line}`),
-    mcpInteraction: questions.interaction({ secrets, ...(electron.openExternal ? { openUrl: electron.openExternal } : {}) }),
+    mcpInteraction: {
+      ...questions.interaction({ secrets, ...(electron.openExternal ? { openUrl: electron.openExternal } : {}) }),
+      // Through the user's default model, after a yes in the dialog (services exists by the time a server asks).
+      sample: mcpSampler(() => services.models, questions),
+    },
     // A server that cannot start is a notice the person sees, not only a log line.
     onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
   });

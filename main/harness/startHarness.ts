@@ -27,6 +27,7 @@ import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createApiHandlers } from '../api/apiHandlers.ts';
 import { composeServices } from '../core/composeServices.ts';
 import { McpQuestions } from '../api/mcpQuestions.ts';
+import { mcpSampler } from '../api/mcpSampling.ts';
 import { maskSettings } from '../settings/maskSettings.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
@@ -152,7 +153,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     log,
     // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
-    mcpInteraction: questions.interaction({ secrets }),
+    mcpInteraction: { ...questions.interaction({ secrets }), sample: mcpSampler(() => services.models, questions) },
   });
   const redactLine = services.redact;
 

@@ -76,6 +76,23 @@ describe('MCP servers asking the person', () => {
   });
 });
 
+describe('MCP sampling', () => {
+  it("a server's sampling request goes to the user's model only after a yes in the dialog", async () => {
+    const { page } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__ask_model', arguments: { prompt: 'Name a colour.' } }] }, { text: 'Teal.' });
+    await ask(page, 'Let the server ask the model.');
+    const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('user: Name a colour.');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('article', { name: 'Tool call fixture__ask_model' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await expect.poll(() => server.requests.length).toBeGreaterThan(2);
+    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'Name a colour.' });
+    const toolMessage = server.requests[2]!.messages.find((m) => m.role === 'tool')!;
+    expect(toolMessage.text).toMatch(/^model [\w.:-]+ said: Teal\./);
+  });
+});
+
 describe('MCP tools', () => {
   it('shows the image an MCP tool returned on its card, and the model saw the same pixels', async () => {
     const { page, shot } = await session();
