@@ -226,7 +226,15 @@ What to read from it:
   instead of 1568×882, which is the difference between unreadable and readable code.
 - **Claude** and **gpt-4o** shrink anything larger themselves (Claude to ≈1456×819, gpt-4o to
   1365×768 for 16:9): the fixed 2048-px profile sent 2–3× the bytes for the same encoder input.
+  On a 4K@1× screen the rule's payload reads 5–6 points lower for them (Claude 71% vs 77%, gpt-4o
+  65% vs 70%): its JPEG q80 artefacts are made at the final size, where the old 2048-px payload's
+  were smoothed by the server's downscale. That is an encoding choice (format/quality at small
+  sizes), not a size one.
 - Retina 2× keeps 28-px text, so even heavy downscaling stays legible; 4K at 100 % is the hard case.
+- The 9-px flag is cautious for tesseract, which still reads 96–98% at 7.5–8.7 px and falls off
+  below about 6 px; it is the point below which the label asks the model to zoom rather than guess.
+- Time: OCR is nearly all of it (55 reads of ${LINES} lines). On a quiet 2-core machine a few minutes;
+  \`--lines 12\` halves it.
 `;
 if (!args['no-write']) await writeFile(join(root, 'docs', 'benchmarks-legibility.md'), doc);
 log(`done in ${seconds} s${args['no-write'] ? '' : '; wrote docs/benchmarks-legibility.md'}`);

@@ -12,8 +12,9 @@ export type ImageTransform =
    * Resized to size×size, aspect ignored (gemma3, moondream, llava 1.5): a fixed token count.
    * Glance sends each axis at most `size` (the squash done here, once, with Lanczos): fitting
    * inside the square keeps the aspect but starves the short axis — 14 px code on a 1440p screen
-   * OCRs 63% that way, 88% pre-squashed, 86% sent at 1593×896 for the server to squash
-   * (bench:legibility) — and anything larger is thrown away by the server.
+   * OCRs 63% that way, 88% pre-squashed, 86% sent at 1593×896 for the server to squash (a one-off
+   * comparison; bench:legibility has pre-squashed against 1568×882) — and the server throws away
+   * anything larger.
    */
   | { kind: 'squash'; size: number; tokens: number }
   /**
