@@ -327,7 +327,8 @@ export class BinaryCapture {
     }
     const saved = { path, name: path.slice(dirname(path).length + 1), mime, bytes: bytes.length };
     job.files.push(saved);
-    return `[${kind} captured from ${origin}: ${saved.name}, ${mime}, ${bytes.length} bytes, saved as ${path}]`;
+    // The file's name only: the model never learns where the data directory is (issue 12).
+    return `[${kind} captured from ${origin}: ${saved.name}, ${mime}, ${bytes.length} bytes, saved in Glance's captures folder]`;
   }
 
   #note(job: Job, note: string): void {

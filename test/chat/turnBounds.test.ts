@@ -149,3 +149,30 @@ describe('concurrent turns on one conversation, in one process (item 5)', () => 
     expect(stored!.messages.filter((m) => m.role === 'user')).toHaveLength(1);
   });
 });
+
+describe('Stop (item 4)', () => {
+  it('the first Stop ends a turn whose tool ignores the signal', async () => {
+    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    let started = false;
+    h.core.tools.add({
+      needsVision: false,
+      spec: { name: 'stuck', description: 'Blocks and ignores the signal.', parameters: { type: 'object', properties: {} } },
+      run: () => {
+        started = true;
+        return new Promise<never>(() => {});
+      },
+    });
+    server.script({ toolCalls: [{ name: 'stuck', arguments: {} }] });
+    const controller = new AbortController();
+    const chat = await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server.url });
+    const events: { type: string }[] = [];
+    const running = h.core.engine.runTurn({ text: 'run it', chat, signal: controller.signal }, (e) => events.push(e));
+    await expect.poll(() => started).toBe(true);
+    controller.abort();
+    const outcome = await running;
+    expect(outcome.status).toBe('cancelled');
+    expect(events.at(-1)).toMatchObject({ type: 'done' });
+    const stored = await h.core.conversations.get(outcome.conversationId);
+    expect(stored!.messages.find((m) => m.role === 'tool')).toMatchObject({ ok: false });
+  });
+});

@@ -79,8 +79,10 @@ describe('glance mcp', () => {
   it('mcp call with --args; audio lands under <data dir>/captures', async () => {
     const io = capturingIO();
     expect(await main(['mcp', 'call', 'fx', 'tone_audio', '--mcp-config', config, '--data-dir', data.dir], io)).toBe(0);
-    expect(io.stdout()).toMatch(/^\[audio captured from fx__tone_audio: .*\.wav, audio\/wav, 4044 bytes, saved as /);
-    const path = /saved as (\S+)\]/.exec(io.stdout())![1]!;
+    expect(io.stdout()).toMatch(/^\[audio captured from fx__tone_audio: .*\.wav, audio\/wav, 4044 bytes, saved in Glance's captures folder\]/);
+    // The model's text names no path; the person at the terminal gets it on stderr.
+    expect(io.stdout()).not.toContain(data.dir);
+    const path = /^file: audio\/wav, 4044 bytes → (.+)$/m.exec(io.stderr())![1]!;
     expect(path.startsWith(join(data.dir, 'captures'))).toBe(true);
     expect((await readFile(path)).equals(makeToneWav())).toBe(true);
 

@@ -71,7 +71,9 @@ describe('McpHub over stdio with the fixture server', () => {
     expect(file.path.startsWith(join(data.dir, 'captures'))).toBe(true);
     expect(file.name).toMatch(/\.wav$/);
     expect(Buffer.compare(await readFile(file.path), makeToneWav())).toBe(0);
-    expect(outcome.text).toContain(file.path);
+    // The model reads the file's name, never the data directory's path.
+    expect(outcome.text).toContain(file.name);
+    expect(outcome.text).not.toContain(data.dir);
     expectNoBase64(outcome.text);
   });
 
@@ -123,7 +125,8 @@ describe('McpHub over stdio with the fixture server', () => {
     const outcome = await hub.callTool('fixture__get_file_contents', { path: 'data/blob.bin' });
     expect(outcome.files).toHaveLength(1);
     expect(Buffer.compare(await readFile(outcome.files[0]!.path), BINARY_BLOB)).toBe(0);
-    expect((JSON.parse(outcome.text) as { content: string }).content).toContain(outcome.files[0]!.path);
+    expect((JSON.parse(outcome.text) as { content: string }).content).toContain(outcome.files[0]!.name);
+    expect(outcome.text).not.toContain(data.dir);
     expectNoBase64(outcome.text);
   });
 
