@@ -1,4 +1,4 @@
-// npm run bench:legibility — what each model actually reads of a screen (issue 10, DESIGN §4a).
+// npm run bench:legibility — what each model actually reads of a screen (issue 10, architecture §4a).
 // For five kinds of display (1080p, 1440p, 4K at 100 % and 150 %, Retina 2×), an editor page of
 // known code rendered by Debian's Chromium at that device pixel ratio, and five models (gemma3,
 // qwen2.5-vl, llama3.2-vision, Claude, gpt-4o): what Glance sends (through the real intake),

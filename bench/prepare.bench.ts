@@ -43,7 +43,7 @@ const DISPLAYS = [
   { key: 'retina', label: '2880×1800 Retina', width: 1440, height: 900, scale: 2 },
 ] as const;
 
-/** The provider defaults, and the model rules of DESIGN §4a (main/images/modelRules.ts) as targetFor gives them. */
+/** The provider defaults, and the model rules of architecture §4a (main/images/modelRules.ts) as targetFor gives them. */
 const rule = (provider: 'ollama' | 'openai', model: string): ImageProfile => targetFor(provider, model, { vision: 'yes', visionSource: 'flag' }).profile;
 const PROFILES: Array<{ key: string; label: string; profile: ImageProfile }> = [
   { key: 'ollama', label: 'Ollama default (1568 px, PNG/JPEG)', profile: DEFAULT_PROFILES.ollama },

@@ -3,7 +3,7 @@ import { ImageLegibility, ImageRefusalCode, ModelInputSize, type AttachmentInfo 
 
 /**
  * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
- * one object per line (DESIGN §5.7, §10). Every field here is part of that contract.
+ * one object per line (architecture §5.7, §10). Every field here is part of that contract.
  */
 export const TextEvent = z.object({ type: z.literal('text'), delta: z.string() });
 export const ThinkingEvent = z.object({ type: z.literal('thinking'), delta: z.string() });
@@ -104,7 +104,7 @@ export const ImageRetractedEvent = z.object({
 export const ToolApprovalDecision = z.enum(['pending', 'once', 'chat', 'always', 'deny']);
 export type ToolApprovalDecision = z.infer<typeof ToolApprovalDecision>;
 /**
- * A tool call that needs consent (DESIGN §5): first `pending` (the UI shows the approval card
+ * A tool call that needs consent (architecture §5): first `pending` (the UI shows the approval card
  * with the call's arguments from its `tool_call`), then the decision. `by` says who decided:
  * the user, a policy (Settings, the MCP config's alwaysAllow), a CLI flag, or no one (nobody
  * could be asked: not run). `reason` says why in plain words when it was not run.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every way an image can be refused (DESIGN §3). Refusals are values, never exceptions. */
+/** Every way an image can be refused (architecture §3). Refusals are values, never exceptions. */
 export const ImageRefusalCode = z.enum([
   'model-blind',
   'capability-unknown',
@@ -30,7 +30,7 @@ export const SourceImageInfo = z.object({
 });
 export type SourceImageInfo = z.infer<typeof SourceImageInfo>;
 
-/** Size of ~14 px screen text once the model's server has resized the image (DESIGN §4a). */
+/** Size of ~14 px screen text once the model's server has resized the image (architecture §4a). */
 export const ImageLegibility = z.object({
   textPx: z.number().nonnegative(),
   /** Below ~9 px: small screen text is likely unreadable to the model at this size. */
@@ -85,7 +85,7 @@ export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime
 }
 
 /**
- * THE label an image carries in the text of the message that shows it to a model (DESIGN §5):
+ * THE label an image carries in the text of the message that shows it to a model (architecture §5):
  * `[image <id>: <name>, shown as W×H …]`, for user attachments and tool deliveries alike. It
  * says what the model's encoder processes and, when the server's resize leaves screen text
  * too small to read, that it should zoom in rather than guess.

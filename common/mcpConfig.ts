@@ -1,4 +1,4 @@
-// MCP server configs in the shapes users already have (DESIGN §6), validated per server so one
+// MCP server configs in the shapes users already have (architecture §6), validated per server so one
 // bad entry is reported by name and field while the others still load:
 //   - `mcpServers` (Claude Desktop, Claude Code, Cursor, Windsurf's `serverUrl`, Cline's
 //     `disabled` / `timeout` in seconds / `alwaysAllow` / `disabledTools` / `envFile`),
@@ -12,7 +12,7 @@ import { substituteVariables, withInputPlaceholders } from './mcpVariables.ts';
 
 export { substituteInputs, inputIdsIn, inputEnvName } from './mcpVariables.ts';
 
-/** Base64 inside JSON text results, declared per tool and field (seed 000: Gitea's shape). */
+/** Base64 inside JSON text results, declared per tool and field (e.g. Gitea's get_file_contents: {content, encoding: "base64"}). */
 export const CaptureRule = z.object({
   /** Tool names as the server spells them (not namespaced); "*" matches every tool. */
   tools: z.array(z.string().min(1)).min(1),

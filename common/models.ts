@@ -36,7 +36,7 @@ export const ModelInfo = z.object({
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-/** Codes a model provider's failures map to (DESIGN §4). */
+/** Codes a model provider's failures map to (architecture §4). */
 export const ProviderErrorCode = z.enum([
   'unreachable',
   'model-not-found',

@@ -77,7 +77,7 @@ const AbsolutePath = z
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'must be an absolute path');
 
 /**
- * One MCP server in the `mcpServers` shape Claude Desktop and others use (DESIGN §6):
+ * One MCP server in the `mcpServers` shape Claude Desktop and others use (architecture §6):
  * stdio `{ command, args, env, cwd }` or streamable HTTP `{ url, headers }`. Deliberately
  * loose here (other keys kept, e.g. `capture`, `timeoutMs`, `disabled`): main/mcp/config.ts
  * is the authoritative check, per server, so one bad entry never costs the whole settings file.
@@ -101,7 +101,7 @@ const AttachmentsSection = z.object({
 });
 
 /**
- * Standing decisions on tools that need consent (DESIGN §5): a tool's name as the model sees it
+ * Standing decisions on tools that need consent (architecture §5): a tool's name as the model sees it
  * (`server__tool`, or `screenshot_desktop`), or a glob over names (`files__*` = a whole server).
  * "allow" runs without asking, "deny" never runs, "ask" shows the approval card every time.
  * An exact name wins over a glob.
@@ -113,7 +113,7 @@ export type ToolPolicy = z.infer<typeof ToolPolicy>;
 const SECTIONS = {
   providers: ProvidersSection,
   defaultModel: ModelSelection.nullable(),
-  /** A vision model that describes images for a blind chat model (DESIGN §3, "Gate"). */
+  /** A vision model that describes images for a blind chat model (architecture §3, "Gate"). */
   visionHelper: ModelSelection.nullable(),
   vision: VisionSection,
   limits: LimitsSection,

@@ -1,6 +1,6 @@
 /**
  * Strips API keys and image payloads from text bound for a log line or an error message
- * (DESIGN §8). Known secret values are removed verbatim; the patterns catch the rest:
+ * (architecture §8). Known secret values are removed verbatim; the patterns catch the rest:
  * auth headers, key-shaped tokens, `apiKey` fields and query parameters, data: URIs, long
  * base64 runs and long byte lists.
  */

@@ -1,4 +1,4 @@
-// The preload (DESIGN §8): exposes exactly `GlanceApi` as `window.glance` — one function per
+// The preload (architecture §8): exposes exactly `GlanceApi` as `window.glance` — one function per
 // channel of common/ipc.ts and nothing generic, so a page cannot name a channel itself.
 // Bundled to CommonJS (`npm run build:preload`); it requires only `electron`.
 import { contextBridge, ipcRenderer, webUtils } from 'electron';

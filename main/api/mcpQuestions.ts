@@ -1,4 +1,4 @@
-// What MCP servers need from a person in the app and the harness (DESIGN §6): elicitation
+// What MCP servers need from a person in the app and the harness (architecture §6): elicitation
 // forms and URLs, VS Code `${input:id}` values, shown by the renderer as a dialog
 // (`mcp:question` out, `mcp:answer` back). An input is asked once and kept in the secret store.
 // Transport-neutral: the shell passes how to open a URL (the app: the system browser).

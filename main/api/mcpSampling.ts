@@ -1,4 +1,4 @@
-// MCP sampling (DESIGN §6): a server asks for a completion; it goes through the user's chosen
+// MCP sampling (architecture §6): a server asks for a completion; it goes through the user's chosen
 // model (the default from Settings), only after the person allows it in a dialog that shows
 // what will be sent. Text parts only: images or audio a server puts in a sampling request
 // are left out, and the dialog says so.

@@ -1,4 +1,4 @@
-// Tool approval over the API (DESIGN §5, §11): the engine emits `tool_approval` pending on the
+// Tool approval over the API (architecture §5, §11): the engine emits `tool_approval` pending on the
 // turn's chat events, the renderer's approval card answers with `chat:approveTool`, and the
 // turn goes on. Standing policy comes from Settings (toolApproval); "always" is stored there.
 import type { ToolApprovalDecision } from '../../common/events.ts';

@@ -1,4 +1,4 @@
-// Hardening values (DESIGN §8) that can be read and tested without Electron; the windows'
+// Hardening values (architecture §8) that can be read and tested without Electron; the windows'
 // webPreferences are in windows.ts, where static checkers can see them.
 /**
  * The renderer's CSP. `img-src data: blob:` is for thumbnails; nothing remote, no eval, no

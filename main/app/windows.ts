@@ -1,5 +1,5 @@
 // The two windows — the chat window and the compact ask window — and the hardening every
-// session and webContents gets (DESIGN §8).
+// session and webContents gets (architecture §8).
 import { BrowserWindow, shell, type BrowserWindowConstructorOptions, type Rectangle, type Screen, type Session, type WebContents } from 'electron';
 import { APP_ORIGIN } from './appProtocol.ts';
 import { sendEvent } from './ipcElectron.ts';

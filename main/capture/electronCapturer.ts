@@ -1,5 +1,5 @@
 // ScreenCapturer on Electron's desktopCapturer: the fallback inside the app when
-// node-screenshots cannot capture (DESIGN §7). Thumbnails are requested at the display's size
+// node-screenshots cannot capture (architecture §7). Thumbnails are requested at the display's size
 // × scale factor, so "thumbnail" means native resolution, and matched to the display by
 // `display_id`. Electron objects are passed in, so this file loads under plain Node too.
 import sharp from 'sharp';

@@ -1,4 +1,4 @@
-// The screen capture port (DESIGN §7). Backends: node-screenshots (nodeScreenshotsCapturer.ts,
+// The screen capture port (architecture §7). Backends: node-screenshots (nodeScreenshotsCapturer.ts,
 // plain Node and Electron main) and Electron's desktopCapturer (main/capture/electron*, app only).
 // Failures are values: a missing display, a refused permission or a bad region is something to
 // tell the user (or the model) in plain words, not an exception.

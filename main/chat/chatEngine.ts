@@ -14,7 +14,7 @@ import type { ConversationStore } from './conversationStore.ts';
 import { ConversationBusyError, type ConversationLock } from './conversationLock.ts';
 import { recoverUnfinishedTurn } from './recoverTurn.ts';
 import type { ToolApprover } from './toolApproval.ts';
-import { HELPER_PROMPT, now, toError, TurnState } from './turnState.ts';
+import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
 import type { ContextWindow } from './historyBudget.ts';
 import type { TextReader } from '../ocr/textReader.ts';
 import { transcribeForBlind } from './transcribeForBlind.ts';
@@ -52,7 +52,7 @@ export type TurnRequest = {
   userMessageId?: string;
   attachments?: TurnAttachment[];
   chat: ModelChoice;
-  /** A vision model that describes images for a blind chat model (DESIGN §3, "vision helper"). */
+  /** A vision model that describes images for a blind chat model (architecture §3, "vision helper"). */
   helper?: ModelChoice;
   signal?: AbortSignal;
   think?: boolean;
@@ -82,7 +82,7 @@ export type ChatEngineDeps = {
 };
 
 /**
- * The conversation engine (DESIGN §5): one user turn = model steps until the model answers
+ * The conversation engine (architecture §5): one user turn = model steps until the model answers
  * without tool calls. Tool-captured images are shown to a seeing model as synthetic user
  * turns, bounded per turn, and retracted into text stubs when the turn ends.
  */
@@ -198,7 +198,7 @@ export class ChatEngine {
     conversation.messages.push(userMessage);
     await deps.conversations.save(conversation);
 
-    const turn = new TurnState(conversation, request, seer, deps, emit, signal);
+    const turn = new TurnLoop(conversation, request, seer, deps, emit, signal);
     let outcome: TurnOutcome;
     try {
       if (seer && seer !== request.chat && attached.length) {

@@ -1,5 +1,5 @@
 // What the next request would cost against the model's context window, for the composer's
-// "Context" meter (DESIGN §11): the stored conversation plus the draft and its attachments,
+// "Context" meter (architecture §11): the stored conversation plus the draft and its attachments,
 // built and fitted exactly as a turn would be (buildMessages + fitHistory).
 import type { ContextEstimate } from '../../common/ipc.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
@@ -7,7 +7,7 @@ import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
 import type { Conversation } from './conversation.ts';
 import { estimateMessageTokens, fitHistory } from './historyBudget.ts';
-import { DEFAULT_SYSTEM_PROMPT } from './turnState.ts';
+import { DEFAULT_SYSTEM_PROMPT } from './turnLoop.ts';
 import type { Tool } from '../tools/tool.ts';
 
 export type ContextRequest = { conversationId?: string; text: string; attachmentIds: readonly string[]; chat: ModelChoice };

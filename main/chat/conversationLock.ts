@@ -1,4 +1,4 @@
-// One writer per conversation, across processes (DESIGN §5: "two turns on one conversation
+// One writer per conversation, across processes (architecture §5: "two turns on one conversation
 // never overwrite each other"). Each turn read the file, appended its messages in memory and
 // wrote the whole file back, so of 20 concurrent `glance ask --conversation ID` 18 turns were
 // silently overwritten. A lock file next to the conversation serialises them: created with

@@ -2,7 +2,7 @@ import type { Conversation } from './conversation.ts';
 
 /**
  * Repairs what a turn that never finished (the process was killed) left behind, before the
- * next turn builds a request from it (DESIGN §5: "a delivery left unretracted by a crash is
+ * next turn builds a request from it (architecture §5: "a delivery left unretracted by a crash is
  * retracted on load"). Turns on one conversation are serialised, so under the conversation's
  * lock any live delivery belongs to a dead turn: left alone, its screenshot would ride in
  * every later request. A tool call stored without its result (a malformed request for every

@@ -1,4 +1,4 @@
-// Consent for tools that can change things (DESIGN §5, §10, §11). The engine asks a
+// Consent for tools that can change things (architecture §5, §10, §11). The engine asks a
 // ToolApprover before running a tool whose `consent` says so; the approver answers from
 // standing policy (Settings, the MCP config's alwaysAllow, CLI flags), from grants made
 // earlier in this chat, or by asking a person (the UI's approval card, a TTY prompt). When

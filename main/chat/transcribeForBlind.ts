@@ -1,4 +1,4 @@
-// A blind chat model with no vision helper (DESIGN §5): rather than refusing a text-bearing
+// A blind chat model with no vision helper (architecture §5): rather than refusing a text-bearing
 // image, local OCR reads it and the model gets the text, labelled as such. The image itself is
 // stored (the user sees it, "sent as text") but never put in a request. An image without text
 // is refused exactly as before (`model-blind`): nothing is sent.

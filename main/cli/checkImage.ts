@@ -1,5 +1,5 @@
 // `glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json] [--out FILE]`
-// (DESIGN §10): runs a source through the image chokepoint and says what a model would receive,
+// (architecture §10): runs a source through the image chokepoint and says what a model would receive,
 // what its encoder processes and what it costs, or why it is refused. Stores nothing (--out
 // writes the exact payload). With --model the capability gate and that model's image rule apply.
 import { writeFile } from 'node:fs/promises';

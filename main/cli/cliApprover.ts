@@ -1,4 +1,4 @@
-// Consent for tools in `glance ask` (DESIGN §10): a prompt when a person is at the terminal,
+// Consent for tools in `glance ask` (architecture §10): a prompt when a person is at the terminal,
 // else `--allow-tools NAME,…` (globs) or `--yes`; otherwise the call is not run and the model
 // is told. The app's Settings policy (toolApproval) applies too, read-only: the CLI never
 // rewrites the app's settings, so "always" here lasts for this run.

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** Exit codes scripts rely on (DESIGN §10). */
+/** Exit codes scripts rely on (architecture §10). */
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, imageRefused: 3, modelFailed: 4 });
 
 /** Where a command writes; tests pass their own to capture output. */

@@ -1,4 +1,4 @@
-// The `glance` command (DESIGN §10): a thin dispatcher over the same core the app uses.
+// The `glance` command (architecture §10): a thin dispatcher over the same core the app uses.
 // Each command lives in its own module and returns its exit code.
 import { pathToFileURL } from 'node:url';
 import { askCommand } from './ask.ts';

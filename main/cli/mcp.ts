@@ -1,6 +1,6 @@
 // `glance mcp list [--mcp-config FILE] [--json]`
 // `glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]`
-// (DESIGN §10): the MCP hub from the command line, through the same binary capture the chat
+// (architecture §10): the MCP hub from the command line, through the same binary capture the chat
 // uses, so `mcp call --json` shows exactly what a model would get.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// What the `glance` CLI can do when an MCP server needs a person (DESIGN §6, §10):
+// What the `glance` CLI can do when an MCP server needs a person (architecture §6, §10):
 // - `${input:id}` (VS Code inputs): read from GLANCE_INPUT_<ID> — a script has no dialog;
 // - elicitation: a form is asked field by field on a TTY, declined otherwise; a URL is opened
 //   only after the person says yes;

@@ -1,5 +1,5 @@
 // `glance models [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--json]`
-// (DESIGN §10): what the server has, and for each model whether it can see and who said so.
+// (architecture §10): what the server has, and for each model whether it can see and who said so.
 import type { ModelInfo, ProviderKind, VisionSource } from '../../common/models.ts';
 import { ProviderError } from '../models/provider.ts';
 import { boundText } from '../redact.ts';

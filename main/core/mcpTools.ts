@@ -38,7 +38,7 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
 }
 
 /**
- * A tool that can change things runs only with consent (DESIGN §5): the server says it is
+ * A tool that can change things runs only with consent (architecture §5): the server says it is
  * destructive, or does not say it only reads. The config's `alwaysAllow` (Cline) approves
  * ahead of time.
  */

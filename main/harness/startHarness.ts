@@ -1,4 +1,4 @@
-// The web harness (DESIGN §9): the same core and the same typed API as the Electron app,
+// The web harness (architecture §9): the same core and the same typed API as the Electron app,
 // under plain Node, for the browser tests and as a dev mode. It serves the built renderer
 // and carries IPC over a WebSocket on 127.0.0.1 only.
 //

@@ -1,4 +1,4 @@
-// Crops from the ORIGINAL (DESIGN §3, §5 zoom_image): a region named in the coordinates of
+// Crops from the ORIGINAL (architecture §3, §5 zoom_image): a region named in the coordinates of
 // the image as the model (or the user) was shown it is mapped onto the kept original and cut
 // out at native resolution, so small text the fitted copy lost is back. One place decides how
 // a region is read and refused; zoom_image, read_text and the ask window's crop all use it.

@@ -1,4 +1,4 @@
-// The encoding decision (DESIGN §3): which format the fitted pixels are sent in, predicted from
+// The encoding decision (architecture §3): which format the fitted pixels are sent in, predicted from
 // the content, then ONE full encode. Encoding every accepted format and keeping the smallest
 // cost 2–5× a bare decode → resize → JPEG (bench:prepare, docs/benchmarks-perf.md); a prediction
 // from a sample of rows costs a few percent of that and picks the same format where it matters.

@@ -1,4 +1,4 @@
-// The one chokepoint every image passes (DESIGN §3):
+// The one chokepoint every image passes (architecture §3):
 // resolve → ingest cap → sniff → allowlist → decode guard → normalise → gate → store.
 // Bad input never throws: it comes back as { ok:false, code, message } in plain words.
 // A caller's abort rejects with the signal's reason; a failing disk (store.put) throws.
@@ -67,7 +67,7 @@ export class ImageIntake {
         ...image,
         ...fit,
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
-        // Kept as they came (DESIGN §3 "Originals"): the model gets the derived copy above.
+        // Kept as they came (architecture §3 "Originals"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },
     };

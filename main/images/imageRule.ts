@@ -1,4 +1,4 @@
-// What a model's server does to an image (DESIGN §4a), as data: each rule names one of a few
+// What a model's server does to an image (architecture §4a), as data: each rule names one of a few
 // transforms with its numbers; the functions here are the only code that reads them. From a rule
 // Glance computes the largest image worth sending (never pixels the server throws away), what the
 // encoder then processes (`modelInput`) and the token estimate. The numbers live in modelRules.ts.
@@ -211,7 +211,7 @@ export function fitInside(width: number, height: number, profile: Pick<ImageProf
 }
 
 /**
- * THE size decision (DESIGN §3 "fit the model's own image rules"): the largest image the
+ * THE size decision (architecture §3 "fit the model's own image rules"): the largest image the
  * model's server keeps, never more; without a known rule, or when a person set the size for
  * this model, the profile's long edge and pixel cap.
  */

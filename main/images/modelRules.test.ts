@@ -1,4 +1,4 @@
-// The model image rules against DESIGN §4a: what each family's server does to a 3840×2160
+// The model image rules against architecture §4a: what each family's server does to a 3840×2160
 // screenshot (the size Glance sends, what the encoder sees, the tokens), model_info overrides,
 // and the fallbacks for missing or absurd values.
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function seen(r: ImageRule, source = UHD) {
   return { family: r.family, sent: [sent.width, sent.height], input: [view.modelInput.width, view.modelInput.height], tokens: view.tokens };
 }
 
-describe('model image rules (DESIGN §4a)', () => {
+describe('model image rules (architecture §4a)', () => {
   it('gemma3: squashed to 896×896 whatever the aspect, 256 tokens; Glance sends each axis at most 896', () => {
     // Pre-squashed: exactly the encoder's pixels (fitting inside the square would starve the short axis).
     expect(seen(rule('ollama', 'gemma3:4b'))).toEqual({ family: 'gemma3', sent: [896, 896], input: [896, 896], tokens: 256 });

@@ -1,4 +1,4 @@
-// The model image rules (DESIGN §4a) as one table. A model is matched by Ollama's
+// The model image rules (architecture §4a) as one table. A model is matched by Ollama's
 // `general.architecture`, else by its name/id (Ollama names, OpenAI-compatible ids such as
 // "anthropic/claude-sonnet-4.5" or LM Studio's "qwen2.5-vl-7b-instruct"); where the server's
 // model_info gives the numbers (`<arch>.vision.image_size`, `patch_size`, `spatial_merge_size`,

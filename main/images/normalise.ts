@@ -1,4 +1,4 @@
-// Decode guard + normalise (DESIGN §3): header first (pixel limit before any decode), then one
+// Decode guard + normalise (architecture §3): header first (pixel limit before any decode), then one
 // decode with sharp (libuv pool, off the event loop) that applies EXIF orientation and fits the
 // target profile into one raw buffer; the encoding is predicted from those pixels and made from
 // that buffer once (encoderChoice.ts), never a second decode.

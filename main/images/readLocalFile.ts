@@ -1,4 +1,4 @@
-// Reads a local image file (DESIGN §3, resolve): paths a model asks for are confined to the
+// Reads a local image file (architecture §3, resolve): paths a model asks for are confined to the
 // allowed roots (lexically, then by real path, then O_NOFOLLOW); only regular files are opened,
 // so a FIFO or a device cannot hang a turn; the ingest cap is checked from the size first.
 import { constants as fsConstants } from 'node:fs';

@@ -1,4 +1,4 @@
-// Resolve: turn an image source into bytes (DESIGN §3, first two steps of the chokepoint).
+// Resolve: turn an image source into bytes (architecture §3, first two steps of the chokepoint).
 // Bytes; absolute path; file://; data: (strict base64); http(s) behind an SSRF guard.
 // The ingest cap is checked before reading wherever the size is known in advance
 // (stat, Content-Length, base64 length) and again while reading.

@@ -31,7 +31,7 @@ export type ImageProfile = {
   /** Largest encoded payload the provider accepts (bytes). */
   maxBytes: number;
   /**
-   * The model's own image rule (DESIGN §4a), when Glance knows its family: images are fitted to
+   * The model's own image rule (architecture §4a), when Glance knows its family: images are fitted to
    * it (the largest the server keeps) instead of maxLongEdge/maxPixels, and `modelInput`/`tokens`
    * are computed from it.
    */
@@ -87,7 +87,7 @@ export type StoredOriginal = { data: Uint8Array; mime: string; sha256: string };
 export type PrepareResult = { ok: true; image: PreparedImage } | ImageRefusal;
 export type AttachResult = { ok: true; attachment: AttachmentInfo } | ImageRefusal;
 
-/** Content-addressed attachment store (DESIGN §5.6): the only place image bytes live on disk. */
+/** Content-addressed attachment store (architecture §5.6): the only place image bytes live on disk. */
 export interface AttachmentStore {
   put(image: PreparedImage, origin: string): Promise<AttachmentInfo>;
   get(id: string): Promise<{ info: AttachmentInfo; data: Uint8Array } | undefined>;

@@ -1,4 +1,4 @@
-// Binary capture on every MCP tool result (DESIGN §6, seed 000). Bytes never reach the model's
+// Binary capture on every MCP tool result (architecture §6). Bytes never reach the model's
 // text: typed image/audio blocks and embedded blobs are decoded, images go through the intake
 // chokepoint into the attachment store, other binaries become files under <dataDir>/captures,
 // and each is replaced by a one-line descriptor. Declared rules do the same for base64 inside
@@ -16,7 +16,7 @@ import type { CaptureRule } from './config.ts';
 import { IMAGE_NAME, nameFromUri, safeFileName, withExtension } from '../../common/fileNames.ts';
 import { extensionFor, saveCapture } from './saveCapture.ts';
 
-/** What a tool call gives the engine (DESIGN §5: images go to the delivery queue, text to the tool message). */
+/** What a tool call gives the engine (architecture §5: images go to the delivery queue, text to the tool message). */
 export type McpToolOutcome = {
   ok: boolean;
   /** What the model's tool message gets: text only, never base64. */

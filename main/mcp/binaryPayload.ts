@@ -6,7 +6,7 @@ export type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reaso
 
 /**
  * Reads a block's payload whichever way it came: base64 text (the wire format, optionally as a
- * data: URL), raw bytes, a serialised Node Buffer, or — seed 000's SDK bug — base64 text handed
+ * data: URL), raw bytes, a serialised Node Buffer, or — an SDK bug seen in the wild — base64 text handed
  * over as bytes. Raw bytes that are all base64 characters and do not sniff as a file are that bug.
  */
 export function readBinaryPayload(value: unknown): PayloadResult {

@@ -1,6 +1,6 @@
 // Binary or text: the MIME or the file name decides when it says something, else the bytes.
 // Also the signature of binary a server already decoded as text (many U+FFFD).
-/** Binary decoded as text: at least this many U+FFFD in at least MANGLED_MIN_CHARS (seed 000). */
+/** Binary decoded as text: at least this many U+FFFD in at least MANGLED_MIN_CHARS (a PNG read as UTF-8 by a server). */
 const MANGLED_MIN_REPLACEMENTS = 8;
 const MANGLED_MIN_CHARS = 1024;
 

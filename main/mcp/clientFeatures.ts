@@ -1,4 +1,4 @@
-// What Glance offers a server as a client (DESIGN §6): roots, elicitation, sampling, logging.
+// What Glance offers a server as a client (architecture §6): roots, elicitation, sampling, logging.
 // Declaring `{}` made servers hide features; each capability here is declared only when the
 // entry that composes the hub can serve it (the CLI without a TTY declares no form dialog it
 // could not show). The hub stays transport- and UI-neutral: the entries pass functions.

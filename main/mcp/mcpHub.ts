@@ -1,4 +1,4 @@
-// The MCP hub (DESIGN §6): one SDK Client per configured server, tools namespaced
+// The MCP hub (architecture §6): one SDK Client per configured server, tools namespaced
 // `server__tool`, every call with a timeout and an abort, results through binary capture.
 //
 // Servers start lazily, on first use (listTools or callTool), not at launch: the window opens

@@ -1,4 +1,4 @@
-// One configured MCP server: its SDK Client, its process or session, its state (DESIGN §6).
+// One configured MCP server: its SDK Client, its process or session, its state (architecture §6).
 // Started lazily; a crash or hang marks it for restart on next use; a remote server that
 // answers 4xx to streamable HTTP is retried over legacy SSE (and remembered); one that needs
 // sign-in goes through OAuth and is retried with the token.

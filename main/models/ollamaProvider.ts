@@ -1,4 +1,4 @@
-// Ollama through the `ollama` package (DESIGN §4). Wire facts this file relies on:
+// Ollama through the `ollama` package (architecture §4). Wire facts this file relies on:
 // - the client turns a *string* image into a file read, so images go in as Uint8Array only;
 // - `AbortableAsyncIterator.abort()` aborts one stream, `Ollama.abort()` every stream of that
 //   client instance: we never call the latter and build one client per call, whose injected

@@ -1,4 +1,4 @@
-// Any OpenAI-compatible server through the `openai` package (DESIGN §4): OpenAI, OpenRouter,
+// Any OpenAI-compatible server through the `openai` package (architecture §4): OpenAI, OpenRouter,
 // LM Studio, vLLM, llama.cpp, Ollama's /v1. Wire facts this file relies on:
 // - images ride only as `image_url` data-URI parts of *user* messages; a tool message's
 //   content is a string (Chat Completions accepts nothing else there);

@@ -21,7 +21,7 @@ export type ToolCall = {
   invalidArguments?: string;
 };
 
-/** Provider-neutral messages: the engine never sees a wire format (DESIGN §4). */
+/** Provider-neutral messages: the engine never sees a wire format (architecture §4). */
 export type ModelMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string; images?: ModelImage[] }
@@ -78,7 +78,7 @@ export type ModelDetails = {
   defaultContext?: number;
 };
 
-/** One interface for Ollama and OpenAI-compatible servers (DESIGN §4). */
+/** One interface for Ollama and OpenAI-compatible servers (architecture §4). */
 export interface ModelProvider {
   readonly kind: ProviderKind;
   /** Streams one model step. Throws ProviderError; an aborted signal ends it with code 'cancelled'. */

@@ -1,4 +1,4 @@
-// OCR of kept bytes, bounded before any pixel is decoded (DESIGN §3 decode guard): the header
+// OCR of kept bytes, bounded before any pixel is decoded (architecture §3 decode guard): the header
 // decides first (an image over the pixel cap, a decompression bomb, is refused in microseconds),
 // then only the region is decoded, scaled so a reading never gets more than OCR_MAX_PIXELS — a
 // 100 MP photo is read at 12 MP, never whole — and small crops are enlarged so tesseract sees

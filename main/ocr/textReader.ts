@@ -1,4 +1,4 @@
-// Local OCR (DESIGN §3, §5): the port the engine and the tools use, and what a reading returns.
+// Local OCR (architecture §3, §5): the port the engine and the tools use, and what a reading returns.
 
 /** One recognised line with where it sits (pixels of the image that was read). */
 export type OcrLine = { text: string; confidence: number; box: { x: number; y: number; width: number; height: number } };

@@ -6,7 +6,7 @@ import { SecretName } from '../../common/settings.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
 
 /**
- * API keys (DESIGN §8): never in settings.json, never logged, never sent to the renderer
+ * API keys (architecture §8): never in settings.json, never logged, never sent to the renderer
  * (which sees only `{ name, set }`). The app keeps them encrypted with Electron's
  * `safeStorage`; the CLI and the harness read them from environment variables only.
  */

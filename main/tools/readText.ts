@@ -1,4 +1,4 @@
-// read_text (DESIGN §5): local OCR of an image's ORIGINAL, whole or a rectangle of it, for a
+// read_text (architecture §5): local OCR of an image's ORIGINAL, whole or a rectangle of it, for a
 // model that sees but misreads small text — digits above all (an IBAN, an error code, a port).
 // Bounded like every OCR here: the pixel cap before decoding, at most OCR_MAX_PIXELS read, a
 // timeout on the worker.

@@ -15,7 +15,7 @@ const Args = z.object({
  * screenshot_desktop: captures anew on every call (never cached). Without a region it shows
  * the whole display fitted to the model's image profile; with one — in the coordinates of
  * that fitted image — it maps the region back to screen pixels and captures it at native
- * resolution, which is how a model reads text too small for the full view (DESIGN §3).
+ * resolution, which is how a model reads text too small for the full view (architecture §3).
  */
 export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: ImageIntake }): Tool {
   let lastDisplayId: string | undefined;

@@ -37,7 +37,7 @@ export interface Tool {
   /** Image tools are offered only to a model that can see (or has a vision helper). */
   readonly needsVision: boolean;
   /**
-   * Runs only with the user's consent (DESIGN §5): 'always' for tools that can change things
+   * Runs only with the user's consent (architecture §5): 'always' for tools that can change things
    * (MCP destructiveHint, or not readOnlyHint); 'remote-model' when what it captures goes to a
    * model off this machine (screenshot_desktop with a non-loopback model).
    */

@@ -1,4 +1,4 @@
-// zoom_image (DESIGN §5): a rectangle of an image the model was shown, in that image's pixels,
+// zoom_image (architecture §5): a rectangle of an image the model was shown, in that image's pixels,
 // cut from the kept ORIGINAL at native resolution and fitted to the model's own rules like any
 // image, then shown to it as a tool image (an ephemeral user turn, counted in the per-turn
 // delivery cap). A 4K screen fitted for gemma3 keeps none of its 14 px code; a band of it zoomed

@@ -12,7 +12,7 @@ const DONE_TEXT: Record<Exclude<NonNullable<ToolCallView['approval']>['decision'
 };
 
 /**
- * Consent for a tool that can change things (DESIGN §5, §11), inside its tool card: what it
+ * Consent for a tool that can change things (architecture §5, §11), inside its tool card: what it
  * will run with, and Allow once / Allow for this chat / Always / Deny. Once decided, one line
  * says what was decided and by whom.
  */

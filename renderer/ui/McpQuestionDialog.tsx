@@ -1,4 +1,4 @@
-// A question from an MCP server (DESIGN §6): an elicitation form, a URL it wants opened (only
+// A question from an MCP server (architecture §6): an elicitation form, a URL it wants opened (only
 // with the person's yes), or a VS Code `${input:id}` value for a server's config. One at a
 // time, as a modal dialog named after the server; Escape cancels.
 import { useEffect, useRef, useState, type FormEvent } from 'react';

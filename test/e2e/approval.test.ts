@@ -1,4 +1,4 @@
-// Tool approval in the UI (DESIGN §5, §11), in Chromium through the harness: an MCP tool that
+// Tool approval in the UI (architecture §5, §11), in Chromium through the harness: an MCP tool that
 // can change things waits on an approval card in its tool card, showing the arguments; Deny
 // tells the model, Allow once runs it, Allow for this chat lets it run again without asking,
 // Always is stored in Settings.

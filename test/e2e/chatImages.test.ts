@@ -16,7 +16,7 @@ const contextValue = async (page: Page) => {
 
 describe('image costs', () => {
   it('shows a token estimate on each thumbnail and a Context meter that counts them', async () => {
-    // gemma3 resizes every image to 896×896 = 256 tokens (DESIGN §4a), and says its context length.
+    // gemma3 resizes every image to 896×896 = 256 tokens (architecture §4a), and says its context length.
     const models = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
     onTestFinished(() => models.close());
     const { page } = await suite.session({ ollamaHost: models.url });

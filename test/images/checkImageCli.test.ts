@@ -1,4 +1,4 @@
-// `glance check-image` (DESIGN §10): in-process through main(), against a loopback server that
+// `glance check-image` (architecture §10): in-process through main(), against a loopback server that
 // speaks Ollama's /api/show, and once as a real process.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -93,7 +93,7 @@ describe('glance check-image (in-process)', () => {
     const lines = out.trim().split('\n');
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    // DESIGN §10's fields in its order, then legibility and the rule that applied.
+    // architecture §10's fields in its order, then legibility and the rule that applied.
     expect(Object.keys(result)).toEqual(['ok', 'mime', 'width', 'height', 'bytes', 'sha256', 'modelInput', 'tokens', 'source', 'legibility', 'rule']);
     // No model named: the provider's default profile, and nothing known about an encoder.
     expect(result).toMatchObject({ ok: true, width: 1568, height: 882, modelInput: null, tokens: null, rule: null, source: { mime: 'image/png', width: 3840, height: 2160 } });

@@ -1,4 +1,4 @@
-// `glance mcp list` and `glance mcp call` (DESIGN §10): in-process with a capturing io, and
+// `glance mcp list` and `glance mcp call` (architecture §10): in-process with a capturing io, and
 // once as a real process.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -14,7 +14,7 @@ import type { CaptureRule } from '../../main/mcp/config.ts';
 export const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/mcpServer.ts', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Gitea's get_file_contents, described the way seed 000 does. */
+/** Gitea's get_file_contents, as a capture rule: base64 in the JSON field "content". */
 export const GITEA_RULE: CaptureRule = { tools: ['get_file_contents', 'get_file_mangled'], contentField: 'content', nameField: 'name', encodingField: 'encoding' };
 
 export async function tempDataDir(): Promise<{ dir: string; remove: () => Promise<void> }> {

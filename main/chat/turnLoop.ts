@@ -15,7 +15,7 @@ import { boundToolImages } from './imageBudget.ts';
 import { askConsent } from './toolApproval.ts';
 import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
 
-// One user turn's agent loop (DESIGN §5), split from chatEngine.ts (which sets the turn up:
+// One user turn's agent loop (architecture §5), split from chatEngine.ts (which sets the turn up:
 // lock, gate, user message, outcome): model steps, tools with consent, deliveries, retraction.
 
 export const HELPER_PROMPT =
@@ -26,8 +26,8 @@ export const DEFAULT_SYSTEM_PROMPT =
   'You are Glance, a desktop assistant. When images are shown to you, describe only what you actually see in them. ' +
   'Images captured by tools are shown to you once, in the turn they were captured; afterwards only a text stub remains.';
 
-/** Mutable state of one user turn. */
-export class TurnState {
+/** One user turn's loop: model steps, tools, deliveries, until the model answers without tool calls. */
+export class TurnLoop {
   answer = '';
   readonly #conversation: Conversation;
   readonly #request: TurnRequest;

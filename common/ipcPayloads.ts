@@ -1,0 +1,193 @@
+// The payloads the IPC channels carry (architecture §8): conversations, models, MCP servers
+// and their questions, notices, secrets, attachments, the context estimate. common/ipc.ts
+// builds the channel table from these and re-exports them.
+import { z } from 'zod';
+import { ChatEvent } from './events.ts';
+import { AttachmentInfo } from './images.ts';
+import { ModelInfo } from './models.ts';
+import { ModelSelection, SecretName } from './settings.ts';
+
+export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an id of letters, digits, "_" or "-"');
+export const AttachmentId = AttachmentInfo.shape.id;
+const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be bytes (a Uint8Array)');
+export const Empty = z.strictObject({});
+
+export const ConversationSummary = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/**
+ * A stored conversation as the renderer replays it: each user turn with the `ChatEvent`s it
+ * produced, so history and live streaming go through the same reducer.
+ */
+export const ConversationView = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  model: ModelSelection.optional(),
+  turns: z.array(
+    z.object({
+      id: z.string(),
+      text: z.string(),
+      attachmentIds: z.array(AttachmentId),
+      createdAt: z.string(),
+      events: z.array(ChatEvent),
+      /** The model that answered it, when stored. */
+      model: ModelSelection.optional(),
+      /** Still running: `events` is what streamed so far and more follow on `chat:event` under this id. */
+      live: z.boolean().optional(),
+    }),
+  ),
+});
+export type ConversationView = z.infer<typeof ConversationView>;
+
+/** A model from one endpoint ("ollama" or an OpenAI-compatible endpoint's name). */
+export const ListedModel = ModelInfo.extend({ endpoint: z.string() });
+export type ListedModel = z.infer<typeof ListedModel>;
+
+export const McpServerStatus = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
+  tools: z.array(z.string()),
+  /** Why it failed, in plain words. */
+  message: z.string().optional(),
+  /** Config keys Glance does not use (never dropped silently), and the like. */
+  warnings: z.array(z.string()).optional(),
+  /** The server's own log (`notifications/message`), for "Open log". */
+  logFile: z.string().optional(),
+});
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
+
+/** One field of a question (the MCP elicitation schema: flat, primitive). */
+export const McpQuestionField = z.looseObject({
+  type: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  default: z.unknown().optional(),
+  enum: z.array(z.unknown()).optional(),
+  oneOf: z.array(z.looseObject({ const: z.string(), title: z.string().optional() })).optional(),
+  format: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+});
+export type McpQuestionField = z.infer<typeof McpQuestionField>;
+
+/**
+ * Something an MCP server (or its config) needs from the person, shown as a dialog: a form
+ * (elicitation), a URL to open with consent (URL elicitation), or a VS Code `${input:id}`
+ * value (asked once, kept in the secret store). `withdrawn`: the server no longer waits.
+ */
+export const McpQuestion = z.object({
+  id: z.string(),
+  server: z.string(),
+  kind: z.enum(['form', 'url', 'input']),
+  message: z.string(),
+  fields: z.record(z.string(), McpQuestionField).default({}),
+  required: z.array(z.string()).default([]),
+  url: z.string().optional(),
+  /** An input to type without echo (a token). */
+  password: z.boolean().optional(),
+  withdrawn: z.boolean().optional(),
+});
+export type McpQuestion = z.infer<typeof McpQuestion>;
+
+export const McpAnswer = z.strictObject({
+  id: z.string().min(1).max(64),
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+export type McpAnswer = z.infer<typeof McpAnswer>;
+
+export const Notice = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  /** e.g. "hotkey-unavailable", "secrets-insecure", "settings-recovered". */
+  code: z.string(),
+  message: z.string(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+export const SecretBackendInfo = z.object({
+  /** "keychain", "dpapi", "gnome_libsecret", "kwallet5", "basic_text", "env", "unavailable"… */
+  name: z.string(),
+  /** Survives a restart. */
+  persistent: z.boolean(),
+  /** Encrypted by the OS (false for basic_text and when no backend is available). */
+  secure: z.boolean(),
+  warning: z.string().optional(),
+});
+export type SecretBackendInfo = z.infer<typeof SecretBackendInfo>;
+
+/** What the renderer may know about a key: its name and whether it is set. Never the value. */
+export const SecretStatus = z.object({ name: SecretName, set: z.boolean() });
+export type SecretStatus = z.infer<typeof SecretStatus>;
+
+export const Region = z.strictObject({
+  x: z.number().int().nonnegative(),
+  y: z.number().int().nonnegative(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+
+const WindowTarget = z.enum(['ask', 'main']);
+
+/**
+ * An image that reached a window from outside it (the hotkey capture into the ask window, a
+ * drop on the tray/dock icon into the chat window), accepted or refused.
+ */
+export const IncomingAttachment = z.object({
+  id: z.string(),
+  target: WindowTarget,
+  result: z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), attachment: AttachmentInfo }),
+    z.object({ ok: z.literal(false), origin: z.string(), code: z.string(), message: z.string() }),
+  ]),
+});
+export type IncomingAttachment = z.infer<typeof IncomingAttachment>;
+
+export const AttachmentSource = z.discriminatedUnion('kind', [
+  /** From `glance.pathForFile(file)` (drops and the file picker). */
+  z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
+  /** A paste, or a drop whose file has no path. */
+  z.strictObject({ kind: z.literal('bytes'), name: z.string().min(1).max(255), bytes: Bytes }),
+]);
+
+/**
+ * The "Context" meter (architecture §11): the next request's estimated tokens (stored history, the
+ * draft and its attachments, fitted as a turn would be) against the model's context window.
+ */
+export const ContextEstimate = z.object({
+  estimatedTokens: z.number().int().nonnegative(),
+  /** Of which the draft's text, and every image riding in the request. */
+  draftTokens: z.number().int().nonnegative(),
+  imageTokens: z.number().int().nonnegative(),
+  /** The window Glance fits requests to (meter maximum); null when nobody says. */
+  contextWindow: z.number().int().positive().nullable(),
+  /** The model's own maximum (Ollama context_length, a known remote window). */
+  maxContext: z.number().int().positive().nullable(),
+  source: z.enum(['ollama-model-info', 'ollama-default', 'server-metadata', 'known-model', 'none']),
+  /** Older turns that would be left out (with a stub) to fit. */
+  droppedTurns: z.number().int().nonnegative(),
+  /** Ollama: the num_ctx the request would ask for. */
+  numCtx: z.number().int().positive().nullable(),
+  /**
+   * The tool schemas the request carries (part of estimatedTokens): built-ins and the MCP
+   * servers already running, per source ("built-in" or the server's name), biggest first.
+   */
+  tools: z
+    .object({
+      tokens: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+      bySource: z.array(z.object({ source: z.string(), tools: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), tokens: z.number().int().nonnegative() })),
+    })
+    .optional(),
+});
+export type ContextEstimate = z.infer<typeof ContextEstimate>;
+
