@@ -2,35 +2,15 @@
 // can change things waits on an approval card in its tool card, showing the arguments; Deny
 // tells the model, Allow once runs it, Allow for this chat lets it run again without asking,
 // Always is stored in Settings.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { launchChromium, MCP_FIXTURE, openSession, type Session } from './browserHarness.ts';
+import type { Page } from 'playwright-core';
+import { MCP_FIXTURE, type Session } from './browserHarness.ts';
+import { chatSuite } from './chatSuite.ts';
 
-let server: ModelServer;
-let browser: Browser;
-let s: Session | undefined;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-  server.reset();
-});
-
-async function session(): Promise<Session> {
-  s = await openSession(browser, { ollamaHost: server.url, mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
-  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
-  return s;
-}
+const suite = chatSuite();
+const session = (): Promise<Session> => suite.session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
 async function ask(page: Page, text: string) {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.keyboard.press('Enter');
@@ -40,7 +20,7 @@ const write = (text: string) => ({ toolCalls: [{ name: 'fixture__write_note', ar
 describe('the approval card', () => {
   it('Deny: the tool does not run and the model is told; Allow once: it runs', async () => {
     const { page, shot } = await session();
-    server.script(write('buy milk'), { text: 'Understood, I did not store it.' });
+    suite.server().script(write('buy milk'), { text: 'Understood, I did not store it.' });
     await ask(page, 'Store a note.');
     const card = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
     const approval = card.getByRole('group', { name: 'Approve fixture__write_note' });
@@ -51,32 +31,32 @@ describe('the approval card', () => {
     await approval.getByRole('button', { name: 'Deny' }).click();
     await card.locator('.approval-outcome').filter({ hasText: /^Not run: The user declined/ }).waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'I did not store it' }).waitFor();
-    const told = server.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    const told = suite.server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(told.text).toMatch(/the user declined/);
 
-    server.script(write('buy bread'), { text: 'Stored.' });
+    suite.server().script(write('buy bread'), { text: 'Stored.' });
     await ask(page, 'Store another.');
     const second = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
     await second.getByRole('button', { name: 'Allow once' }).click();
     await second.getByText('Allowed once').waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Stored.' }).waitFor();
-    expect(server.requests.at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!.text).toMatch(/stored note/);
+    expect(suite.server().requests.at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!.text).toMatch(/stored note/);
   });
 
   it('Allow for this chat: the next call in the chat runs without a card; Always is kept in Settings', async () => {
     const { page, dataDir } = await session();
-    server.script(write('one'), { text: 'first stored' });
+    suite.server().script(write('one'), { text: 'first stored' });
     await ask(page, 'Store one.');
     await page.getByRole('button', { name: 'Allow for this chat' }).click();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'first stored' }).waitFor();
 
-    server.script(write('two'), { text: 'second stored' });
+    suite.server().script(write('two'), { text: 'second stored' });
     await ask(page, 'Store two.');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'second stored' }).waitFor();
     expect(await page.getByRole('group', { name: /^Approve / }).count()).toBe(0);
     expect(await page.getByText('Allowed for this chat').count()).toBe(2);
 
-    server.script({ toolCalls: [{ name: 'fixture__delete_notes', arguments: {} }] }, { text: 'all gone' });
+    suite.server().script({ toolCalls: [{ name: 'fixture__delete_notes', arguments: {} }] }, { text: 'all gone' });
     await ask(page, 'Delete them all.');
     await page.getByRole('group', { name: 'Approve fixture__delete_notes' }).getByRole('button', { name: 'Always' }).click();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'all gone' }).waitFor();
@@ -86,7 +66,7 @@ describe('the approval card', () => {
 
   it('Stop while a card waits ends the turn', async () => {
     const { page } = await session();
-    server.script(write('never'));
+    suite.server().script(write('never'));
     await ask(page, 'Store it.');
     await page.getByRole('group', { name: 'Approve fixture__write_note' }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
