@@ -12,6 +12,7 @@ import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
 import { createCore, type GlanceCore } from './createCore.ts';
+import type { TextReader } from '../ocr/textReader.ts';
 import { mcpToolProvider } from './mcpTools.ts';
 import { createModelResolver, type EndpointOverride, type ModelResolver, type SettingsSource } from './modelResolver.ts';
 
@@ -37,6 +38,8 @@ export type ComposeOptions = {
   endpoint?: EndpointOverride;
   /** Test-only: http(s) image sources may reach loopback fixture servers. */
   allowLoopbackFetch?: boolean;
+  /** The local OCR reader; default tesseract.js. */
+  ocr?: TextReader;
   /** Receives every line already redacted. */
   log?: (line: string) => void;
 };
@@ -67,6 +70,7 @@ export function composeServices(options: ComposeOptions): Services {
     ...(current.allowedRoots.length > 0 ? { allowedRoots: current.allowedRoots } : {}),
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
+    ...(options.ocr ? { ocr: options.ocr } : {}),
     secrets: secretValues,
   });
 

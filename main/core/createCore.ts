@@ -6,6 +6,7 @@ import { ChatEngine } from '../chat/chatEngine.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
+import { RememberingReader } from '../ocr/rememberedReadings.ts';
 import { TesseractReader } from '../ocr/tesseractReader.ts';
 import type { TextReader } from '../ocr/textReader.ts';
 import { analyzeImageTool } from '../tools/analyzeImage.ts';
@@ -68,7 +69,7 @@ export function createCore(options: CoreOptions): GlanceCore {
     store: attachments,
   });
   const conversations = new ConversationStore(options.dataDir);
-  const ocr = options.ocr ?? new TesseractReader();
+  const ocr = new RememberingReader(options.ocr ?? new TesseractReader());
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))

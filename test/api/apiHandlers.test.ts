@@ -9,10 +9,12 @@ import type { IpcResult } from '../../common/ipc.ts';
 import { createIpcRouter } from '../../main/api/ipcRouter.ts';
 import { createApiHandlers } from '../../main/api/apiHandlers.ts';
 import { composeServices } from '../../main/core/composeServices.ts';
+import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
 import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { SVG } from '../fixtures/images.ts';
+import { countedReader } from '../fixtures/ocr.ts';
 import { invoiceLines, textImage } from '../fixtures/textImage.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 
@@ -21,6 +23,7 @@ let dataDir: string;
 let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
 let closeServices: () => Promise<void>;
 const pushed: { channel: string; payload: unknown }[] = [];
+const ocr = countedReader(new TesseractReader());
 
 beforeAll(async () => {
   server = await createModelServer();
@@ -28,7 +31,7 @@ beforeAll(async () => {
   const settings = new SettingsStore({ dataDir });
   await settings.load();
   await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] } });
-  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined });
+  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), ocr, log: () => undefined });
   closeServices = () => services.close();
   const handlers = createApiHandlers({
     services,
@@ -93,6 +96,17 @@ describe('API handlers', () => {
     expect({ mime: view.mime, width: view.width, original: view.original, fromOriginal: view.fromOriginal }).toEqual({ mime: 'image/png', width: 900, original: { mime: 'image/png', bytes: page.png.byteLength }, fromOriginal: true });
     expect(Buffer.from(view.dataUrl.split(',')[1]!, 'base64').equals(page.png)).toBe(true);
     expect(await call('attachments:original', { id: 'f'.repeat(16) })).toMatchObject({ ok: false, code: 'not-found' });
+
+    // Sent: the model gets the text; the image was read once, when it was attached, not again.
+    const reads = ocr.reads;
+    server.script({ text: 'It is an invoice.' });
+    value(await call('chat:send', { turnId: 't-ocr', text: 'What does it say?', attachmentIds: [att.id], model: { provider: 'ollama', name: 'blind-llm' } }));
+    const events = await turnEvents('t-ocr');
+    expect(events.find((e) => e.type === 'image_transcribed')).toMatchObject({ attachmentId: att.id });
+    const order = /^Order (\d+)/.exec(invoiceLines(6)[0]!)![1]!;
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(order);
+    expect(ocr.reads).toBe(reads);
+    expect(reads).toBeGreaterThan(0);
   }, 60_000);
 
   it('lists models from Ollama and each OpenAI-compatible endpoint with their vision verdicts', async () => {
