@@ -27,6 +27,8 @@ export const SourceImageInfo = z.object({
   width: z.number().int().nonnegative(),
   height: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
+  /** A screen capture's device pixels per CSS pixel (2 on Retina): how large its text is drawn. */
+  pixelRatio: z.number().positive().optional(),
 });
 export type SourceImageInfo = z.infer<typeof SourceImageInfo>;
 

@@ -59,7 +59,7 @@ export class ImageIntake {
     const normalised = await normaliseImage(pixels, sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
     const name = displayName(input.name ?? resolved.name ?? '');
-    const image = { ...normalised.image, source: { ...normalised.image.source, bytes: resolved.data.byteLength } };
+    const image = { ...normalised.image, source: { ...normalised.image.source, bytes: resolved.data.byteLength, ...(input.pixelRatio ? { pixelRatio: input.pixelRatio } : {}) } };
     const fit = describeFit(image.source, image, profile, input.pixelRatio);
     return {
       ok: true,
@@ -105,7 +105,9 @@ export class ImageIntake {
     }
     const source = original?.data ?? (await this.#store.get(id))?.data;
     if (!source) return gone;
-    const prepared = await this.prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user' }, target.profile, options);
+    // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
+    const pixelRatio = info.source.pixelRatio;
+    const prepared = await this.prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}) }, target.profile, options);
     if (!prepared.ok) return prepared;
     options.signal?.throwIfAborted();
     const attachment = await this.#store.put(prepared.image, info.origin);

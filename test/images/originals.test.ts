@@ -102,6 +102,21 @@ describe('originals', () => {
     expect(blind.ok ? 'sent' : blind.code).toBe('model-blind');
   });
 
+  it("a capture's pixel ratio survives a re-fit: the legibility estimate for the new model still counts Retina text as twice as large", async () => {
+    const big = await finePattern();
+    const first = await core.intake.tryAttachImage({ source: big, name: 'retina.png', origin: 'screenshot', requestedBy: 'user', pixelRatio: 2 }, seeing());
+    if (!first.ok) throw new Error(first.message);
+    expect(first.attachment.source.pixelRatio).toBe(2);
+    const other = seeing({ ...profileFor('ollama'), maxLongEdge: 1000, maxPixels: 1000 * 500 });
+    const refit = await core.intake.refit(first.attachment.id, other);
+    if (!refit.ok) throw new Error(refit.message);
+    // The same re-fit of a capture at ratio 1 estimates text half as large.
+    const plain = await core.intake.prepare({ source: big, name: 'plain.png', origin: 'screenshot', requestedBy: 'user' }, other.profile);
+    if (!plain.ok) throw new Error(plain.message);
+    expect(refit.attachment.width).toBe(plain.image.width);
+    expect(refit.attachment.legibility!.textPx).toBeCloseTo(plain.image.legibility.textPx * 2, 0);
+  });
+
   it('an image attached for a model is not prepared again when it is sent to that model (the gate runs once)', async () => {
     const big = await finePattern();
     const target = seeing();
