@@ -109,6 +109,20 @@ const AttachmentsSection = z.object({
 export const ToolPolicy = z.record(z.string().min(1).max(200), z.enum(['allow', 'deny', 'ask']));
 export type ToolPolicy = z.infer<typeof ToolPolicy>;
 
+/** The sizes a person may set (architecture §4a: "a per-model override wins"). */
+export const IMAGE_EDGE_RANGE = { min: 64, max: 8192 } as const;
+export const IMAGE_PIXELS_RANGE = { min: 10_000, max: 64_000_000 } as const;
+
+/** A model's image size set by a person: the longest edge and/or the most pixels it is sent. */
+export const ImageSizeOverride = z.strictObject({
+  maxLongEdge: z.number().int().min(IMAGE_EDGE_RANGE.min).max(IMAGE_EDGE_RANGE.max).optional(),
+  maxPixels: z.number().int().min(IMAGE_PIXELS_RANGE.min).max(IMAGE_PIXELS_RANGE.max).optional(),
+});
+export type ImageSizeOverride = z.infer<typeof ImageSizeOverride>;
+
+/** Per model, like `vision`: endpoint id → model name → size. Absent: the model's own rule decides. */
+const ImageSizesSection = z.record(z.string(), z.record(z.string(), ImageSizeOverride));
+
 /** Each top-level section; a settings patch replaces whole sections. */
 const SECTIONS = {
   providers: ProvidersSection,
@@ -124,6 +138,7 @@ const SECTIONS = {
   mcpServers: McpServers,
   attachments: AttachmentsSection,
   toolApproval: ToolPolicy,
+  imageSizes: ImageSizesSection,
 } as const;
 
 export const Settings = z.object({
@@ -138,6 +153,7 @@ export const Settings = z.object({
   mcpServers: SECTIONS.mcpServers.default({}),
   attachments: SECTIONS.attachments.prefault({}),
   toolApproval: SECTIONS.toolApproval.default({}),
+  imageSizes: SECTIONS.imageSizes.default({}),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingsSection = Exclude<keyof Settings, 'version'>;
@@ -155,6 +171,7 @@ export const SettingsPatch = z.strictObject({
   mcpServers: SECTIONS.mcpServers.optional(),
   attachments: SECTIONS.attachments.optional(),
   toolApproval: SECTIONS.toolApproval.optional(),
+  imageSizes: SECTIONS.imageSizes.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
@@ -168,15 +185,25 @@ export function endpointId(model: Pick<ModelSelection, 'provider' | 'endpoint'>)
 }
 
 /**
- * What the user declared about a model's vision, if anything — the one lookup the app, the
- * harness and every CLI command use. For Ollama `name` and `name:latest` are the same model
- * (Ollama adds the tag), so a verdict declared under either form counts for both.
+ * A per-model entry of a section keyed endpoint id → model name (`vision`, `imageSizes`). For
+ * Ollama `name` and `name:latest` are the same model (Ollama adds the tag), so an entry under
+ * either form counts for both.
  */
-export function declaredVision(settings: Pick<Settings, 'vision'>, model: Pick<ModelSelection, 'provider' | 'endpoint' | 'name'>): 'yes' | 'no' | undefined {
-  const declared = settings.vision[endpointId(model)];
-  if (!declared) return undefined;
-  const exact = declared[model.name];
+function perModel<T>(section: Record<string, Record<string, T>>, model: Pick<ModelSelection, 'provider' | 'endpoint' | 'name'>): T | undefined {
+  const entries = section[endpointId(model)];
+  if (!entries) return undefined;
+  const exact = entries[model.name];
   if (exact !== undefined || model.provider !== 'ollama') return exact;
   const alias = model.name.endsWith(':latest') ? model.name.slice(0, -':latest'.length) : model.name.includes(':') ? undefined : `${model.name}:latest`;
-  return alias === undefined ? undefined : declared[alias];
+  return alias === undefined ? undefined : entries[alias];
+}
+
+/** What the user declared about a model's vision, if anything — the one lookup the app, the harness and every CLI command use. */
+export function declaredVision(settings: Pick<Settings, 'vision'>, model: Pick<ModelSelection, 'provider' | 'endpoint' | 'name'>): 'yes' | 'no' | undefined {
+  return perModel(settings.vision, model);
+}
+
+/** The image size a person set for a model in Settings, if any. */
+export function imageSizeFor(settings: Pick<Settings, 'imageSizes'>, model: Pick<ModelSelection, 'provider' | 'endpoint' | 'name'>): ImageSizeOverride | undefined {
+  return perModel(settings.imageSizes, model);
 }

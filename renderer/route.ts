@@ -25,3 +25,14 @@ export function routeHash(route: Route): string {
       return route.conversationId ? `#/c/${route.conversationId}` : '#/';
   }
 }
+
+/** The Settings sections, in page order: the address (#/settings/<id>) and the heading. */
+export const SETTINGS_PAGES: readonly (readonly [id: string, label: string])[] = [
+  ['providers', 'Providers'],
+  ['vision', 'Vision'],
+  ['images', 'Image sizes'],
+  ['limits', 'Limits'],
+  ['hotkey', 'Hotkey'],
+  ['mcp', 'MCP servers'],
+  ['tools', 'Tool approval'],
+];

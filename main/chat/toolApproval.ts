@@ -5,6 +5,7 @@
 // nobody can be asked, the call is not run and the model is told why.
 import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
 import type { ToolPolicy } from '../../common/settings.ts';
+import { globMatch, policyFor } from '../../common/toolPolicy.ts';
 import type { ToolCall } from '../models/provider.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
 
@@ -76,23 +77,6 @@ export class PolicyApprover implements ToolApprover {
     if (decision === 'always') await o.remember?.(request.name);
     return decision === 'deny' ? { decision, by: 'user', reason: 'The user declined.' } : { decision, by: 'user' };
   }
-}
-
-/** An exact name wins over globs; among globs the longest (most specific) wins. */
-export function policyFor(policy: ToolPolicy, name: string): 'allow' | 'deny' | 'ask' | undefined {
-  if (Object.hasOwn(policy, name)) return policy[name];
-  let best: { length: number; value: 'allow' | 'deny' | 'ask' } | undefined;
-  for (const [pattern, value] of Object.entries(policy)) {
-    if (!pattern.includes('*') && !pattern.includes('?')) continue;
-    if (globMatch(pattern, name) && (!best || pattern.length > best.length)) best = { length: pattern.length, value };
-  }
-  return best?.value;
-}
-
-/** `*` any run of characters, `?` one; everything else literal. */
-export function globMatch(glob: string, name: string): boolean {
-  const source = glob.trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
-  return new RegExp(`^${source}$`).test(name);
 }
 
 /** What the model reads in the tool result when the call did not run. */

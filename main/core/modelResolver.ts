@@ -4,7 +4,7 @@
 // declared in Settings (or by --vision) means the same everywhere.
 import type { ListedModel } from '../../common/ipc.ts';
 import type { ModelInfo } from '../../common/models.ts';
-import { declaredVision, endpointId, OLLAMA_ENDPOINT, type ModelSelection, type Settings } from '../../common/settings.ts';
+import { declaredVision, endpointId, imageSizeFor, OLLAMA_ENDPOINT, type ModelSelection, type Settings } from '../../common/settings.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
 import { createProvider } from '../models/createProvider.ts';
 import { ProviderError, type ModelProvider } from '../models/provider.ts';
@@ -79,6 +79,8 @@ export function createModelResolver(deps: { settings: SettingsSource; secrets: S
     const { baseUrl, apiKey } = await endpointFor(selection, s);
     const declared = declaredVision(s, selection);
     const vision = options.vision ?? (declared ? { vision: declared, source: 'settings' as const } : undefined);
+    // A size set in Settings → Image sizes wins over the model's own rule (architecture §4a).
+    const size = imageSizeFor(s, selection);
     const choice = await resolveModel({
       kind: selection.provider,
       model: selection.name,
@@ -86,6 +88,7 @@ export function createModelResolver(deps: { settings: SettingsSource; secrets: S
       apiKey,
       ...(vision ? { vision: vision.vision, visionSource: vision.source } : {}),
       visionOverrides: s.vision[endpointId(selection)],
+      ...(size ? { profile: size } : {}),
       env: deps.endpoint?.env,
       provider: await providerFor(selection),
       signal: options.signal,

@@ -1,4 +1,5 @@
 import { memo, useMemo, useState, type ReactNode } from 'react';
+import { SETTINGS_PAGES } from '../route.ts';
 import { highlight } from './highlight.ts';
 import { parseInline, parseMarkdown, type Block, type Inline } from './parseMarkdown.ts';
 
@@ -136,10 +137,36 @@ function blocks(nodes: readonly Block[]): ReactNode[] {
   });
 }
 
-/** One line of inline Markdown (`code`, **bold**, links): for messages main writes, such as errors. */
+const SETTINGS_MENTION = new RegExp(`Settings → (${SETTINGS_PAGES.map(([, label]) => label).join('|')})`, 'g');
+
+/** "Settings → Limits" in a message from the app becomes a link to that section. */
+function withSettingsLinks(nodes: readonly ReactNode[]): ReactNode[] {
+  return nodes.flatMap((node, n) => {
+    if (typeof node !== 'string') return [node];
+    const out: ReactNode[] = [];
+    let last = 0;
+    for (const m of node.matchAll(SETTINGS_MENTION)) {
+      const id = SETTINGS_PAGES.find(([, label]) => label === m[1])![0];
+      out.push(node.slice(last, m.index));
+      out.push(
+        <a key={`s${n}-${m.index}`} href={`#/settings/${id}`}>
+          {m[0]}
+        </a>,
+      );
+      last = m.index + m[0].length;
+    }
+    out.push(node.slice(last));
+    return out.filter((part) => part !== '');
+  });
+}
+
+/**
+ * One line of inline Markdown (`code`, **bold**, links): for messages the app writes, such as
+ * errors; a mention of a Settings section links there.
+ */
 export function InlineMarkdown({ text }: { text: string }) {
   const nodes = useMemo(() => parseInline(text), [text]);
-  return <>{inlines(nodes)}</>;
+  return <>{withSettingsLinks(inlines(nodes))}</>;
 }
 
 /** Markdown as React elements; raw HTML in `text` is shown as text, never parsed. */

@@ -15,6 +15,13 @@ async function ask(page: Page, text: string) {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.keyboard.press('Enter');
 }
+/** Settings → Tool approval, opened by its address the way a link would. */
+async function toolRules(page: Page) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Tool approval' });
+  await section.waitFor();
+  return section;
+}
 const write = (text: string) => ({ toolCalls: [{ name: 'fixture__write_note', arguments: { text } }] });
 
 describe('the approval card', () => {
@@ -62,6 +69,60 @@ describe('the approval card', () => {
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'all gone' }).waitFor();
     const settings = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { toolApproval?: Record<string, string> };
     expect(settings.toolApproval).toEqual({ fixture__delete_notes: 'allow' });
+    // …and shown in Settings → Tool approval, where it can be taken back.
+    const rules = await toolRules(page);
+    expect(await rules.getByLabel('Decision for fixture__delete_notes').inputValue()).toBe('allow');
+  });
+
+  it('rules in Settings → Tool approval: checked in plain words, applied to the next call, changed and removed', async () => {
+    const { page, dataDir, shot } = await session();
+    const section = await toolRules(page);
+    const add = section.getByRole('button', { name: 'Add rule' });
+    const problem = section.getByRole('alert');
+    await add.click();
+    await problem.filter({ hasText: /^Type a tool’s name as the model sees it/ }).waitFor();
+    await section.getByLabel('Tool or pattern').fill('write note');
+    await add.click();
+    await problem.filter({ hasText: '“write note” has a space in it; tool names have none.' }).waitFor();
+    // A pattern over the server: never run.
+    await section.getByLabel('Tool or pattern').fill('fixture__write_*');
+    await section.getByLabel('Decision', { exact: true }).selectOption('deny');
+    await add.click();
+    await section.getByRole('status').filter({ hasText: 'fixture__write_*: never run.' }).waitFor();
+    // It says what it covers among the tools there are (once the servers have listed theirs).
+    await section.getByRole('row', { name: /fixture__write_\*/ }).filter({ hasText: 'fixture__write_note' }).waitFor();
+    await section.getByLabel('Tool or pattern').fill('fixture__write_*');
+    await add.click();
+    await problem.filter({ hasText: 'There is already a rule for fixture__write_*: change its decision in the list.' }).waitFor();
+    await shot('settings-tool-approval');
+
+    // No restart: the next call is not run, and no card asks.
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    suite.server().script(write('blocked'), { text: 'It is blocked.' });
+    await ask(page, 'Store a note.');
+    const card = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
+    await card.locator('.approval-outcome').filter({ hasText: /^Not run \(by your settings\)/ }).waitFor();
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'It is blocked.' }).waitFor();
+    expect(suite.server().requests[1]!.messages.find((m) => m.role === 'tool')!.text).toMatch(/blocked by the user's settings/);
+
+    // Changed to "Always allow": it runs without asking.
+    await (await toolRules(page)).getByLabel('Decision for fixture__write_*').selectOption('allow');
+    await section.getByRole('status').filter({ hasText: 'fixture__write_*: always allow.' }).waitFor();
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    suite.server().script(write('allowed'), { text: 'Stored it.' });
+    await ask(page, 'Store another.');
+    await page.getByRole('article', { name: 'Tool call fixture__write_note' }).last().getByText('Always allowed (by your settings)').waitFor();
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Stored it.' }).waitFor();
+
+    // Removed: it asks again.
+    await (await toolRules(page)).getByRole('button', { name: 'Remove rule for fixture__write_*' }).click();
+    await section.getByRole('status').filter({ hasText: 'Rule for fixture__write_* removed: it asks again.' }).waitFor();
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).toolApproval).toEqual({});
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    suite.server().script(write('ask me'));
+    await ask(page, 'And one more.');
+    await page.getByRole('group', { name: 'Approve fixture__write_note' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
   });
 
   it('Stop while a card waits ends the turn', async () => {

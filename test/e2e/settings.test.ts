@@ -180,5 +180,64 @@ describe('settings', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     expect(await page.getByRole('region', { name: 'Limits' }).getByLabel('Largest file (MB)').inputValue()).toBe('0.001');
+
+    // Applied at once, no restart: the next image is refused by the new cap, and the alert's
+    // "Settings → Limits" is a link that lands on the section.
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    const chart = await makeBarChart({ width: 1600, height: 800 });
+    expect(chart.length).toBeGreaterThan(1049);
+    await page.locator('main').drop({ files: { name: 'chart.png', mimeType: 'image/png', buffer: chart } });
+    const refused = page.getByRole('alert').filter({ hasText: 'chart.png' });
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/chart\.png was not attached: it is [\d.]+ MB, and the largest file Glance accepts is 0\.001 MB \(Settings → Limits\)/);
+    await refused.getByRole('link', { name: 'Settings → Limits' }).click();
+    await page.locator('#settings-limits-title:focus').waitFor();
+    expect(await page.getByRole('heading', { name: 'Limits', level: 2 }).isVisible()).toBe(true);
+  });
+
+  it('sets an image size per model: checked in plain words, applied to the next image, cleared back to the model’s rule', async () => {
+    const { page, dataDir, shot } = await openSettings();
+    const sizes = page.getByRole('region', { name: 'Image sizes' });
+    const edge = sizes.getByLabel('Longest edge for llava-seer:latest');
+    const pixels = sizes.getByLabel('Most pixels for llava-seer:latest');
+    const problem = sizes.getByRole('alert');
+    // A text-only model has no row: it is never sent images.
+    expect(await sizes.getByLabel('Longest edge for blind-llm:latest').count()).toBe(0);
+
+    await edge.fill('big');
+    await pixels.fill('900');
+    await sizes.getByRole('button', { name: 'Save image sizes' }).click();
+    await problem.filter({ hasText: 'Longest edge for llava-seer:latest must be a whole number of pixels (or blank). Most pixels for llava-seer:latest must be between 0.01 and 64 megapixels.' }).waitFor();
+    await edge.fill('20');
+    await pixels.fill('');
+    await sizes.getByRole('button', { name: 'Save image sizes' }).click();
+    await problem.filter({ hasText: 'Longest edge for llava-seer:latest must be between 64 and 8192 pixels.' }).waitFor();
+    await edge.fill('500');
+    await sizes.getByRole('button', { name: 'Save image sizes' }).click();
+    await sizes.getByRole('status').filter({ hasText: /^Saved\. Images attached from now on/ }).waitFor();
+    await shot('settings-image-sizes');
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).imageSizes).toEqual({ ollama: { 'llava-seer:latest': { maxLongEdge: 500 } } });
+
+    // The next image is fitted to it, and that is what the model receives.
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    const attachments = page.getByRole('list', { name: 'Attachments' });
+    await page.locator('main').drop({ files: { name: 'wide.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 1600, height: 800 }) } });
+    await attachments.getByRole('listitem', { name: 'wide.png' }).getByText(/^500×250 · /).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Which bars?');
+    await page.keyboard.press('Enter');
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+    expect(server.requests[0]!.images.map((i) => [i.width, i.height])).toEqual([[500, 250]]);
+
+    // Blank again: the model's own rule decides (not 500 px).
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('region', { name: 'Image sizes' }).getByLabel('Longest edge for llava-seer:latest').fill('');
+    await page.getByRole('button', { name: 'Save image sizes' }).click();
+    await page.getByRole('region', { name: 'Image sizes' }).getByRole('status').filter({ hasText: /^Saved\./ }).waitFor();
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).imageSizes).toEqual({});
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await page.locator('main').drop({ files: { name: 'again.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 1600, height: 800 }) } });
+    const again = attachments.getByRole('listitem', { name: 'again.png' });
+    await again.getByText(/^\d+×\d+ · /).waitFor();
+    expect(await again.textContent()).not.toMatch(/500×250/);
   });
 });

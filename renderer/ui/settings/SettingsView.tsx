@@ -1,10 +1,13 @@
 // Settings, one file per section (each with its own draft, save and feedback).
 import { useEffect } from 'react';
+import { SETTINGS_PAGES } from '../../route.ts';
 import { useApp } from '../../state/store.ts';
 import { HotkeySection } from './HotkeySection.tsx';
+import { ImageSizesSection } from './ImageSizesSection.tsx';
 import { LimitsSection } from './LimitsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
+import { ToolApprovalSection } from './ToolApprovalSection.tsx';
 import { VisionSection } from './VisionSection.tsx';
 
 /** `section`: from the address (#/settings/vision), so a link in the chat lands on the right place. */
@@ -27,13 +30,7 @@ export function SettingsView({ section }: { section?: string }) {
     <div className="settings">
       <h1>Settings</h1>
       <nav className="settings-nav" aria-label="Settings sections">
-        {[
-          ['providers', 'Providers'],
-          ['vision', 'Vision'],
-          ['limits', 'Limits'],
-          ['hotkey', 'Hotkey'],
-          ['mcp', 'MCP servers'],
-        ].map(([id, label]) => (
+        {SETTINGS_PAGES.map(([id, label]) => (
           <a key={id} href={`#/settings/${id}`} onClick={(e) => (e.preventDefault(), document.getElementById(`settings-${id}`)?.scrollIntoView({ behavior: 'smooth' }))}>
             {label}
           </a>
@@ -41,9 +38,11 @@ export function SettingsView({ section }: { section?: string }) {
       </nav>
       <ProvidersSection settings={settings} />
       <VisionSection settings={settings} />
+      <ImageSizesSection settings={settings} />
       <LimitsSection settings={settings} />
       <HotkeySection settings={settings} />
       <McpSection settings={settings} />
+      <ToolApprovalSection settings={settings} />
     </div>
   );
 }
