@@ -1,5 +1,29 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { ModelEvent, ModelProvider, ModelRequest } from '../../main/models/provider.ts';
 import { ProviderError } from '../../main/models/provider.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+
+/** The seeing fixture server and the known-answer chart for one test file: started before all, reset before each, closed after. */
+export function useFixtureServer(): { readonly server: ModelServer; readonly chart: Buffer } {
+  const fixture = {} as { server: ModelServer; chart: Buffer };
+  beforeAll(async () => {
+    fixture.server = await createModelServer();
+    fixture.chart = await makeBarChart();
+  });
+  afterAll(async () => {
+    await fixture.server?.close();
+  });
+  beforeEach(() => fixture.server.reset());
+  return fixture;
+}
+
+/** A one-message request asking `model` what it sees. */
+export const ask = (model: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  model,
+  messages: [{ role: 'user', content: 'What do you see?' }],
+  ...extra,
+});
 
 export type Collected = { events: ModelEvent[]; text: string; thinking: string; error: ProviderError | undefined };
 

@@ -1,50 +1,33 @@
 // OpenAICompatibleProvider against the seeing fixture server over real loopback HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelInfo } from '../../common/models.ts';
 import { createProvider } from '../../main/models/createProvider.ts';
 import { OpenAICompatibleProvider } from '../../main/models/openaiProvider.ts';
 import type { ModelRequest } from '../../main/models/provider.ts';
-import { makeBarChart } from '../fixtures/chart.ts';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { collect, failure } from './helpers.ts';
+import { createModelServer } from '../fixtures/modelServer.ts';
+import { ask, collect, failure, useFixtureServer } from './helpers.ts';
 
-let server: ModelServer;
-let chart: Buffer;
-
-beforeAll(async () => {
-  server = await createModelServer();
-  chart = await makeBarChart();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
-
-const ask = (model: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'What do you see?' }],
-  ...extra,
-});
+const fx = useFixtureServer();
 
 describe('capabilities', () => {
   it('/v1/models with OpenRouter metadata → vision from architecture.input_modalities, tools from supported_parameters', async () => {
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
     expect(await provider.capabilities('llava-seer')).toEqual({ vision: 'yes', visionSource: 'openrouter-metadata', tools: 'yes', thinking: 'no' });
     expect(await provider.capabilities('blind-llm')).toEqual({ vision: 'no', visionSource: 'openrouter-metadata', tools: 'yes', thinking: 'no' });
   });
 
   it('/v1/models without metadata and no /props → unknown', async () => {
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
     expect(await provider.capabilities('mystery')).toEqual({ vision: 'unknown', visionSource: 'none', tools: 'unknown', thinking: 'unknown' });
     // It asked llama.cpp's /props at the server root, which this server does not have…
-    expect(server.log.filter((r) => r.method === 'GET' && r.path === '/props')).toHaveLength(1);
+    expect(fx.server.log.filter((r) => r.method === 'GET' && r.path === '/props')).toHaveLength(1);
     // …and does not ask again for the next model.
     expect(await provider.capabilities('old-vision')).toMatchObject({ vision: 'unknown', visionSource: 'none' });
-    expect(server.log.filter((r) => r.path === '/props')).toHaveLength(1);
+    expect(fx.server.log.filter((r) => r.path === '/props')).toHaveLength(1);
   });
 
   it('lists /v1/models as ModelInfo', async () => {
-    const models = await new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }).listModels();
+    const models = await new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }).listModels();
     for (const m of models) ModelInfo.parse(m);
     expect(models.map((m) => [m.name, m.capabilities.vision, m.capabilities.visionSource])).toEqual([
       ['blind-llm', 'no', 'openrouter-metadata'],
@@ -73,24 +56,24 @@ describe('capabilities', () => {
   });
 
   it('a per-model declaration in settings wins over metadata and survives a dead server', async () => {
-    const provider = createProvider({ kind: 'openai', baseUrl: server.openaiBaseUrl, visionOverrides: { mystery: 'yes', 'llava-seer': 'no' } });
+    const provider = createProvider({ kind: 'openai', baseUrl: fx.server.openaiBaseUrl, visionOverrides: { mystery: 'yes', 'llava-seer': 'no' } });
     expect(await provider.capabilities('mystery')).toEqual({ vision: 'yes', visionSource: 'settings', tools: 'unknown', thinking: 'unknown' });
     // Vision from settings; what metadata says about tools still counts.
     expect(await provider.capabilities('llava-seer')).toEqual({ vision: 'no', visionSource: 'settings', tools: 'yes', thinking: 'no' });
-    await server.setDown(true);
+    await fx.server.setDown(true);
     try {
-      const fresh = createProvider({ kind: 'openai', baseUrl: server.openaiBaseUrl, visionOverrides: { mystery: 'yes' } });
+      const fresh = createProvider({ kind: 'openai', baseUrl: fx.server.openaiBaseUrl, visionOverrides: { mystery: 'yes' } });
       expect(await fresh.capabilities('mystery')).toMatchObject({ vision: 'yes', visionSource: 'settings' });
       expect((await failure(fresh.capabilities('blind-llm'))).code).toBe('unreachable');
     } finally {
-      await server.setDown(false);
+      await fx.server.setDown(false);
     }
   });
 
   it('caches per model for the TTL on the injected clock', async () => {
     let now = 0;
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl, now: () => now });
-    const listings = () => server.log.filter((r) => r.path === '/v1/models').length;
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl, now: () => now });
+    const listings = () => fx.server.log.filter((r) => r.path === '/v1/models').length;
     await provider.capabilities('llava-seer');
     await provider.capabilities('blind-llm');
     now += 30_000;
@@ -104,16 +87,16 @@ describe('capabilities', () => {
 
 describe('chat stream', () => {
   it('sends the known-answer chart as a data-URI image_url part of the user message; the fixture reads the bars', async () => {
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
     const result = await collect(provider, {
       model: 'llava-seer',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'Which bar is tallest?', images: [{ data: new Uint8Array(chart), mime: 'image/png' }] },
+        { role: 'user', content: 'Which bar is tallest?', images: [{ data: new Uint8Array(fx.chart), mime: 'image/png' }] },
       ],
     });
     expect(result.error).toBeUndefined();
-    const request = server.requests[0];
+    const request = fx.server.requests[0];
     expect(request?.api).toBe('openai');
     expect(request?.images).toHaveLength(1);
     const image = request?.images[0];
@@ -122,7 +105,7 @@ describe('chat stream', () => {
     const body = request?.body as { messages: { content: unknown }[]; stream: boolean; stream_options?: { include_usage?: boolean } };
     expect(body.messages[1]?.content).toEqual([
       { type: 'text', text: 'Which bar is tallest?' },
-      { type: 'image_url', image_url: { url: `data:image/png;base64,${chart.toString('base64')}` } },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${fx.chart.toString('base64')}` } },
     ]);
     expect(body.stream).toBe(true);
     expect(body.stream_options?.include_usage).toBe(true);
@@ -133,7 +116,7 @@ describe('chat stream', () => {
 
   it('accumulates streamed tool-call fragments by index into complete calls with parsed arguments; collects reasoning', async () => {
     const region = { x: 12, y: 34, width: 560, height: 300, note: 'zoom on the "Save" button' };
-    server.script({
+    fx.server.script({
       thinking: 'I should look closer at the toolbar.',
       toolCalls: [
         { name: 'screenshot_desktop', arguments: { region } },
@@ -144,7 +127,7 @@ describe('chat stream', () => {
       { name: 'screenshot_desktop', description: 'Capture', parameters: { type: 'object', properties: {} } },
       { name: 'analyze_image', description: 'Analyze', parameters: { type: 'object', properties: {} } },
     ];
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), ask('llava-seer', { tools }));
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), ask('llava-seer', { tools }));
     expect(result.error).toBeUndefined();
     expect(result.thinking).toBe('I should look closer at the toolbar.');
     const calls = result.events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
@@ -154,23 +137,23 @@ describe('chat stream', () => {
     expect(calls.every((c) => c.invalidArguments === undefined && /^call_/.test(c.id))).toBe(true);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
     expect(result.events.at(-1)).toEqual({ type: 'done', reason: 'tool_calls' });
-    const body = server.requests[0]?.body as { tools: unknown[] };
+    const body = fx.server.requests[0]?.body as { tools: unknown[] };
     expect(body.tools[0]).toEqual({ type: 'function', function: { name: 'screenshot_desktop', description: 'Capture', parameters: { type: 'object', properties: {} } } });
   });
 
   it('a tool message is text only; the capture rides on the following user message', async () => {
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
     const result = await collect(provider, {
       model: 'llava-seer',
       messages: [
         { role: 'user', content: 'Look at my screen' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_7', name: 'screenshot_desktop', arguments: { display: 1 } }] },
         { role: 'tool', content: 'Captured display 1; shown to you in the next message.', toolCallId: 'call_7', name: 'screenshot_desktop' },
-        { role: 'user', content: '[screenshot_desktop result]', images: [{ data: chart, mime: 'image/png' }] },
+        { role: 'user', content: '[screenshot_desktop result]', images: [{ data: fx.chart, mime: 'image/png' }] },
       ],
     });
     expect(result.error).toBeUndefined();
-    const request = server.requests[0];
+    const request = fx.server.requests[0];
     expect(request?.messages.map((m) => [m.role, m.imageCount])).toEqual([
       ['user', 0],
       ['assistant', 0],
@@ -204,41 +187,41 @@ describe('chat stream', () => {
 
 describe('broken requests throw before anything is sent', () => {
   it('a tool message with non-text content (an image part) is refused', async () => {
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
-    const parts = [{ type: 'image_url', image_url: { url: `data:image/png;base64,${chart.toString('base64')}` } }];
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
+    const parts = [{ type: 'image_url', image_url: { url: `data:image/png;base64,${fx.chart.toString('base64')}` } }];
     const request: ModelRequest = {
       model: 'llava-seer',
       messages: [{ role: 'tool', content: parts as unknown as string, toolCallId: 'call_1', name: 'screenshot_desktop' }],
     };
     await expect(collect(provider, request)).rejects.toThrow(/tool message carries text only/);
-    expect(server.log).toEqual([]);
+    expect(fx.server.log).toEqual([]);
   });
 });
 
 describe('failures map to codes a person can act on', () => {
   it('server down → unreachable naming the URL', async () => {
-    await server.setDown(true);
+    await fx.server.setDown(true);
     try {
-      const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+      const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
       const chat = await collect(provider, ask('llava-seer'));
       expect(chat.error?.code).toBe('unreachable');
-      expect(chat.error?.message).toContain(`Can't reach the model server at ${server.openaiBaseUrl}. Is it running`);
+      expect(chat.error?.message).toContain(`Can't reach the model server at ${fx.server.openaiBaseUrl}. Is it running`);
       expect((await failure(provider.listModels())).code).toBe('unreachable');
     } finally {
-      await server.setDown(false);
+      await fx.server.setDown(false);
     }
   });
 
   it('unknown model → model-not-found pointing at `glance models`', async () => {
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), ask('gpt-9'));
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), ask('gpt-9'));
     expect(result.error?.code).toBe('model-not-found');
     expect(result.error?.message).toContain('`glance models --provider openai --base-url');
   });
 
   it('an image sent to a blind model → rejected-input', async () => {
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), {
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), {
       model: 'blind-llm',
-      messages: [{ role: 'user', content: 'see?', images: [{ data: chart, mime: 'image/png' }] }],
+      messages: [{ role: 'user', content: 'see?', images: [{ data: fx.chart, mime: 'image/png' }] }],
     });
     expect(result.error?.code).toBe('rejected-input');
     expect(result.error?.message).toMatch(/rejected the image: Model "blind-llm" does not support image input/);
@@ -250,13 +233,13 @@ describe('failures map to codes a person can act on', () => {
     ['http-429', 'rate-limited', /rate limiting requests \(HTTP 429\)/],
     ['http-500', 'provider-error', /failed \(HTTP 500\)/],
   ] as const)('cue %s → %s', async (fail, code, message) => {
-    server.script({ fail });
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), ask('llava-seer'));
+    fx.server.script({ fail });
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), ask('llava-seer'));
     expect(result.events).toEqual([]);
     expect(result.error?.code).toBe(code);
     expect(result.error?.message).toMatch(message);
     // No silent retry: one request per call.
-    expect(server.requests).toHaveLength(1);
+    expect(fx.server.requests).toHaveLength(1);
   });
 
   it.each([
@@ -265,8 +248,8 @@ describe('failures map to codes a person can act on', () => {
     ['error-line', /stopped mid-answer: The server had an error/],
   ] as const)('cue %s mid-stream → interrupted, the text before it already streamed', async (fail, message) => {
     const text = 'one two three four five six seven eight nine ten eleven twelve';
-    server.script({ text, fail, chunkDelayMs: 20 });
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), ask('llava-seer'));
+    fx.server.script({ text, fail, chunkDelayMs: 20 });
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), ask('llava-seer'));
     expect(result.error?.code).toBe('interrupted');
     expect(result.error?.message).toMatch(message);
     expect(result.text.length).toBeGreaterThan(0);
@@ -276,8 +259,8 @@ describe('failures map to codes a person can act on', () => {
   });
 
   it('a stalled stream → interrupted after the idle timeout', async () => {
-    server.script({ text: 'a b c d e f g h i j', chunkDelayMs: 60_000 });
-    const result = await collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl, streamIdleTimeoutMs: 300 }), ask('llava-seer'));
+    fx.server.script({ text: 'a b c d e f g h i j', chunkDelayMs: 60_000 });
+    const result = await collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl, streamIdleTimeoutMs: 300 }), ask('llava-seer'));
     expect(result.error?.code).toBe('interrupted');
     expect(result.error?.message).toMatch(/stalled: nothing for 0.3 s/);
   });
@@ -286,8 +269,8 @@ describe('failures map to codes a person can act on', () => {
 describe('cancellation', () => {
   it('abort mid-stream → cancelled, and a concurrent request on the same provider is not aborted', async () => {
     const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
-    server.script({ model: 'llava-seer', text: long, chunkDelayMs: 100 }, { model: 'blind-llm', text: long, chunkDelayMs: 20 });
-    const provider = new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl });
+    fx.server.script({ model: 'llava-seer', text: long, chunkDelayMs: 100 }, { model: 'blind-llm', text: long, chunkDelayMs: 20 });
+    const provider = new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl });
     const controller = new AbortController();
     const aborted = collect(provider, ask('llava-seer'), {
       signal: controller.signal,
@@ -306,10 +289,10 @@ describe('cancellation', () => {
 
   it('abort while waiting for the first token → cancelled', async () => {
     // The fixture would wait far longer than the test timeout: only a working abort ends this.
-    server.script({ firstTokenDelayMs: 600_000 });
+    fx.server.script({ firstTokenDelayMs: 600_000 });
     const controller = new AbortController();
-    const pending = collect(new OpenAICompatibleProvider({ baseUrl: server.openaiBaseUrl }), ask('llava-seer'), { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const pending = collect(new OpenAICompatibleProvider({ baseUrl: fx.server.openaiBaseUrl }), ask('llava-seer'), { signal: controller.signal });
+    while (fx.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     const result = await pending;
     expect(result.error?.code).toBe('cancelled');
