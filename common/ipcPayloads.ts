@@ -53,6 +53,8 @@ export type ListedModel = z.infer<typeof ListedModel>;
 
 export const McpServerStatus = z.object({
   name: z.string(),
+  /** The server's display name (its serverInfo.title), once it has started. */
+  title: z.string().optional(),
   transport: z.enum(['stdio', 'http', 'sse']),
   state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
   tools: z.array(z.string()),

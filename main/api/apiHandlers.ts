@@ -45,13 +45,14 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
   const live = new LiveTurns();
   const chat = chatHandlers(deps, live);
   const models = modelHandlers(deps);
+  const mcp = mcpHandlers(deps);
   return {
     ...settingsHandlers({ settings: deps.settingsStore, secrets: deps.services.secrets }),
     ...chat.handlers,
     ...attachmentHandlers(deps),
     ...conversationHandlers(deps, live),
     ...models.handlers,
-    ...mcpHandlers(deps),
+    ...mcp.handlers,
     'app:openMain': async ({ conversationId }) => {
       await deps.shell.openMain?.(conversationId);
       return ok({});
@@ -66,6 +67,7 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
     async close() {
       chat.close();
       models.close();
+      mcp.close();
     },
   };
 }

@@ -66,7 +66,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     log(warning);
     notices.add(loaded.keptAs ? 'error' : 'warning', loaded.keptAs ? 'settings-recovered' : 'settings', warning);
   }
-  // Read once here: limits, allowed roots and MCP servers take effect at the next start.
+  // Read once here for the retention sweep (MCP servers and limits follow later saves live).
   const current = settings.current();
 
   const permission = async (): Promise<PermissionStatus> => {
@@ -86,6 +86,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     settings,
     secrets,
     capturer,
+    liveMcp: true,
     log: (line) => console.error(`[glance] ${line}`),
     mcpInteraction: {
       ...questions.interaction({ secrets, ...(electron.openExternal ? { openUrl: electron.openExternal } : {}) }),

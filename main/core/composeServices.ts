@@ -7,7 +7,7 @@ import type { Limits } from '../../common/limits.ts';
 import { parseMcpConfig, formatConfigError, type McpConfig } from '../../common/mcpConfig.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createMcpHub, type CreateMcpHubOptions } from '../mcp/createMcpHub.ts';
-import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
+import type { McpHub, McpReconfigured, McpServerHealth } from '../mcp/mcpHub.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
@@ -26,6 +26,11 @@ export type ComposeOptions = {
   mcpConfig?: McpConfig;
   /** Start no MCP servers at all (commands that need none). */
   noMcp?: boolean;
+  /**
+   * The app and the harness: a hub even with no servers, the settings' servers started now in
+   * the background, and every saved change to them applied at once (hub.reconfigure).
+   */
+  liveMcp?: boolean;
   /** How this entry asks a person for MCP servers: elicitation, `${input:id}`, a sign-in page. */
   mcpInteraction?: CreateMcpHubOptions['interaction'];
   /** A server failed to start or crashed (the app shows a notice). */
@@ -78,13 +83,18 @@ export function composeServices(options: ComposeOptions): Services {
   const offLimits = settings.onChange?.((next) => Object.assign(core.limits, next.limits, options.limits));
 
   let hub: McpHub | undefined;
+  let offMcp: (() => void) | undefined;
   if (!options.noMcp) {
     const env = options.env ?? process.env;
-    const config = options.mcpConfig ?? parseMcpConfig({ mcpServers: current.mcpServers }, { env });
-    if (!options.mcpConfig) for (const error of config.errors) log(`MCP ${formatConfigError(error)}`);
-    if (!options.mcpConfig) for (const warning of config.warnings) log(`MCP warning: ${formatConfigError(warning)}`);
+    const fromSettings = (servers: typeof current.mcpServers): McpConfig => {
+      const parsed = parseMcpConfig({ mcpServers: servers }, { env });
+      for (const error of parsed.errors) log(`MCP ${formatConfigError(error)}`);
+      for (const warning of parsed.warnings) log(`MCP warning: ${formatConfigError(warning)}`);
+      return parsed;
+    };
+    const config = options.mcpConfig ?? fromSettings(current.mcpServers);
     // A config given explicitly (the CLI's) gets a hub even when empty: it answers "no servers".
-    if (config.servers.size > 0 || options.mcpConfig) {
+    if (config.servers.size > 0 || options.mcpConfig || options.liveMcp) {
       hub = createMcpHub({
         config,
         intake: core.intake,
@@ -99,6 +109,22 @@ export function composeServices(options: ComposeOptions): Services {
       });
       core.tools.addProvider(mcpToolProvider(hub));
     }
+    if (hub && options.liveMcp && !options.mcpConfig) {
+      const live = hub;
+      let applied = JSON.stringify(current.mcpServers);
+      offMcp = settings.onChange?.((next) => {
+        const wanted = JSON.stringify(next.mcpServers);
+        if (wanted === applied) return;
+        applied = wanted;
+        void live.reconfigure(fromSettings(next.mcpServers)).then(
+          (d) => log(`MCP servers applied: ${describeReconfigure(d)}`),
+          (error: unknown) => log(`MCP servers could not be applied: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      });
+      // At launch, in the background: a broken server shows in Settings before first use. One
+      // that may ask the person (an input, a sign-in) waits until there is a window to ask in.
+      void live.startAll({ unattended: true });
+    }
   }
 
   const models = createModelResolver({ settings, secrets, ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
@@ -112,10 +138,16 @@ export function composeServices(options: ComposeOptions): Services {
     log,
     close: async () => {
       offLimits?.();
+      offMcp?.();
       await hub?.close();
       await core.close();
     },
   };
+}
+
+function describeReconfigure(d: McpReconfigured): string {
+  const parts = [d.added.length && `started ${d.added.join(', ')}`, d.restarted.length && `restarted ${d.restarted.join(', ')}`, d.removed.length && `stopped ${d.removed.join(', ')}`].filter(Boolean);
+  return parts.length ? parts.join('; ') : 'no server changed';
 }
 
 /** Settings that never change (the CLI reads the app's file once and never writes it). */

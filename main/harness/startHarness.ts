@@ -152,6 +152,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     log,
+    liveMcp: true,
     // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
     mcpInteraction: { ...questions.interaction({ secrets }), sample: mcpSampler(() => services.models, questions) },
   });

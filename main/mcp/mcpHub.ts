@@ -1,16 +1,16 @@
 // The MCP hub (architecture §6): one SDK Client per configured server, tools namespaced
 // `server__tool`, every call with a timeout and an abort, results through binary capture.
 //
-// Servers start lazily, on first use (listTools or callTool), not at launch: the window opens
-// without waiting for child processes, a broken server never blocks startup, and a server no
-// conversation uses costs nothing. The app may warm them up by calling listTools() in the
-// background after launch. A server that crashes or hangs fails the call in progress (as a
+// Servers start on first use (listTools or callTool); the app and the harness also start them
+// in the background at launch (startAll), so a broken one shows in Settings before first use
+// and never blocks the window. reconfigure() applies a new config live: new servers start,
+// removed ones stop, changed ones restart, unchanged ones keep running; onChange() announces
+// every state change (the Settings list follows it). A server that crashes or hangs fails the call in progress (as a
 // failed outcome, never a throw) and is restarted on its next use; close() shuts every child
 // down (stdin closed, then SIGTERM, then SIGKILL — the SDK transport's sequence) and ends
 // streamable HTTP sessions with DELETE.
 //
 // Protocol: the SDK's (2025-11-25, with fallback to the 2024-11-05 HTTP+SSE transport).
-import { createHash } from 'node:crypto';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { McpInput, RemoteServerConfig } from '../../common/mcpConfig.ts';
 import type { ImageTarget } from '../images/types.ts';
@@ -20,6 +20,10 @@ import type { McpConfig, McpConfigError } from './config.ts';
 import { failed } from './mcpErrors.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { ServerConnection } from './serverConnection.ts';
+import { invalidServers, sameConfig } from './configDiff.ts';
+import { cleanName, namespacedName } from './namespacedName.ts';
+
+export { namespacedName } from './namespacedName.ts';
 
 export type { McpToolOutcome, McpFailureCode } from './binaryCapture.ts';
 
@@ -54,6 +58,8 @@ export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'crashed
 /** The hub's own view of a server (9 states, restarts, pid); the UI gets McpServerStatus (common/ipc.ts). */
 export type McpServerHealth = {
   name: string;
+  /** The server's display name (serverInfo.title), once started. */
+  title?: string;
   /** What it speaks: `sse` also when found by fallback from streamable HTTP. */
   transport: 'stdio' | 'http' | 'sse' | undefined;
   state: McpServerState;
@@ -104,17 +110,27 @@ export type McpHubOptions = {
 };
 
 export type HubOptions = Required<Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'retryAfterMs' | 'maxMessageBytes' | 'features'>> &
-  Pick<McpHubOptions, 'log' | 'capture' | 'resolveInput' | 'inputHint' | 'auth' | 'parentEnv' | 'onFailure'> & { inputs: McpConfig['inputs'] };
+  Pick<McpHubOptions, 'log' | 'capture' | 'resolveInput' | 'inputHint' | 'auth' | 'parentEnv' | 'onFailure'> & {
+    inputs: McpConfig['inputs'];
+    /** A server's state or tools changed (the hub announces it to its listeners). */
+    changed?: (server: string) => void;
+  };
+
+/** What reconfigure() did, by server name. */
+export type McpReconfigured = { added: string[]; removed: string[]; restarted: string[]; unchanged: string[] };
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 /** All servers' instructions together in the system prompt stay under this. */
 export const MAX_ALL_INSTRUCTIONS_CHARS = 6000;
-const NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export class McpHub {
-  readonly #servers = new Map<string, ServerConnection>();
-  readonly #invalid: McpServerHealth[] = [];
+  #servers = new Map<string, ServerConnection>();
+  #invalid: McpServerHealth[] = [];
   readonly #opts: HubOptions;
+  readonly #listeners = new Set<() => void>();
+  #announcing = false;
+  /** reconfigure() calls run one after another, in the order they were made. */
+  #reconfiguring: Promise<unknown> = Promise.resolve();
   /** namespaced name → server + tool, rebuilt by listTools. */
   #names = new Map<string, { server: string; tool: string }>();
   #closed = false;
@@ -135,13 +151,85 @@ export class McpHub {
       parentEnv: options.parentEnv,
       onFailure: options.onFailure,
       inputs: options.config.inputs,
+      changed: () => this.#announce(),
     };
     for (const [name, config] of options.config.servers) this.#servers.set(name, new ServerConnection(name, config, this.#opts));
-    for (const error of options.config.errors) {
-      if (error.server === undefined || this.#invalid.some((s) => s.name === error.server)) continue;
-      this.#invalid.push({ name: error.server, transport: undefined, state: 'invalid', message: `${error.field ? `field "${error.field}": ` : ''}${error.message}`, tools: 0, restarts: 0 });
-    }
+    this.#invalid = invalidServers(options.config);
     this.#warnings = options.config.warnings;
+  }
+
+  /** Called (at most once per tick) after any server's state or tools change. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #announce(): void {
+    if (this.#announcing) return;
+    this.#announcing = true;
+    // Coalesced: a start sets state, message and tools in one go; listeners see the end of it.
+    queueMicrotask(() => {
+      this.#announcing = false;
+      for (const listener of this.#listeners) listener();
+    });
+  }
+
+  /**
+   * Starts every enabled server now (never throws). `unattended` (at launch, no window yet):
+   * servers that may ask the person something (an input, a sign-in) wait for first use.
+   */
+  async startAll(options: { unattended?: boolean } = {}): Promise<void> {
+    if (!options.unattended) {
+      await this.listTools().catch(() => undefined);
+      return;
+    }
+    const quiet = [...this.#servers.values()].filter((s) => !s.mayAsk);
+    await Promise.allSettled(quiet.map((s) => s.ensure(undefined, { respectBackoff: true })));
+    this.#names = this.#offered().names;
+  }
+
+  /**
+   * Applies a new config live. A server whose config is the same keeps running (its process,
+   * session and tools untouched); a changed one is stopped and started again; a removed one is
+   * stopped (stdin closed / SIGTERM, HTTP session DELETE); a new one starts. Resolves once the
+   * old servers are stopped; the new ones start in the background and announce their state.
+   */
+  reconfigure(config: McpConfig): Promise<McpReconfigured> {
+    const run = this.#reconfiguring.then(() => this.#apply(config));
+    this.#reconfiguring = run.catch(() => undefined);
+    return run;
+  }
+
+  async #apply(config: McpConfig): Promise<McpReconfigured> {
+    const done: McpReconfigured = { added: [], removed: [], restarted: [], unchanged: [] };
+    if (this.#closed) return done;
+    const next = new Map<string, ServerConnection>();
+    const stopping: Promise<void>[] = [];
+    for (const [name, wanted] of config.servers) {
+      const running = this.#servers.get(name);
+      if (running && sameConfig(running.config, wanted)) {
+        next.set(name, running);
+        done.unchanged.push(name);
+        continue;
+      }
+      if (running) stopping.push(running.stop('its configuration changed', true));
+      (running ? done.restarted : done.added).push(name);
+      next.set(name, new ServerConnection(name, wanted, this.#opts));
+    }
+    for (const [name, running] of this.#servers) {
+      if (next.has(name)) continue;
+      stopping.push(running.stop('it was removed from the configuration', true));
+      done.removed.push(name);
+    }
+    this.#servers = next;
+    this.#invalid = invalidServers(config);
+    this.#warnings = config.warnings;
+    this.#opts.inputs = config.inputs;
+    this.#names = this.#offered().names;
+    this.#announce();
+    await Promise.allSettled(stopping);
+    for (const name of [...done.added, ...done.restarted]) void next.get(name)?.ensure(undefined, { respectBackoff: false }).catch(() => undefined);
+    return done;
   }
 
   /**
@@ -286,24 +374,4 @@ export class McpHub {
     this.#closed = true;
     await Promise.allSettled([...this.#servers.values()].map((s) => s.stop('the hub closed', true)));
   }
-}
-
-/**
- * `server__tool`, with anything outside [a-zA-Z0-9_-] made "_". Too long (> 64) or already
- * taken by another tool → shortened and suffixed with a hash of the real pair, so names are
- * stable across runs and unique within the hub.
- */
-export function namespacedName(server: string, tool: string, taken: ReadonlyMap<string, unknown>): string {
-  const base = `${cleanName(server)}__${cleanName(tool)}`;
-  if (NAME_RE.test(base) && !taken.has(base)) return base;
-  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex');
-  for (let n = 8; n <= 16; n++) {
-    const name = `${base.slice(0, 64 - n - 1)}_${hash.slice(0, n)}`;
-    if (!taken.has(name)) return name;
-  }
-  return `${base.slice(0, 64 - 33)}_${hash.slice(0, 32)}`;
-}
-
-function cleanName(s: string): string {
-  return s.replace(/[^a-zA-Z0-9_-]/g, '_');
 }

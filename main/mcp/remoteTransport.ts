@@ -37,3 +37,8 @@ export async function endSession(transport: Transport, timeoutMs = 2000): Promis
   await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
   clearTimeout(timer);
 }
+
+/** The config sends its own Authorization header (so no OAuth sign-in). */
+export function hasAuthorization(config: { headers?: Record<string, string> | undefined }): boolean {
+  return Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+}

@@ -17,7 +17,7 @@ import { clientCapabilities, installClientHandlers, serverLogFile } from './clie
 import { describeError, errorText, failed, seconds } from './mcpErrors.ts';
 import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
-import { endSession, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
+import { endSession, hasAuthorization, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
 import { stdioEnvironment } from './serverEnvironment.ts';
 import { createStdioTransport } from './stdioTransport.ts';
 import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotifications.ts';
@@ -44,6 +44,8 @@ export class ServerConnection {
   /** Tools not offered, and why ("disabled in the config", "needs task support"). */
   hidden: { tool: string; reason: string }[] = [];
   instructions: string | undefined;
+  /** The server's display name (serverInfo.title), once it has started. */
+  title: string | undefined;
   #state: McpServerState;
   #message: string | undefined;
   #client: Client | undefined;
@@ -73,6 +75,17 @@ export class ServerConnection {
     this.#state = config.disabled ? 'disabled' : 'idle';
   }
 
+  /** Every state change is announced (the hub coalesces them into one status event). */
+  #setState(state: McpServerState): void {
+    this.#state = state;
+    this.#opts.changed?.(this.name);
+  }
+
+  /** Starting it may ask the person (an input, an OAuth sign-in): not started unattended, at launch. */
+  get mayAsk(): boolean {
+    return this.config.inputs.length > 0 || (this.config.kind !== 'stdio' && Boolean(this.#opts.auth) && !hasAuthorization(this.config));
+  }
+
   get ready(): Client | undefined {
     return this.#state === 'ready' ? this.#client : undefined;
   }
@@ -82,6 +95,7 @@ export class ServerConnection {
     const transport = this.config.kind === 'stdio' ? 'stdio' : (this.#remoteKind ?? this.config.kind);
     return {
       name: this.name,
+      ...(this.title ? { title: this.title } : {}),
       transport,
       state: this.#state,
       ...(this.#message ? { message: this.#message } : {}),
@@ -121,7 +135,7 @@ export class ServerConnection {
       this.#restarts++;
     }
     this.#needsRestart = false;
-    this.#state = 'starting';
+    this.#setState('starting');
     this.#message = undefined;
     this.#stderr = '';
     this.#lastError = undefined;
@@ -132,11 +146,12 @@ export class ServerConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         this.#toolsStale = true;
       });
+      this.title = client.getServerVersion()?.title?.trim() || undefined;
       const instructions = client.getInstructions()?.trim();
       this.instructions = instructions ? (instructions.length > MAX_INSTRUCTIONS_CHARS ? `${instructions.slice(0, MAX_INSTRUCTIONS_CHARS)}…` : instructions) : undefined;
       await this.#refreshTools(client, undefined);
       if (this.#final) throw new Error('the hub is shut down');
-      this.#state = 'ready';
+      this.#setState('ready');
       return client;
     } catch (error) {
       await new Promise((resolve) => setImmediate(resolve)); // let the last stderr lines arrive
@@ -144,7 +159,7 @@ export class ServerConnection {
       await this.#discard(this.#client);
       this.#client = undefined;
       this.#transport = undefined;
-      this.#state = this.#final ? 'closed' : 'failed';
+      this.#setState(this.#final ? 'closed' : 'failed');
       this.tools = undefined; // a server that does not start offers nothing
       this.instructions = undefined;
       this.#message = message;
@@ -200,8 +215,7 @@ export class ServerConnection {
 
   async #connectRemote(c: McpServerConfig & { kind: 'http' | 'sse' }, signal: AbortSignal | undefined): Promise<Client> {
     let kind: RemoteKind = this.#remoteKind ?? c.kind;
-    const hasAuthHeader = Object.keys(c.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
-    const auth = hasAuthHeader ? undefined : await this.#opts.auth?.(this.name, c);
+    const auth = hasAuthorization(c) ? undefined : await this.#opts.auth?.(this.name, c);
     this.#signIn = auth;
     let signIns = 0;
     for (;;) {
@@ -274,13 +288,14 @@ export class ServerConnection {
     this.tools = offered;
     this.hidden = hidden;
     this.#toolsStale = false;
+    this.#opts.changed?.(this.name);
   }
 
   #onClose(client: Client): void {
     if (client !== this.#client || this.#stopping !== undefined) return;
     this.#needsRestart = true;
     if (this.#state === 'starting') return; // #start reports it
-    this.#state = 'crashed';
+    this.#setState('crashed');
     this.#message = `the server's connection closed${this.#lastError ? ` (${this.#lastError})` : ''}; it will be restarted on next use`;
     this.#opts.log?.(`mcp ${this.name}: ${this.#message}${this.#stderrTail()}`);
     this.#opts.onFailure?.(this.status());
@@ -306,8 +321,8 @@ export class ServerConnection {
       this.#client = undefined;
       this.#transport = undefined;
     }
-    if (final) this.#state = 'closed';
-    else if (this.#state !== 'disabled') this.#state = 'idle';
+    if (final) this.#setState('closed');
+    else if (this.#state !== 'disabled') this.#setState('idle');
   }
 
   /** `origin` is the namespaced name the model called: captured images carry it. */
@@ -359,7 +374,7 @@ export class ServerConnection {
       // A server that does not answer may be wedged: replace it on next use.
       if (client === this.#client) {
         this.#needsRestart = true;
-        this.#state = 'hung';
+        this.#setState('hung');
         this.#message = `a call to ${origin} timed out; the server will be restarted on next use`;
       }
       const total = /Maximum total timeout/.test(errorText(error)) ? ` (total limit ${seconds(timeout * 10)})` : '';

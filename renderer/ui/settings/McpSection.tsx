@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
+import type { McpServerStatus } from '../../../common/ipc.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { importMcpServers } from '../../state/importMcpServers.ts';
 import { useApp } from '../../state/store.ts';
 import { Feedback, Section, useSave } from './settingsParts.tsx';
 
-/** Main reads the servers once, at start (the hub is built from them then). */
-const TAKES_EFFECT = 'Changes to servers take effect when Glance starts again.';
+/** Main applies a save at once (new servers start, removed ones stop); the list follows live. */
+const TAKES_EFFECT = 'Applied now: the list below shows each server as it starts.';
+
+const STATE_WORDS: Record<McpServerStatus['state'], string> = { idle: 'not started', starting: 'starting…', ready: 'ready', failed: 'failed', stopped: 'stopped' };
 
 export function McpSection({ settings }: { settings: Settings }) {
   const servers = useApp((s) => s.mcpServers);
@@ -53,8 +56,11 @@ export function McpSection({ settings }: { settings: Settings }) {
           <li key={s.name} aria-label={s.name}>
             <div className="field-row">
               <strong>{s.name}</strong>
+              {s.title && s.title !== s.name && <span className="muted">{s.title}</span>}
               <span className="muted">{s.transport}</span>
-              <span className={`status ${s.state}`}>{s.state}</span>
+              <span className={`status ${s.state}`} aria-live="polite">
+                {STATE_WORDS[s.state]}
+              </span>
               <span className="spacer" />
               <button
                 type="button"
