@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { launchChromium, openSession, type Session } from './browserHarness.ts';
+import { launchChromium, MCP_FIXTURE, openSession, type Session } from './browserHarness.ts';
 
 const KEY = 'sk-glance-test-4d1f9a7c';
 
@@ -145,10 +145,13 @@ describe('settings', () => {
     const { page, dataDir } = await openSettings();
     const mcp = page.getByRole('region', { name: 'MCP servers' });
     const file = (text: string) => ({ name: 'claude_desktop_config.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-    await mcp.getByLabel('Import mcpServers file…').setInputFiles(file(JSON.stringify({ mcpServers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } })));
-    await mcp.getByRole('status').filter({ hasText: 'Imported files. Changes to servers take effect when Glance starts again.' }).waitFor();
-    expect(await mcp.getByRole('textbox').inputValue()).toContain('"@modelcontextprotocol/server-filesystem"');
-    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).mcpServers.files).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] });
+    // The fixture server (a real stdio MCP server), as a Claude Desktop file names one: it applies at once.
+    const entry = { command: process.execPath, args: [MCP_FIXTURE] };
+    await mcp.getByLabel('Import mcpServers file…').setInputFiles(file(JSON.stringify({ mcpServers: { files: entry } })));
+    await mcp.getByRole('status').filter({ hasText: 'Imported files. Applied now: the list below shows each server as it starts.' }).waitFor();
+    expect(await mcp.getByRole('textbox').inputValue()).toContain(JSON.stringify(MCP_FIXTURE));
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')).mcpServers.files).toEqual(entry);
+    await mcp.getByRole('listitem', { name: 'files' }).locator('.status').filter({ hasText: 'ready' }).waitFor();
 
     await mcp.getByLabel('Import mcpServers file…').setInputFiles(file('{ "mcpServers": '));
     await mcp.getByRole('alert').filter({ hasText: /^The file is not JSON/ }).waitFor();
