@@ -82,6 +82,8 @@ export const ImageTranscribedEvent = z.object({
   chars: z.number().int().nonnegative(),
   /** The OCR engine, e.g. "tesseract.js 7 (eng)". */
   engine: z.string(),
+  /** The text itself, so the person sees what the model read (absent from older events). */
+  text: z.string().optional(),
 });
 /** A vision helper described a user's image for a blind chat model: this text is all that model gets of it. */
 export const ImageDescribedEvent = z.object({

@@ -184,7 +184,7 @@ export class ChatEngine {
     for (const a of attached) {
       emit(imageAttachedEvent(a, a.origin));
       const t = transcripts.get(a.id);
-      if (t) emit({ type: 'image_transcribed', attachmentId: a.id, origin: a.origin, chars: t.text.length, engine: t.engine });
+      if (t) emit({ type: 'image_transcribed', attachmentId: a.id, origin: a.origin, chars: t.text.length, engine: t.engine, text: t.text });
     }
     const userMessage: StoredUserMessage = {
       role: 'user',

@@ -26,7 +26,7 @@ export type ImageView = {
   /** …and replaced by a text stub when the turn ended. */
   retracted: boolean;
   /** A blind model got this image's text, read by local OCR, instead of the image. */
-  sentAsText?: { chars: number; engine: string };
+  sentAsText?: { chars: number; engine: string; text?: string };
 };
 
 export type ToolCallView = {
@@ -204,7 +204,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     case 'image_transcribed': {
       const image = turn.images[event.attachmentId];
       if (!image) return turn;
-      return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText: { chars: event.chars, engine: event.engine } } } };
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText: { chars: event.chars, engine: event.engine, ...(event.text === undefined ? {} : { text: event.text }) } } } };
     }
     case 'image_delivered':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };

@@ -19,7 +19,7 @@ function useDropMessage(): { title: string; detail: string; refused: boolean } {
   }
   return {
     title: `${model.name} can't see images`,
-    detail: model.capabilities.vision === 'no' ? 'Dropped images will be refused. Pick a model with the “vision” badge, or set a vision helper in Settings.' : 'Glance does not know whether it can see: declare it in Settings, or pick a model with the “vision” badge.',
+    detail: model.capabilities.vision === 'no' ? 'Dropped images will be refused, unless they hold text: local OCR reads it for the model. Pick a model with the “vision” badge, or set a vision helper in Settings.' : 'Glance does not know whether it can see: declare it in Settings, or pick a model with the “vision” badge.',
     refused: true,
   };
 }

@@ -16,12 +16,19 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
           {image.name}
         </span>
         {size && <span className="size">{size}</span>}
-        {formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
-        {image.sentAsText && (
-          <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
-            sent as text (local OCR)
-          </span>
-        )}
+        {!image.sentAsText && formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
+        {image.sentAsText &&
+          (image.sentAsText.text === undefined ? (
+            <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
+              sent as text (local OCR)
+            </span>
+          ) : (
+            <details className="helper-description sent-as-text">
+              <summary>sent as text (local OCR)</summary>
+              <p className="muted small-text">The model cannot see images; it got what {image.sentAsText.engine} read:</p>
+              <p className="read-text">{image.sentAsText.text}</p>
+            </details>
+          ))}
         {image.description && (
           <details className="helper-description">
             <summary>Described by {image.description.model}</summary>

@@ -187,6 +187,7 @@ export function ModelHints() {
               )}{' '}
               or set a vision helper in <a href="#/settings/vision">Settings</a>
               {current.capabilities.vision === 'unknown' ? ', or declare its vision there' : ''}.
+              {current.capabilities.vision === 'no' && ' Until then, an image with text goes to it as the text local OCR reads.'}
             </>
           )}
         </div>

@@ -12,9 +12,11 @@ export function listNames(names: readonly string[]): string {
 }
 
 /** The reason in the app's words: a model that cannot see gets the installed models that can, and the helper. */
-function VisionReason({ group, current, seer }: { group: RefusalGroup; current: ListedModel | undefined; seer: ListedModel | undefined }) {
+function VisionReason({ group, current, seer, helper }: { group: RefusalGroup; current: ListedModel | undefined; seer: ListedModel | undefined; helper: boolean }) {
   const model = current?.name ?? 'This model';
-  const first = group.code === 'model-blind' ? `${model} cannot see images.` : `Glance cannot tell whether ${model} can see images: its server does not say.`;
+  // Without a helper, main tried local OCR first: only an image without text is refused.
+  const ocr = helper ? '' : `, and local OCR found no text in ${group.names.length === 1 ? 'it' : 'them'} to send instead`;
+  const first = group.code === 'model-blind' ? `${model} cannot see images${ocr}.` : `Glance cannot tell whether ${model} can see images: its server does not say.`;
   return (
     <>
       {first} {seer ? <>Pick a vision model such as <strong>{seer.name}</strong> (installed),</> : <>Pick or pull a vision model,</>} or set a vision helper in{' '}
@@ -33,13 +35,14 @@ export function RefusalAlerts() {
   const selectModel = useApp((s) => s.selectModel);
   const store = useAppStore();
   const seer = models.find((m) => m.capabilities.vision === 'yes');
+  const helper = useApp((s) => s.settings?.visionHelper != null);
   return (
     <>
       {groupRefusals(refusals).map((group) => (
         <div key={group.keys[0]} role="alert" className="refusal">
           <span>
             <strong>{listNames(group.names)}</strong> {group.names.length === 1 ? 'was' : 'were'} not {group.fromSend ? 'sent' : 'attached'}:{' '}
-            {isVisionRefusal(group.code) ? <VisionReason group={group} current={current} seer={seer} /> : <InlineMarkdown text={group.message} />}
+            {isVisionRefusal(group.code) ? <VisionReason group={group} current={current} seer={seer} helper={helper} /> : <InlineMarkdown text={group.message} />}
           </span>
           {isVisionRefusal(group.code) && seer && (
             <button

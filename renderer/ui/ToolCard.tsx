@@ -46,27 +46,36 @@ const STATUS_TEXT: Record<ToolCallView['status'], string> = { running: 'running'
  * and, opened, the arguments and result. "Raw" shows exactly what the model sent and read.
  * `children`: a slot under the header (the approval card of a call awaiting consent).
  */
+/** What the status pill says: a call waiting on the approval card, or one the person denied, is neither running nor failed. */
+export function toolStatus(tool: Pick<ToolCallView, 'status' | 'approval'>): { text: string; className: string } {
+  if (tool.approval?.decision === 'pending' && tool.status === 'running') return { text: 'waiting for you', className: 'pending' };
+  if (tool.approval?.decision === 'deny' && tool.status !== 'running') return { text: 'not run', className: 'cancelled' };
+  return { text: STATUS_TEXT[tool.status], className: tool.status };
+}
+
 export const ToolCard = memo(function ToolCard({ tool, images, children }: { tool: ToolCallView; images: Record<string, ImageView>; children?: ReactNode }) {
-  const [expanded, setExpanded] = useState(tool.status === 'failed');
+  const status = toolStatus(tool);
+  const broke = status.className === 'failed';
+  const [expanded, setExpanded] = useState(broke);
   const [raw, setRaw] = useState(false);
   // A card opens by itself when its tool fails: what went wrong is the point.
   useEffect(() => {
-    if (tool.status === 'failed') setExpanded(true);
-  }, [tool.status]);
+    if (broke) setExpanded(true);
+  }, [broke]);
   const args = JSON.stringify(tool.arguments, null, 2);
   const pct = tool.progress?.total ? Math.round((tool.progress.progress / tool.progress.total) * 100) : undefined;
   const detailsId = `tool-${tool.id}`;
   const title = toolTitle(tool.name);
   const result = tool.text === undefined ? undefined : raw ? tool.text : readableResult(tool.text);
   return (
-    <article className={`tool-card ${tool.status}`} aria-label={`Tool call ${tool.name}`}>
+    <article className={`tool-card ${status.className}`} aria-label={`Tool call ${tool.name}`}>
       <header>
         <button type="button" className="tool-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((e) => !e)}>
           <ChevronIcon dir={expanded ? 'down' : 'right'} />
           <span className="tool-name">{title}</span>
           <span className="muted tool-source">{toolSource(tool.name)}</span>
         </button>
-        <span className={`status ${tool.status}`}>{STATUS_TEXT[tool.status]}</span>
+        <span className={`status ${status.className}`}>{status.text}</span>
         {tool.durationMs !== undefined && <span className="muted">{formatDuration(tool.durationMs)}</span>}
       </header>
       {children}

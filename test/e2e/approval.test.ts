@@ -34,9 +34,15 @@ describe('the approval card', () => {
     await approval.waitFor();
     expect(await approval.getByLabel('Arguments').textContent()).toContain('"text": "buy milk"');
     for (const name of ['Allow once', 'Allow for this chat', 'Always', 'Deny']) expect(await approval.getByRole('button', { name }).isVisible()).toBe(true);
+    // Waiting on the person, and said so to a screen reader.
+    expect(await card.locator('.status').textContent()).toBe('waiting for you');
+    await page.getByRole('status', { name: 'Announcements' }).filter({ hasText: 'Write note needs your approval' }).waitFor();
     await shot('approval-card');
     await approval.getByRole('button', { name: 'Deny' }).click();
     await card.locator('.approval-outcome').filter({ hasText: /^Not run: The user declined/ }).waitFor();
+    // Denied is not a failure of the tool: no red "failed".
+    await card.locator('.status').filter({ hasText: 'not run' }).waitFor();
+    expect(await card.locator('.status.failed').count()).toBe(0);
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'I did not store it' }).waitFor();
     const told = suite.server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(told.text).toMatch(/the user declined/);

@@ -31,7 +31,7 @@ describe('refused images', () => {
     await alert.waitFor();
     expect(await page.getByRole('alert').filter({ hasText: 'not sent' }).count()).toBe(1);
     const text = (await alert.textContent()) ?? '';
-    expect(text).toMatch(/one\.png, two\.png, three\.png and four\.png were not sent: blind-llm:latest cannot see images\. Pick a vision model such as llava-seer:latest \(installed\), or set a vision helper in Settings → Vision/);
+    expect(text).toMatch(/one\.png, two\.png, three\.png and four\.png were not sent: blind-llm:latest cannot see images, and local OCR found no text in them to send instead\. Pick a vision model such as llava-seer:latest \(installed\), or set a vision helper in Settings → Vision/);
     expect(text).not.toMatch(/--vision|gemma3/);
     // Nothing was lost and nothing was posted.
     expect(await box(page).inputValue()).toBe('What do these show?');

@@ -3,6 +3,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
+import { textImage } from '../fixtures/textImage.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
 import { chatSuite, messageBox } from './chatSuite.ts';
 
@@ -49,6 +50,35 @@ describe('image costs', () => {
     await messageBox(page).fill('word '.repeat(200));
     await expect.poll(() => contextValue(page)).toBeGreaterThan(withImage);
     expect(await page.getByRole('meter', { name: 'Context' }).getAttribute('aria-valuetext')).toMatch(/^≈[\d,]+ of [\d,]+ tokens$/);
+  });
+});
+
+describe('a blind model without a helper', () => {
+  it('gets the text local OCR reads from an image, and the chat shows the image as sent as text', async () => {
+    const { page } = await suite.session();
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: /^blind-llm/ }).click();
+    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'blind-llm' }).waitFor();
+    const scan = await textImage({ lines: ['Invoice 4711', 'Total 99.50 EUR'], width: 700, height: 220, fontPx: 32 });
+    await page.locator('main').drop({ files: { name: 'invoice.png', mimeType: 'image/png', buffer: scan.png } });
+    // Accepted (it has text), and the box says what will happen to it.
+    const item = attachments(page).getByRole('listitem', { name: 'invoice.png' });
+    await item.getByText('goes as text (local OCR)').waitFor({ timeout: 60_000 });
+    expect(await item.textContent()).not.toMatch(/tokens/);
+    await messageBox(page).fill('What is the total?');
+    await messageBox(page).press('Enter');
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+    const sent = page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'invoice.png' });
+    // Opened, it shows what the model read.
+    await sent.getByText('sent as text (local OCR)').click();
+    expect(await sent.locator('.read-text').textContent()).toMatch(/Invoice 4711[\s\S]*99\.50/);
+    // The model got words, not pixels.
+    const request = suite.server().requests.at(-1)!;
+    expect(request.images).toHaveLength(0);
+    expect(request.messages.map((m) => m.text).join('\n')).toMatch(/Invoice 4711[\s\S]*99\.50/);
+    // Stored so: a reload shows it the same way.
+    await page.reload();
+    await page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'invoice.png' }).getByText('sent as text (local OCR)').waitFor();
   });
 });
 

@@ -117,8 +117,7 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
       <h3>API keys</h3>
       {secrets && (
         <p className={secrets.backend.secure ? 'muted' : 'warning-text'}>
-          Keys are kept by “{secrets.backend.name}”{secrets.backend.secure ? ', encrypted by the system' : ', not encrypted'}
-          {secrets.backend.persistent ? '' : ', for this session only'}. {secrets.backend.warning ?? ''} Glance never shows a stored key again.
+          {keyStoreText(secrets.backend)} {secrets.backend.warning ?? ''} Glance never shows a stored key again.
         </p>
       )}
       {keyNames.length === 0 && <p className="muted">Give an endpoint a key name to store its key.</p>}
@@ -160,3 +159,19 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
   );
 }
 
+const STORES: Record<string, string> = {
+  keychain: 'the macOS Keychain',
+  dpapi: 'Windows (DPAPI)',
+  gnome_libsecret: 'the GNOME keyring',
+  kwallet: 'KWallet',
+  kwallet5: 'KWallet',
+  kwallet6: 'KWallet',
+};
+
+/** Where keys go, in words: the OS store by its name, or memory only (the harness, the CLI). */
+export function keyStoreText(b: { name: string; persistent: boolean; secure: boolean }): string {
+  if (b.name === 'unavailable') return '';
+  if (!b.persistent) return 'Keys are kept in memory for this session only: nothing is written to disk.';
+  if (!b.secure) return 'Keys are kept in a file, not encrypted.';
+  return `Keys are kept encrypted by ${STORES[b.name] ?? `the system (${b.name})`}.`;
+}
