@@ -12,6 +12,10 @@ export const ToolCallEvent = z.object({
   id: z.string(),
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()),
+  /** The tool's display title (MCP tool.title, else annotations.title), when it has one. */
+  title: z.string().optional(),
+  /** The MCP server's display name (serverInfo.title, else its name in the config). */
+  server: z.string().optional(),
 });
 export const ToolProgressEvent = z.object({
   type: z.literal('tool_progress'),

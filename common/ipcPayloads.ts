@@ -58,6 +58,8 @@ export const McpServerStatus = z.object({
   transport: z.enum(['stdio', 'http', 'sse']),
   state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
   tools: z.array(z.string()),
+  /** Tool name → its display title (MCP tool.title / annotations.title), for the tools that have one. */
+  toolTitles: z.record(z.string(), z.string()).optional(),
   /** Why it failed, in plain words. */
   message: z.string().optional(),
   /** Config keys Glance does not use (never dropped silently), and the like. */

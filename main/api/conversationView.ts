@@ -48,7 +48,9 @@ export async function conversationView(conversation: Conversation, store: Attach
       if (m.thinking) events.push({ type: 'thinking', delta: m.thinking });
       if (m.text) events.push({ type: 'text', delta: m.text });
       answer = m.text;
-      for (const call of m.toolCalls ?? []) events.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      for (const call of m.toolCalls ?? []) {
+        events.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, ...(call.title ? { title: call.title } : {}), ...(call.server ? { server: call.server } : {}) });
+      }
       if (m.interrupted) {
         events.push(
           m.interrupted === 'cancelled'

@@ -11,12 +11,18 @@ type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer'
 export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
   if (!hub) return [];
   const toolNames = new Map<string, string[]>();
+  const titles = new Map<string, Record<string, string>>();
   // The tools of servers that are running now (peekTools starts nothing).
-  for (const t of hub.peekTools()) toolNames.set(t.server, [...(toolNames.get(t.server) ?? []), t.tool]);
+  for (const t of hub.peekTools()) {
+    toolNames.set(t.server, [...(toolNames.get(t.server) ?? []), t.tool]);
+    if (t.title) titles.set(t.server, { ...titles.get(t.server), [t.tool]: t.title });
+  }
   return hub.status().map((st) => {
     const state = st.state === 'ready' || st.state === 'idle' || st.state === 'starting' || st.state === 'failed' ? st.state : st.state === 'closed' || st.state === 'disabled' ? 'stopped' : 'failed';
     const out: McpServerStatus = { name: st.name, transport: st.transport ?? 'stdio', state, tools: state === 'ready' ? (toolNames.get(st.name) ?? []) : [] };
     if (st.title) out.title = st.title;
+    const toolTitles = titles.get(st.name);
+    if (state === 'ready' && toolTitles) out.toolTitles = toolTitles;
     if (st.message) out.message = st.message;
     if (st.warnings?.length) out.warnings = st.warnings;
     if (st.logFile) out.logFile = st.logFile;

@@ -9,6 +9,9 @@ const ToolCallRecord = z.object({
   id: z.string(),
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()),
+  /** Display names as the tool had them when called (for the card after a reload). */
+  title: z.string().optional(),
+  server: z.string().optional(),
 });
 
 const UserMessage = z.object({

@@ -78,7 +78,7 @@ export class TurnLoop {
       if (offerTools) request.tools = specs;
       if (this.#request.think !== undefined) request.think = this.#request.think;
 
-      const calls = await this.#step(request);
+      const calls = await this.#step(request, tools);
       if (!calls.length) return this.answer;
       if (!offerTools) {
         // Calls for tools no longer (or never) offered are not run: a model that keeps calling
@@ -94,7 +94,7 @@ export class TurnLoop {
   }
 
   /** One model step: stream it, keep what arrived even if the stream breaks. */
-  async #step(request: ModelRequest): Promise<ToolCall[]> {
+  async #step(request: ModelRequest, tools: Map<string, Tool>): Promise<ToolCall[]> {
     const message = { role: 'assistant' as const, id: randomUUID(), text: '', createdAt: now() };
     const stored: StoredMessage & { role: 'assistant' } = message;
     const calls: ToolCall[] = [];
@@ -129,7 +129,7 @@ export class TurnLoop {
       throw error;
     }
     if (thinking) stored.thinking = thinking;
-    if (calls.length) stored.toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+    if (calls.length) stored.toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ...displayNames(tools.get(c.name)) }));
     this.#conversation.messages.push(stored);
     return calls;
   }
@@ -144,7 +144,7 @@ export class TurnLoop {
         for (const pending of calls.slice(index)) this.#pushTool(pending, { ok: false, text: 'Cancelled by the user before it ran.' }, 0, true);
         throw new ProviderError('cancelled', 'Stopped.');
       }
-      this.#emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      this.#emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, ...displayNames(tools.get(call.name)) });
       const started = performance.now();
       const outcome = await this.#runTool(call, tools.get(call.name));
       const durationMs = Math.round(performance.now() - started);
@@ -258,4 +258,9 @@ export function now(): string {
 /** The system prompt plus what tool providers add (MCP server instructions, unavailable servers). */
 function withNotes(prompt: string, notes: string | undefined): string {
   return notes ? `${prompt}\n\n${notes}` : prompt;
+}
+
+/** What the UI names a tool by: its title and its server's display name, when known. */
+function displayNames(tool: Tool | undefined): { title?: string; server?: string } {
+  return { ...(tool?.title ? { title: tool.title } : {}), ...(tool?.sourceTitle ? { server: tool.sourceTitle } : {}) };
 }

@@ -128,7 +128,7 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       io.out(event.delta);
       break;
     case 'tool_call':
-      io.err(`\n→ ${event.name} ${JSON.stringify(event.arguments)}\n`);
+      io.err(`\n→ ${event.name}${event.title ? ` (${event.title})` : ''} ${JSON.stringify(event.arguments)}\n`);
       break;
     case 'tool_result':
       io.err(`← ${event.name} ${event.ok ? 'ok' : 'failed'}${event.durationMs === undefined ? '' : ` (${event.durationMs} ms)`}: ${firstLine(event.text)}\n`);

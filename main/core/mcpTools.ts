@@ -23,6 +23,7 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
       ...(needsConsent(t) ? { consent: 'always' as const } : {}),
       spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
       ...(t.title ? { title: t.title } : {}),
+      ...(t.serverTitle ? { sourceTitle: t.serverTitle } : {}),
       ...(t.annotations ? { hints: hintsOf(t.annotations) } : {}),
       async run(args, context) {
         const outcome = await hub.callTool(t.name, args, {

@@ -34,6 +34,8 @@ export type McpHubTool = {
   tool: string;
   /** The server's display title (tool.title, else annotations.title), for the UI. */
   title?: string;
+  /** The server's display name (serverInfo.title), when it gives one. */
+  serverTitle?: string;
   description: string;
   inputSchema: Record<string, unknown>;
   /** The server's hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint): for approval policy. */
@@ -264,6 +266,7 @@ export class McpHub {
           server: server.name,
           tool: tool.name,
           ...(title ? { title } : {}),
+          ...(server.title ? { serverTitle: server.title } : {}),
           description: tool.description ?? title ?? '',
           inputSchema: tool.inputSchema as Record<string, unknown>,
           ...(tool.annotations ? { annotations: tool.annotations } : {}),

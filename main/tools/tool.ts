@@ -46,6 +46,8 @@ export interface Tool {
   readonly source?: string;
   /** A display title (MCP tool.title / annotations.title), for the UI. */
   readonly title?: string;
+  /** Its source's display name (the MCP server's serverInfo.title, else its config name). */
+  readonly sourceTitle?: string;
   /** What the tool's author says it does (MCP annotations), for approval policy. */
   readonly hints?: ToolHints;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;

@@ -33,6 +33,9 @@ export type ToolCallView = {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Display names from main (MCP titles), when the tool has them. */
+  title?: string;
+  server?: string;
   /** `cancelled`: stopped by the user (not a failure of the tool). */
   status: 'running' | 'finished' | 'failed' | 'cancelled';
   progress?: { progress: number; total?: number; message?: string };
@@ -139,9 +142,10 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       return { ...turn, status: streaming, parts: appendPart(turn.parts, 'thinking', event.delta) };
     case 'tool_call': {
       const existing = turn.tools[event.id];
+      const names = { ...(event.title ? { title: event.title } : {}), ...(event.server ? { server: event.server } : {}) };
       const tool: ToolCallView = existing
-        ? { ...existing, name: event.name, arguments: event.arguments }
-        : { id: event.id, name: event.name, arguments: event.arguments, status: 'running', attachmentIds: [] };
+        ? { ...existing, name: event.name, arguments: event.arguments, ...names }
+        : { id: event.id, name: event.name, arguments: event.arguments, ...names, status: 'running', attachmentIds: [] };
       return {
         ...turn,
         status: streaming,

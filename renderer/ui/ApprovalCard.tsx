@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ToolCallView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
+import { toolSource, toolTitle } from './toolNames.ts';
 
 type Decision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -39,7 +40,7 @@ export function ApprovalCard({ turnId, tool }: { turnId: string; tool: ToolCallV
   return (
     <section className="approval-card" role="group" aria-label={`Approve ${tool.name}`}>
       <p>
-        <strong>{tool.name}</strong> can change things. Run it with these arguments?
+        <strong>{toolTitle(tool.name, tool.title)}</strong> ({tool.server ?? toolSource(tool.name)}, <code>{tool.name}</code>) can change things. Run it with these arguments?
       </p>
       <pre aria-label="Arguments">{args === '{}' ? '(no arguments)' : args}</pre>
       <div className="approval-buttons">

@@ -65,7 +65,7 @@ export const ToolCard = memo(function ToolCard({ tool, images, children }: { too
   const args = JSON.stringify(tool.arguments, null, 2);
   const pct = tool.progress?.total ? Math.round((tool.progress.progress / tool.progress.total) * 100) : undefined;
   const detailsId = `tool-${tool.id}`;
-  const title = toolTitle(tool.name);
+  const title = toolTitle(tool.name, tool.title);
   const result = tool.text === undefined ? undefined : raw ? tool.text : readableResult(tool.text);
   return (
     <article className={`tool-card ${status.className}`} aria-label={`Tool call ${tool.name}`}>
@@ -73,7 +73,7 @@ export const ToolCard = memo(function ToolCard({ tool, images, children }: { too
         <button type="button" className="tool-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((e) => !e)}>
           <ChevronIcon dir={expanded ? 'down' : 'right'} />
           <span className="tool-name">{title}</span>
-          <span className="muted tool-source">{toolSource(tool.name)}</span>
+          <span className="muted tool-source">{tool.server ?? toolSource(tool.name)}</span>
         </button>
         <span className={`status ${status.className}`}>{status.text}</span>
         {tool.durationMs !== undefined && <span className="muted">{formatDuration(tool.durationMs)}</span>}

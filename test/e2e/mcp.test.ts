@@ -128,6 +128,37 @@ describe('MCP tools', () => {
     await viewer.waitFor({ state: 'hidden' });
   });
 
+  it("a titled tool's card shows its title and its server's display name, also after a reload; so do Settings and the approval card", async () => {
+    const { page } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { toolCalls: [{ name: 'fixture__write_note', arguments: { text: 'milk' } }] });
+    await ask(page, 'Fetch the chart, then note it.');
+    const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    await card.locator('.status').filter({ hasText: 'finished' }).waitFor();
+    expect(await card.locator('.tool-name').textContent()).toBe('Known bar chart'); // annotations.title
+    expect(await card.locator('.tool-source').textContent()).toBe('Glance Test Fixture'); // serverInfo.title
+    const approval = page.getByRole('group', { name: 'Approve fixture__write_note' });
+    await approval.waitFor();
+    expect(await approval.textContent()).toContain('Write a note (Glance Test Fixture, fixture__write_note) can change things'); // tool.title
+    expect(await page.getByRole('article', { name: 'Tool call fixture__write_note' }).locator('.tool-name').textContent()).toBe('Write a note');
+    await approval.getByRole('button', { name: 'Allow once' }).click();
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+
+    // Stored with the conversation: a reloaded page names them the same.
+    await page.reload();
+    const again = page;
+    const reloaded = again.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    await reloaded.waitFor();
+    expect(await reloaded.locator('.tool-name').textContent()).toBe('Known bar chart');
+    expect(await reloaded.locator('.tool-source').textContent()).toBe('Glance Test Fixture');
+    // Settings names the server and each titled tool.
+    await again.getByRole('button', { name: 'Settings' }).click();
+    const entry = again.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
+    await entry.locator('.status').filter({ hasText: 'ready' }).waitFor();
+    expect(await entry.textContent()).toContain('Glance Test Fixture');
+    await entry.getByText(/\d+ tools/).click();
+    expect(await entry.locator('li').filter({ hasText: 'chart_image' }).first().textContent()).toBe('chart_image Known bar chart');
+  });
+
   it('shows progress while a tool runs, and a failed tool as failed', async () => {
     const { page } = await session();
     server.script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 6, delayMs: 400 } }] }, { toolCalls: [{ name: 'fixture__fail_tool', arguments: {} }] });

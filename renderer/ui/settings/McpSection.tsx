@@ -91,6 +91,7 @@ export function McpSection({ settings }: { settings: Settings }) {
                 {s.tools.map((t) => (
                   <li key={t}>
                     <code>{t}</code>
+                    {s.toolTitles?.[t] && <span className="muted"> {s.toolTitles[t]}</span>}
                   </li>
                 ))}
               </ul>
