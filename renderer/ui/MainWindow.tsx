@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Route } from '../route.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
-import { GearIcon, MenuIcon } from './icons.tsx';
+import { ChevronIcon, GearIcon, MenuIcon } from './icons.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { DropZone } from './DropZone.tsx';
 import { ImageViewer } from './ImageViewer.tsx';
@@ -98,8 +98,8 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
           <ModelPicker />
           <span className="spacer" />
           {inSettings ? (
-            <button type="button" className="ghost" onClick={() => navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' })}>
-              Back to chat
+            <button type="button" className="ghost" title="Back to chat" onClick={() => navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' })}>
+              <ChevronIcon dir="left" /> <span className="back-label">Back to chat</span>
             </button>
           ) : (
             <button type="button" className="ghost icon-button" aria-label="Settings" title="Settings (Ctrl+,)" onClick={() => navigate({ name: 'settings' })}>

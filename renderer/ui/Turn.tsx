@@ -115,7 +115,18 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
         </p>
       )}
       {turn.status === 'cancelled' && <p className="muted stopped">Stopped.</p>}
-      {!busy && (
+      {turn.status === 'failed' && turn.error && (
+        <div className="turn-error" role="alert">
+          <span>
+            <InlineMarkdown text={turn.error.message} />
+          </span>
+          <button type="button" className="small" onClick={() => void retry(turn.id)}>
+            Retry
+          </button>
+        </div>
+      )}
+      {/* A turn that failed before any answer has only its error and Retry: Regenerate would be the same button twice. */}
+      {!busy && !(turn.status === 'failed' && !turn.parts.length) && (
         <footer className="message-actions">
           {turn.model && <span className="muted model-name">{turn.model.name}</span>}
           {turn.createdAt && (
@@ -129,16 +140,6 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
             Regenerate
           </button>
         </footer>
-      )}
-      {turn.status === 'failed' && turn.error && (
-        <div className="turn-error" role="alert">
-          <span>
-            <InlineMarkdown text={turn.error.message} />
-          </span>
-          <button type="button" className="small" onClick={() => void retry(turn.id)}>
-            Retry
-          </button>
-        </div>
       )}
     </article>
   );

@@ -226,6 +226,8 @@ describe('streaming', () => {
       await failure.waitFor();
       expect(await failure.textContent()).toMatch(/Can't reach Ollama at http:\/\/127\.0\.0\.1:\d+\. Is Ollama running\?/);
       await shot('chat-server-down');
+      // Retry is the one way on from an answer that never came (no Regenerate beside it).
+      expect(await answer(page).getByRole('button', { name: 'Regenerate' }).count()).toBe(0);
     } finally {
       await server.setDown(false);
     }

@@ -130,6 +130,34 @@ describe('message actions', () => {
   });
 });
 
+describe('editing an earlier message', () => {
+  it('resends from there: the turns after it are gone, in the page, the request and the stored conversation', async () => {
+    const { page } = await session();
+    suite.server().script({ text: 'About cats.' }, { text: 'About dogs.' }, { text: 'About birds.' });
+    for (const [i, q] of ['Tell me about cats', 'Now dogs'].entries()) {
+      await box(page).fill(q);
+      await box(page).press('Enter');
+      await finished(page, i + 1);
+    }
+    // From history (ids as stored), not only from this page's memory.
+    await page.reload();
+    await answers(page).nth(1).waitFor();
+    const first = page.locator('.message.user').first();
+    await first.getByRole('button', { name: 'Edit message' }).click();
+    await page.getByRole('textbox', { name: 'Edited message' }).fill('Tell me about birds');
+    await page.getByRole('button', { name: 'Send edited' }).click();
+    await answers(page).filter({ hasText: 'About birds.' }).waitFor();
+    await finished(page, 1);
+    expect(await answers(page).count()).toBe(1);
+    expect(await page.getByRole('group', { name: 'Your message' }).allTextContents()).toEqual(['Tell me about birds']);
+    const sent = suite.server().requests[2]!.messages.map((m) => m.text).join('\n');
+    expect(sent).not.toMatch(/cats|dogs/);
+    await page.reload();
+    await answers(page).filter({ hasText: 'About birds.' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Messages' }).getByText(/About (cats|dogs)/).count()).toBe(0);
+  });
+});
+
 describe('tool cards', () => {
   it('name the server and tool in words, keep the model-facing text behind "Raw", and show a stopped tool as cancelled', async () => {
     const { page, shot } = await session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });

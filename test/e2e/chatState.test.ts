@@ -109,6 +109,13 @@ describe('narrow windows', () => {
     expect(await search.isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'New chat' }).isVisible()).toBe(true);
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // The message box keeps the width (its buttons go under it), and the toolbar stays one row.
+    expect(await box(page).evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(400);
+    const top = (name: string) => page.getByRole('button', { name, exact: true }).evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    expect(Math.abs((await top('Settings')) - (await top('Conversations')))).toBeLessThan(12);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    expect(Math.abs((await top('Back to chat')) - (await top('Conversations')))).toBeLessThan(12);
+    await page.getByRole('button', { name: 'Back to chat' }).click();
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.getByText('What should Glance look at?').waitFor();
 
