@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { peakRssMb } from './peakRss.ts';
 import type * as Limits from '../../common/limits.ts';
 import type * as Store from '../../main/images/attachmentStore.ts';
 import type * as Intake from '../../main/images/imageIntake.ts';
@@ -28,13 +29,13 @@ await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }
 const dir = await mkdtemp(join(tmpdir(), 'glance-bench-mem-'));
 try {
   const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new FileAttachmentStore(dir) });
-  const baseMb = process.resourceUsage().maxRSS / 1024;
+  const baseMb = peakRssMb();
   const profile = DEFAULT_PROFILES[profileKey];
   const r =
     mode === '--floor'
       ? await floor(file, profile)
       : await intake.prepare({ source: file, origin: 'bench', requestedBy: 'user' }, profile);
-  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const peakMb = peakRssMb();
   const report: MemoryReport = {
     baseMb,
     peakMb,

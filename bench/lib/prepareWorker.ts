@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { FileAttachmentStore } from '../../main/images/attachmentStore.ts';
 import { ImageIntake } from '../../main/images/imageIntake.ts';
 import type { ImageProfile } from '../../main/images/types.ts';
+import { peakRssMb } from './peakRss.ts';
 
 export type WorkerReport = {
   runsMs: number[];
@@ -32,7 +33,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-'));
 try {
   const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new FileAttachmentStore(dataDir) });
   const prepare = () => intake.prepare({ source: input, origin: 'bench', requestedBy: 'user' }, profile);
-  const rssBeforeMb = process.resourceUsage().maxRSS / 1024;
+  const rssBeforeMb = peakRssMb();
   // Two untimed runs: first-use costs (libvips start-up, thread pool) are not per-image costs.
   await prepare();
   await prepare();
@@ -52,7 +53,7 @@ try {
     runsMs,
     runsCpuMs,
     rssBeforeMb,
-    rssPeakMb: process.resourceUsage().maxRSS / 1024,
+    rssPeakMb: peakRssMb(),
     result: last.ok
       ? { ok: true, mime: last.image.mime, width: last.image.width, height: last.image.height, bytes: last.image.bytes }
       : { ok: false, code: last.code, message: last.message },
