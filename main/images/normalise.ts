@@ -8,6 +8,7 @@ import sharp, { type Metadata } from 'sharp';
 import { formatBytes, type ImageRefusal } from '../../common/images.ts';
 import { encodeForProfile, type Candidate, type Prediction, type Raw } from './encoderChoice.ts';
 import { withoutAncillaryChunks } from './pngChunks.ts';
+import { deinterlacedPng } from './pngInterlace.ts';
 import type { Limits } from '../../common/limits.ts';
 import { fitForModel } from './imageRule.ts';
 import { jpegTooSmall } from './jpegPlausible.ts';
@@ -88,10 +89,16 @@ export async function normaliseImage(
   const source = { mime: sniffed.mime, width: oriented.width, height: oriented.height, bytes: data.byteLength };
   const fitted = fitForModel(oriented.width, oriented.height, profile);
   const grey = meta.channels <= 2 && (meta.space === 'b-w' || meta.space === 'grey16');
+  // libpng decodes an interlaced PNG whole; when that bitmap outweighs the fitted pixels (a
+  // downscale), a non-interlaced copy made row by row is decoded in strips instead (pngInterlace.ts).
+  const bitmap = width * height * meta.channels * (meta.depth === 'ushort' ? 2 : 1);
+  const decodable =
+    sniffed.kind === 'png' && meta.isProgressive && bitmap > 2 * fitted.width * fitted.height * meta.channels ? await deinterlacedPng(input, signal) : input;
+  signal?.throwIfAborted();
 
   let raw: Raw;
   try {
-    let pipeline = sharp(input, { limitInputPixels: limits.maxInputPixels, failOn: FAIL_ON, pages: 1, autoOrient: true });
+    let pipeline = sharp(decodable, { limitInputPixels: limits.maxInputPixels, failOn: FAIL_ON, pages: 1, autoOrient: true });
     if (fitted.width !== oriented.width || fitted.height !== oriented.height) {
       pipeline = pipeline.resize(fitted.width, fitted.height, { fit: 'fill', kernel: 'lanczos3' });
     }

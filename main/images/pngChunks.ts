@@ -43,7 +43,8 @@ export function pngChunks(data: Uint8Array): PngChunk[] | undefined {
   return undefined; // no IEND: cut short
 }
 
-function keep(chunk: PngChunk): boolean {
+/** Critical chunks, and the ancillary ones that change the pixels (within their sizes). */
+export function keptForPixels(chunk: PngChunk): boolean {
   const first = chunk.type.charCodeAt(0);
   if (first >= 0x41 && first <= 0x5a) return true; // upper case: critical (IHDR, PLTE, IDAT, IEND)
   const limit = KEEP[chunk.type];
@@ -58,13 +59,13 @@ export function withoutAncillaryChunks(data: Uint8Array): Uint8Array {
   const chunks = pngChunks(data);
   if (!chunks) return data;
   let dropped = 0;
-  for (const c of chunks) if (!keep(c)) dropped += 12 + c.length;
+  for (const c of chunks) if (!keptForPixels(c)) dropped += 12 + c.length;
   if (dropped < WORTH_COPYING) return data;
   const out = new Uint8Array(data.byteLength - dropped);
   out.set(data.subarray(0, SIGNATURE.length));
   let at = SIGNATURE.length;
   for (const c of chunks) {
-    if (!keep(c)) continue;
+    if (!keptForPixels(c)) continue;
     out.set(data.subarray(c.offset, c.offset + 12 + c.length), at);
     at += 12 + c.length;
   }
