@@ -7,12 +7,12 @@ import { toolTitle } from './toolNames.ts';
 export function announcement(before: TurnView | undefined, after: TurnView): string | undefined {
   for (const tool of Object.values(after.tools)) {
     const asked = before?.tools[tool.id]?.approval?.decision;
-    if (tool.approval?.decision === 'pending' && asked !== 'pending') return `${toolTitle(tool.name)} needs your approval: Allow once, Allow for this chat, Always or Deny.`;
+    if (tool.approval?.decision === 'pending' && asked !== 'pending') return `${toolTitle(tool.name, tool.title)} needs your approval: Allow once, Allow for this chat, Always or Deny.`;
   }
   for (const tool of Object.values(after.tools)) {
     const was = before?.tools[tool.id]?.status;
     if (was === tool.status) continue;
-    const name = toolTitle(tool.name);
+    const name = toolTitle(tool.name, tool.title);
     if (tool.status === 'running') return `Running ${name}…`;
     if (tool.approval?.decision === 'deny') return `${name} was not run.`;
     return tool.status === 'finished' ? `${name} finished.` : tool.status === 'cancelled' ? `${name} cancelled.` : `${name} failed.`;

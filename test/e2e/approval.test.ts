@@ -36,7 +36,7 @@ describe('the approval card', () => {
     for (const name of ['Allow once', 'Allow for this chat', 'Always', 'Deny']) expect(await approval.getByRole('button', { name }).isVisible()).toBe(true);
     // Waiting on the person, and said so to a screen reader.
     expect(await card.locator('.status').textContent()).toBe('waiting for you');
-    await page.getByRole('status', { name: 'Announcements' }).filter({ hasText: 'Write note needs your approval' }).waitFor();
+    await page.getByRole('status', { name: 'Announcements' }).filter({ hasText: 'Write a note needs your approval' }).waitFor();
     await shot('approval-card');
     await approval.getByRole('button', { name: 'Deny' }).click();
     await card.locator('.approval-outcome').filter({ hasText: /^Not run: The user declined/ }).waitFor();

@@ -167,9 +167,10 @@ describe('tool cards', () => {
     const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
     await card.waitFor();
     await finished(page, 1);
-    expect(await card.locator('.tool-name').textContent()).toBe('Chart image');
-    expect(await card.locator('.tool-source').textContent()).toBe('Fixture');
-    await card.getByRole('button', { name: /Chart image/ }).click();
+    // The server's own words when it gives them (MCP title, serverInfo.title).
+    expect(await card.locator('.tool-name').textContent()).toBe('Known bar chart');
+    expect(await card.locator('.tool-source').textContent()).toBe('Glance Test Fixture');
+    await card.getByRole('button', { name: /Known bar chart/ }).click();
     const result = card.locator('.tool-result');
     expect(await result.textContent()).not.toContain('shown to you in the next message');
     await card.getByRole('button', { name: 'Raw' }).click();
