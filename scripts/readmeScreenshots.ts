@@ -33,7 +33,7 @@ try {
     server.script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
     await ask(s.page, 'Fetch the chart and tell me which bars it has.', 1);
     await s.page.getByText('retracted').waitFor();
-    await s.page.getByRole('button', { name: /^Chart image/ }).click();
+    await s.page.getByRole('button', { name: /^Known bar chart/ }).click();
     await s.page.locator('article[aria-label^="Tool call"] img').waitFor();
     await s.page.mouse.move(700, 500);
     await s.page.screenshot({ path: join(OUT, 'chat-tool-card.png') });
@@ -83,6 +83,33 @@ try {
     await s.page.getByRole('button', { name: 'Conversations' }).click();
     await s.page.getByRole('searchbox', { name: 'Search conversations' }).waitFor();
     await s.page.screenshot({ path: join(OUT, 'narrow-conversations.png') });
+    await s.close();
+  }
+  // A tool that can change things waits on its approval card; Settings keeps standing rules.
+  {
+    const s = await openSession(browser, { ollamaHost: server.url, mcpConfig: mcp });
+    await ready(s.page);
+    server.script({ toolCalls: [{ name: 'fixture__write_note', arguments: { text: 'Call the dentist on Monday' } }] }, { text: 'Noted.' });
+    await s.page.getByRole('textbox', { name: 'Message' }).fill('Remind me to call the dentist on Monday.');
+    await s.page.keyboard.press('Enter');
+    await s.page.getByRole('group', { name: /^Approve / }).waitFor();
+    await s.page.screenshot({ path: join(OUT, 'approval-card.png') });
+    await s.page.getByRole('button', { name: 'Allow once' }).click();
+    await s.page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
+    await s.page.getByRole('button', { name: 'Settings' }).click();
+    const tools = s.page.getByRole('region', { name: 'Tool approval' });
+    await tools.getByLabel('Tool or pattern').fill('fixture__delete_*');
+    await tools.getByLabel('Decision', { exact: true }).selectOption('deny');
+    await tools.getByRole('button', { name: 'Add rule' }).click();
+    await tools.getByRole('status').filter({ hasText: 'fixture__delete_*: never runs.' }).waitFor();
+    await tools.getByLabel('Tool or pattern').fill('fixture__write_note');
+    await tools.getByLabel('Decision', { exact: true }).selectOption('allow');
+    await tools.getByRole('button', { name: 'Add rule' }).click();
+    await tools.getByRole('status').filter({ hasText: 'fixture__write_note: always allowed.' }).waitFor();
+    await tools.getByRole('row', { name: /fixture__delete_\*/ }).filter({ hasText: 'fixture__delete_notes' }).waitFor();
+    await tools.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await s.page.screenshot({ path: join(OUT, 'settings-tool-approval.png') });
+    server.reset();
     await s.close();
   }
   console.log(`screenshots in ${OUT}`);

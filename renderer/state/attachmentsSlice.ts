@@ -1,6 +1,8 @@
 import type { AttachmentInfo } from '../../common/images.ts';
-import type { IpcEventPayload, IpcResult, IpcValue } from '../../common/ipc.ts';
+import type { IpcEventPayload, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
+import type { ModelSelection, Settings } from '../../common/settings.ts';
+import { findModel } from './modelsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
 /** An image in the composer: being checked by main, or ready (normalised, stored, its final size known). */
@@ -11,6 +13,8 @@ export type PendingAttachment =
       name: string;
       status: 'ready';
       attachment: AttachmentLike;
+      /** Accepted for a blind model without a helper: main's local OCR found text, which is what it gets. */
+      asText?: boolean;
       /** After a crop: the image it was cut from (to undo it) and where, in that image's pixels. */
       uncropped?: AttachmentLike;
       region?: CropRegion;
@@ -58,6 +62,11 @@ export function formatMegabytes(bytes: number): string {
   return `${mb >= 10 ? Math.round(mb) : Number(mb.toPrecision(2))} MB`;
 }
 
+/** The selected model cannot see and no helper is set: main accepts only images local OCR can read. */
+export function readsAsText(s: { models: readonly ListedModel[]; selectedModel: ModelSelection | null; settings: Pick<Settings, 'visionHelper'> | null }): boolean {
+  return findModel(s.models, s.selectedModel)?.capabilities.vision === 'no' && !s.settings?.visionHelper;
+}
+
 let keySeq = 0;
 const newKey = () => `a${++keySeq}`;
 
@@ -67,11 +76,11 @@ function toLike(a: AttachmentInfo): AttachmentLike {
 
 export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
   let lastOriginal: { id: string; result: IpcResult<IpcValue<'attachments:original'>> } | undefined;
-  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo>) => {
+  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo>, asText = false) => {
     set((s) => {
       const pending = s.pending.filter((p) => p.key !== key);
       if (result.ok) {
-        const ready: PendingAttachment = { key, name: result.value.name || name, status: 'ready', attachment: toLike(result.value) };
+        const ready: PendingAttachment = { key, name: result.value.name || name, status: 'ready', attachment: toLike(result.value), ...(asText ? { asText } : {}) };
         // Keep the order the user added them in.
         const index = s.pending.findIndex((p) => p.key === key);
         pending.splice(index < 0 ? pending.length : index, 0, ready);
@@ -108,10 +117,11 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
           }
         })();
         const selected = model();
+        const asText = readsAsText(get());
         const source = path
           ? { kind: 'path' as const, path }
           : { kind: 'bytes' as const, name: file.name || 'pasted-image', bytes: new Uint8Array(await file.arrayBuffer()) };
-        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }));
+        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }), asText);
       });
       await Promise.all(jobs);
     },

@@ -1,9 +1,8 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatTokens } from '../../common/imageFormat.ts';
-import type { PendingAttachment } from '../state/attachmentsSlice.ts';
+import { readsAsText, type PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
-import { findModel } from '../state/modelsSlice.ts';
 import { useApp } from '../state/store.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 import { ContextMeter } from './ContextMeter.tsx';
@@ -14,8 +13,8 @@ import { sizeText, Thumbnail } from './Thumbnail.tsx';
 export function PendingList({ items }: { items: readonly PendingAttachment[] }) {
   const remove = useApp((s) => s.removePending);
   const openViewer = useApp((s) => s.openViewer);
-  // A blind model with no helper gets the text local OCR reads from each image, not the image.
-  const asText = useApp((s) => findModel(s.models, s.selectedModel)?.capabilities.vision === 'no' && !s.settings?.visionHelper);
+  // A blind model with no helper gets the text local OCR read from an image it accepted, not the image.
+  const asText = useApp(readsAsText);
   if (!items.length) return null;
   return (
     <ul className="attachments" aria-label="Attachments">
@@ -31,8 +30,8 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
               {p.name}
             </span>
             <span className="size">{p.status === 'ready' ? sizeText(p.attachment) : 'checking…'}</span>
-            {p.status === 'ready' && !asText && formatTokens(p.attachment.tokens) && <span className="tokens">{formatTokens(p.attachment.tokens)}</span>}
-            {p.status === 'ready' && asText && (
+            {p.status === 'ready' && !(asText && p.asText) && formatTokens(p.attachment.tokens) && <span className="tokens">{formatTokens(p.attachment.tokens)}</span>}
+            {p.status === 'ready' && asText && p.asText && (
               <span className="sent-as-text" title="This model cannot see images: it gets the text local OCR reads from this one.">
                 goes as text (local OCR)
               </span>

@@ -94,7 +94,7 @@ describe('the approval card', () => {
     await section.getByLabel('Tool or pattern').fill('fixture__write_*');
     await section.getByLabel('Decision', { exact: true }).selectOption('deny');
     await add.click();
-    await section.getByRole('status').filter({ hasText: 'fixture__write_*: never run.' }).waitFor();
+    await section.getByRole('status').filter({ hasText: 'fixture__write_*: never runs.' }).waitFor();
     // It says what it covers among the tools there are (once the servers have listed theirs).
     await section.getByRole('row', { name: /fixture__write_\*/ }).filter({ hasText: 'fixture__write_note' }).waitFor();
     await section.getByLabel('Tool or pattern').fill('fixture__write_*');
@@ -113,7 +113,7 @@ describe('the approval card', () => {
 
     // Changed to "Always allow": it runs without asking.
     await (await toolRules(page)).getByLabel('Decision for fixture__write_*').selectOption('allow');
-    await section.getByRole('status').filter({ hasText: 'fixture__write_*: always allow.' }).waitFor();
+    await section.getByRole('status').filter({ hasText: 'fixture__write_*: always allowed.' }).waitFor();
     await page.getByRole('button', { name: 'Back to chat' }).click();
     suite.server().script(write('allowed'), { text: 'Stored it.' });
     await ask(page, 'Store another.');

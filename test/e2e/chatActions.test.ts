@@ -36,6 +36,8 @@ describe('refused images', () => {
     // Nothing was lost and nothing was posted.
     expect(await box(page).inputValue()).toBe('What do these show?');
     expect(await attachments(page).getByRole('listitem').count()).toBe(4);
+    // Nor do they claim to go as text: OCR found none in them.
+    expect(await attachments(page).getByText('goes as text').count()).toBe(0);
     expect(await answers(page).count()).toBe(0);
     await shot('chat-refused-grouped');
     expect(suite.server().requests).toHaveLength(0);

@@ -19,15 +19,18 @@ const decisionOptions = DECISIONS.map(([v, label]) => (
     {label}
   </option>
 ));
-const decisionText = (d: Decision) => DECISIONS.find(([v]) => v === d)![1].toLowerCase();
+const SAID: Record<Decision, string> = { ask: 'asks every time', allow: 'always allowed', deny: 'never runs' };
+const decisionText = (d: Decision) => SAID[d];
 
 /** Built-in tools that may ask (the desktop screenshot, when the model runs off this machine). */
 const BUILT_IN_ASKING = ['screenshot_desktop'];
 const MAX_NAME = 200;
 
+/** As main's hub names tools: anything outside [a-zA-Z0-9_-] becomes "_". */
+const clean = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_');
+
 /** The names the model sees for MCP tools (`server__tool`, as main's hub makes them). */
 function modelNames(servers: readonly { name: string; tools: readonly string[] }[]): string[] {
-  const clean = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_');
   return [...servers.flatMap((s) => s.tools.map((t) => `${clean(s.name)}__${clean(t)}`)), ...BUILT_IN_ASKING];
 }
 
@@ -40,11 +43,16 @@ export function ruleProblem(name: string, policy: ToolPolicy): string | null {
   return null;
 }
 
+/** Display titles by the name the model sees (MCP tool.title / annotations.title). */
+function titlesOf(servers: readonly { name: string; toolTitles?: Record<string, string> }[]): Map<string, string> {
+  return new Map(servers.flatMap((s) => Object.entries(s.toolTitles ?? {}).map(([tool, title]) => [`${clean(s.name)}__${clean(tool)}`, title] as [string, string])));
+}
+
 /** What a rule covers among the tools known now. */
-function covers(rule: string, known: readonly string[]): string {
+function covers(rule: string, known: readonly string[], titles: ReadonlyMap<string, string>): string {
   const matched = isToolGlob(rule) ? known.filter((n) => globMatch(rule, n)) : known.filter((n) => n === rule);
   if (!matched.length) return 'no tool now';
-  if (!isToolGlob(rule)) return 'this tool';
+  if (!isToolGlob(rule)) return titles.get(rule) ?? 'this tool';
   return matched.length > 3 ? `${matched.length} tools: ${matched.slice(0, 3).join(', ')}…` : listNames(matched);
 }
 
@@ -59,6 +67,7 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
   }, [loadMcp]);
   const policy = settings.toolApproval;
   const known = modelNames(servers);
+  const titles = titlesOf(servers);
   const rules = Object.entries(policy).sort(([a], [b]) => a.localeCompare(b));
 
   const change = (rule: string, value: Decision) => void save({ toolApproval: { ...policy, [rule]: value } }, `${rule}: ${decisionText(value)}.`);
@@ -104,7 +113,7 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
                   <th scope="row">
                     <code>{rule}</code>
                   </th>
-                  <td className="muted small-text">{covers(rule, known)}</td>
+                  <td className="muted small-text">{covers(rule, known, titles)}</td>
                   <td>
                     <select aria-label={`Decision for ${rule}`} value={value} onChange={(e) => change(rule, e.target.value as Decision)}>
                       {decisionOptions}
