@@ -124,6 +124,14 @@ describe('settings', () => {
     const alert = providers.getByRole('alert').filter({ hasText: /^Not connected:/ });
     await alert.waitFor();
     expect(await alert.textContent()).toContain("Can't reach Ollama at http://127.0.0.1:9");
+
+    // An endpoint main turns down is named in the form's words, not by its settings path.
+    await providers.getByLabel('Ollama host').fill(server.url);
+    await providers.getByRole('button', { name: 'Add endpoint' }).click();
+    await providers.getByLabel('Name', { exact: true }).fill('router');
+    await providers.getByLabel('Base URL').fill('openrouter.ai/api/v1');
+    await providers.getByRole('button', { name: 'Save providers' }).click();
+    await providers.getByRole('alert').filter({ hasText: /^Base URL of endpoint 1 must be an http\(s\) URL\.$/ }).waitFor();
   });
 
   it('records a hotkey from the keys pressed and reports whether it is active', async () => {

@@ -26,6 +26,22 @@ function plainRule(message: string, scale = 1): string {
   return message.replace(/^Invalid input:\s*/i, '');
 }
 
+/** The Providers form's fields of an OpenAI-compatible endpoint. */
+const ENDPOINT_FIELDS: Record<string, string> = { name: 'Name', baseUrl: 'Base URL', apiKeyRef: 'Key name' };
+
+/** `providers.openai.0.baseUrl` → "Base URL of endpoint 1 must be …"; undefined for other paths. */
+function endpointIssue(path: string, message: string): string | undefined {
+  if (path === 'providers.openai') return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+  const at = /^providers\.openai\.(\d+)\.(\w+)$/.exec(path);
+  const field = at ? ENDPOINT_FIELDS[at[2]!] : undefined;
+  if (!at || !field) return undefined;
+  const rule = plainRule(message);
+  const what = `${field} of endpoint ${Number(at[1]) + 1}`;
+  if (/^must /.test(rule)) return `${what} ${rule}.`;
+  if (/^letters/.test(rule)) return `${what} may use only ${rule}.`;
+  return `${what}: ${rule}${/[.!?]$/.test(rule) ? '' : '.'}`;
+}
+
 /** One "path: message" issue, or several joined by "; ", in the words of the form. */
 export function plainSettingsError(message: string): string {
   return message
@@ -36,6 +52,8 @@ export function plainSettingsError(message: string): string {
       if (!at) return issue;
       const path = at[1]!.replace(/^patch\./, '');
       const known = LABELS[path];
+      const endpoint = known ? undefined : endpointIssue(path, at[2]!);
+      if (endpoint) return endpoint;
       return known ? `${known[0]} ${plainRule(at[2]!, known[1])}.` : `${path}: ${plainRule(at[2]!)}`;
     })
     .join(' ');
