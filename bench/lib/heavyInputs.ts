@@ -61,7 +61,8 @@ export async function makeHeavyInputs(dir: string): Promise<HeavyInput[]> {
   await put('text-chunk.png', '4K screen PNG + 48 MB tEXt chunk', withChunks(screenPng, [textChunk('Comment', 48 * 1024 * 1024)]));
   await put('itxt-bomb.png', '4K screen PNG + iTXt inflating to 200 MB', withChunks(screenPng, [compressedTextChunk('XML:com.adobe.xmp', 200 * 1024 * 1024)]));
   const deep = sharp(deepRaw(3840, 2160), { raw: { width: 3840, height: 2160, channels: 4 as const, depth: 'ushort' as const } } as SharpOptions);
-  await put('deep-16bit.png', '16-bit RGBA PNG 3840×2160', await deep.png({ compressionLevel: 6 }).toBuffer());
+  // rgb16: without it sharp writes the ushort pixels as an 8-bit PNG.
+  await put('deep-16bit.png', '16-bit RGBA PNG 3840×2160', await deep.toColourspace('rgb16').png({ compressionLevel: 6 }).toBuffer());
   const photo = sharp(deepRaw(6000, 4000), { raw: { width: 6000, height: 4000, channels: 4 as const, depth: 'ushort' as const } } as SharpOptions).removeAlpha();
   await put('photo-24mp.jpg', '24 MP JPEG photo (6000×4000)', await photo.toColourspace('srgb').jpeg({ quality: 92 }).toBuffer());
   return out;

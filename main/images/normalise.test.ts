@@ -228,6 +228,12 @@ describe('normaliseImage', () => {
     const grey = await sharp(await quadrantImage('png')).greyscale().png().toBuffer();
     const greyOut = await accepted(grey);
     expect((await sharp(greyOut.data).metadata()).depth).toBe('uchar');
+    // 16-bit grey is made 8-bit at the decoder: the same shades as the 8-bit grey.
+    const grey16 = await sharp(await quadrantImage('png')).greyscale().toColourspace('grey16').png().toBuffer();
+    expect((await sharp(grey16).metadata()).space).toBe('grey16');
+    const grey16Out = await accepted(grey16);
+    expect((await sharp(grey16Out.data).metadata()).depth).toBe('uchar');
+    expect(Math.abs((await pixelAt(grey16Out.data, 8, 8)).rgb[0]! - (await pixelAt(greyOut.data, 8, 8)).rgb[0]!)).toBeLessThanOrEqual(2);
   });
 
   it('does not encode in full a candidate that cannot win, and still does the PNG where it wins', async () => {
