@@ -56,12 +56,14 @@ const VARIANTS: Variant[] = [
 // Encoder settings measured against legibility. "before" rows are the settings this replaced.
 const STUDY: StudyVariant[] = [
   { label: 'JPEG q85 4:4:4 (before)', width: 1568, jpeg: { quality: 85, chromaSubsampling: '4:4:4' } },
+  { label: 'JPEG q80 4:4:4 baseline, standard tables', width: 1568, jpeg: { quality: 80, chromaSubsampling: '4:4:4', optimiseCoding: false } },
   { label: 'JPEG q80 4:4:4 progressive', width: 1568, jpeg: { quality: 80, chromaSubsampling: '4:4:4', progressive: true } },
   { label: 'JPEG q75 4:4:4 progressive', width: 1568, jpeg: { quality: 75, chromaSubsampling: '4:4:4', progressive: true } },
   { label: 'JPEG q70 4:4:4 progressive', width: 1568, jpeg: { quality: 70, chromaSubsampling: '4:4:4', progressive: true } },
   { label: 'JPEG q80 4:2:0 progressive', width: 1568, jpeg: { quality: 80, chromaSubsampling: '4:2:0', progressive: true } },
   { label: 'mozjpeg q80 4:4:4 (trellis)', width: 1568, jpeg: { quality: 80, chromaSubsampling: '4:4:4', mozjpeg: true } },
   { label: 'WebP q80 effort 2 (not sent to Ollama)', width: 1568, webp: { quality: 80, effort: 2 } },
+  { label: 'JPEG q80 4:4:4 baseline, standard tables, 2048 px', width: 2048, jpeg: { quality: 80, chromaSubsampling: '4:4:4', optimiseCoding: false } },
   { label: 'WebP q85 effort 2 (before)', width: 2048, webp: { quality: 85, effort: 2 } },
   { label: 'WebP q80 effort 2', width: 2048, webp: { quality: 80, effort: 2 } },
   { label: 'WebP q80 effort 2 smartSubsample', width: 2048, webp: { quality: 80, effort: 2, smartSubsample: true } },
@@ -312,7 +314,9 @@ function renderSection(d: {
     return d <= 0 ? `${-d}% fewer` : `${d}% more`;
   };
   const j85 = row('JPEG q85 4:4:4');
-  const j80 = row('JPEG q80 4:4:4');
+  const j80 = row('JPEG q80 4:4:4 progressive');
+  const sent = row('JPEG q80 4:4:4 baseline');
+  const sent2048 = row('JPEG q80 4:4:4 baseline, standard tables, 2048');
   const j70 = row('JPEG q70 4:4:4');
   const j420 = row('JPEG q80 4:2:0');
   const moz = row('mozjpeg');
@@ -340,7 +344,7 @@ What the columns mean:
   PNG or JPEG predicted from a sample of rows and encoded once, see \`main/images/encoderChoice.ts\` and
   docs/benchmarks-perf.md), over ${RUNS} runs after 2 untimed warm-up runs, each profile in its own process.
 - **CPU ms**: median user + system CPU time of the whole process (event loop and libuv threads) per \`prepare\`.
-- **peak RSS MB**: that process's maximum resident set (Node itself is about ${Math.round(d.baselineMb)} MB before any image).
+- **peak RSS MB**: that process's own maximum resident set, VmHWM (Node itself is about ${Math.round(d.baselineMb)} MB before any image; per-input bounds in docs/benchmarks-perf.md).
 - **OCR chars**: tesseract.js (LSTM, \`@tesseract.js-data/eng\` best_int, offline, one text block per pane) over
   the code region of each pane, cropped from the payload; score = 1 − Levenshtein(OCR text, known text) / length
   of the known text, after trimming lines and collapsing runs of spaces (${d.knownLines} lines, both panes).
@@ -370,19 +374,21 @@ coloured text (syntax colours, links) without OCR noticing. OCR as in the table 
 
 ${d.studyTable}
 
-What decided the settings (\`main/images/normalise.ts\`):
-- **JPEG q80 4:4:4 progressive** (was q85 baseline): ${change(j85, j80)} bytes for ${back(j85)} → ${back(j80)} of the characters resized back;
-  progressive is the same pixels in fewer bytes. 4:2:0 would give ${change(j80, j420)} bytes with the same luma (so the same OCR)
+What decided the settings (\`main/images/encoderChoice.ts\`; why JPEG and not WebP, and the encode costs, in docs/benchmarks-perf.md):
+- **JPEG q80 4:4:4, baseline with standard Huffman tables** (was q85): ${change(j85, sent)} bytes for ${back(j85)} → ${back(sent)} of the characters resized back.
+  Progressive coding is the same pixels in ${change(sent, j80)} bytes, but costs about twice the encode (optimised tables, three times),
+  more than the bytes are worth on a loopback or LAN link: off since the encoder change. 4:2:0 would give ${change(j80, j420)} bytes with the same luma (so the same OCR)
   but ${j80 && j420 ? (j80.psnrC - j420.psnrC).toFixed(1) : '?'} dB less chroma: kept at 4:4:4. mozjpeg (trellis quantisation) gives ${change(j80, moz)} bytes but
   rounds away the strokes text is made of (${back(moz)} resized back) and is ${j80 && moz ? (moz.encodeMs / j80.encodeMs).toFixed(0) : '?'}× slower: not used.
-- **WebP q80 effort 2** (was q85): ${change(w85, w80)} bytes; as sent ${asSent(w85)} → ${asSent(w80)}, resized back ${back(w85)} → ${back(w80)}.
+- **WebP q80 effort 2** (was q85), only where a target takes WebP but not JPEG: ${change(w85, w80)} bytes; as sent ${asSent(w85)} → ${asSent(w80)}, resized back ${back(w85)} → ${back(w80)}.
+  At 2048 px the JPEG Glance sends is ${change(w80, sent2048)} bytes than this WebP, as sent ${asSent(sent2048)} against ${asSent(w80)}: the encode is 4–6× cheaper (docs/benchmarks-perf.md).
   \`smartSubsample\` buys ${smart && w80 ? (smart.psnrC - w80.psnrC).toFixed(1) : '?'} dB of chroma for ${smart && w80 ? (smart.encodeMs / w80.encodeMs).toFixed(1) : '?'}× the encode time: off.
 
 **The 15% target${[ollama, openai].every((r) => r && r.ofNaive <= 0.15) ? ' is met.' : ' is not met, and meeting it would cost legible text.'}** Ollama (1568 px, PNG/JPEG): ${ollama ? pct(ollama.ofNaive) : '?'}
 with the chosen JPEG; JPEG gets near 15% only at about q70 (${ofNaive(j70)}, ${back(j70)} resized back), and mozjpeg is
 no way round it (q80: ${ofNaive(moz)}, ${back(moz)}). WebP would be ${ofNaive(w1568)} at the same size (${back(w1568)}), but Ollama gets no WebP: older
-llama.cpp-based runners drop it silently (see \`main/images/profiles.ts\`). OpenAI-compatible (2048 px, WebP):
-${openai ? pct(openai.ofNaive) : '?'}; even q60 is ${ofNaive(w60)}, with as-sent OCR down to ${asSent(w60)} (from ${asSent(w80)}). A 2048 px image has 1.7× the
+llama.cpp-based runners drop it silently (see \`main/images/profiles.ts\`). OpenAI-compatible (2048 px, JPEG since the encoder change):
+${openai ? pct(openai.ofNaive) : '?'}; WebP q80 would be ${ofNaive(w80)}, and even WebP q60 is ${ofNaive(w60)}, with as-sent OCR down to ${asSent(w60)} (from ${asSent(w80)}). A 2048 px image has 1.7× the
 pixels of a 1568 px one, and at that size the text is partly legible, so its bytes buy something. Where text
 must be read, the zoom sends fewer, sharper pixels: ${zoom ? pct(zoom.ofNaive) : '?'} of naive, ${round(zoom?.ocrAsSent?.characters)} of characters read.
 
