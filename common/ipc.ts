@@ -15,10 +15,12 @@ import {
   McpAnswer,
   McpQuestion,
   McpServerStatus,
+  McpToolSource,
   Notice,
   Region,
   SecretBackendInfo,
   SecretStatus,
+  ToolSwitches,
 } from './ipcPayloads.ts';
 import { ModelSelection, SecretName, Settings, SettingsPatch } from './settings.ts';
 import {
@@ -79,6 +81,8 @@ export const IPC = {
         replaceLastTurn: z.boolean().default(false),
         /** Edit / Regenerate: the stored user turn with this id and everything after it are replaced by this one. */
         replaceFrom: Id.optional(),
+        /** Servers and tools switched off: stored with the conversation (a new one, too) before the turn. */
+        tools: ToolSwitches.optional(),
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),
@@ -97,6 +101,8 @@ export const IPC = {
       text: z.string().max(200_000).default(''),
       attachmentIds: z.array(AttachmentId).max(64).default([]),
       model: ModelSelection.optional(),
+      /** Absent: the stored conversation's switches. */
+      tools: ToolSwitches.optional(),
     }),
     ContextEstimate,
   ),
@@ -144,6 +150,8 @@ export const IPC = {
   'conversations:get': channel(z.strictObject({ id: Id }), ConversationView),
   'conversations:rename': channel(z.strictObject({ id: Id, title: z.string().trim().min(1).max(200) }), ConversationSummary),
   'conversations:delete': channel(z.strictObject({ id: Id }), z.object({ id: Id })),
+  /** Switch servers and tools off (or on again) for one stored conversation. */
+  'conversations:setTools': channel(z.strictObject({ id: Id, tools: ToolSwitches }), z.object({ id: Id, tools: ToolSwitches })),
 
   /** Every endpoint's models; an endpoint that fails is listed in `errors`, the others still answer. */
   'models:list': channel(
@@ -171,6 +179,8 @@ export const IPC = {
   'mcp:restart': channel(z.strictObject({ name: z.string().min(1).max(64) }), McpServerStatus),
   /** The person's answer to an `mcp:question`; `answered: false` when nothing waits for it any more. */
   'mcp:answer': channel(McpAnswer, z.object({ answered: z.boolean() })),
+  /** Each MCP server and the tools it offers now, for the per-conversation switches (starts nothing). */
+  'mcp:tools': channel(Empty, z.array(McpToolSource)),
 
   /** Capture a display (Glance's windows hidden first) and attach it for `model`. */
   'capture:screenshot': channel(

@@ -25,12 +25,32 @@ export type ConversationSummary = z.infer<typeof ConversationSummary>;
  * A stored conversation as the renderer replays it: each user turn with the `ChatEvent`s it
  * produced, so history and live streaming go through the same reducer.
  */
+/** MCP servers (config names) and tools (`server__tool`) switched off for one conversation. */
+export const ToolSwitches = z.object({
+  offServers: z.array(z.string().min(1).max(64)).max(256).default([]),
+  offTools: z.array(z.string().min(1).max(128)).max(2048).default([]),
+});
+export type ToolSwitches = z.infer<typeof ToolSwitches>;
+
+/** An MCP server and its tools as the per-conversation switches list them. */
+export const McpToolSource = z.object({
+  server: z.string(),
+  /** serverInfo.title, once it has started. */
+  title: z.string().optional(),
+  state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
+  /** `name`: what the model sees (`server__tool`); `tool`: the server's own name. */
+  tools: z.array(z.object({ name: z.string(), tool: z.string(), title: z.string().optional() })),
+});
+export type McpToolSource = z.infer<typeof McpToolSource>;
+
 export const ConversationView = z.object({
   id: Id,
   title: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
   model: ModelSelection.optional(),
+  /** Servers and tools switched off in this conversation. */
+  tools: ToolSwitches.optional(),
   turns: z.array(
     z.object({
       id: z.string(),

@@ -57,6 +57,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               signal: controller.signal,
               approver: approvals.approver,
               ...(thinking ? { think: true } : {}),
+              ...(request.tools ? { tools: request.tools } : {}),
             },
             emit,
           )
@@ -73,10 +74,10 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
 
       'chat:approveTool': async ({ turnId, callId, decision }) => ok({ answered: approvals.answer(turnId, callId, decision) }),
 
-      'chat:context': async ({ conversationId, text, attachmentIds, model }) => {
+      'chat:context': async ({ conversationId, text, attachmentIds, model, tools }) => {
         try {
           const chat = await services.models.choiceFor(await services.models.selectionOrDefault(model));
-          return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat }));
+          return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat, ...(tools ? { tools } : {}) }));
         } catch (error) {
           return providerFailure(error);
         }

@@ -4,7 +4,7 @@ import type { ApiDeps } from './apiHandlers.ts';
 import { conversationView, withLiveTurn } from './conversationView.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete'>;
+type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:setTools'>;
 
 export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): ConversationHandlers {
   const missing = (id: string) => fail('not-found', `No conversation with id ${id}.`);
@@ -20,5 +20,10 @@ export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): Co
       return c ? ok(c) : missing(id);
     },
     'conversations:delete': async ({ id }) => ((await services.conversations.delete(id)) ? ok({ id }) : missing(id)),
+    'conversations:setTools': async ({ id, tools }) => {
+      // A turn holds the conversation while it runs (and saves it at the end): switch between turns.
+      if (live.get(id)) return fail('busy', 'Wait for the answer to finish, then switch tools for the next message.');
+      return (await services.conversations.setTools(id, tools)) ? ok({ id, tools }) : missing(id);
+    },
   };
 }

@@ -74,6 +74,7 @@ export async function conversationView(conversation: Conversation, store: Attach
   }
   finish();
   const view: ConversationView = { id: conversation.id, title: conversation.title, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt, turns };
+  if (conversation.tools) view.tools = conversation.tools;
   if (conversation.model) view.model = { provider: conversation.model.provider, name: conversation.model.name, ...(conversation.model.endpoint ? { endpoint: conversation.model.endpoint } : {}) };
   return view;
 }

@@ -1,11 +1,11 @@
 // MCP servers as the Settings view shows them: state and tools, live (every state change of
 // the hub is pushed as `mcp:changed`), and a restart button.
-import type { McpServerStatus } from '../../common/ipc.ts';
+import type { McpServerStatus, McpToolSource } from '../../common/ipc.ts';
 import type { McpHub } from '../mcp/mcpHub.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer'>;
+type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer' | 'mcp:tools'>;
 
 /** The hub's view of each server, in the words the Settings list uses. */
 export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
@@ -30,6 +30,18 @@ export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
   });
 }
 
+/** Each configured server and the tools it offers now (namespaced as the model sees them), for the switches. */
+export function mcpToolSources(hub: McpHub | undefined): McpToolSource[] {
+  if (!hub) return [];
+  const tools = hub.peekTools();
+  return mcpStatusViews(hub).map((s) => ({
+    server: s.name,
+    ...(s.title ? { title: s.title } : {}),
+    state: s.state,
+    tools: tools.filter((t) => t.server === s.name).map((t) => ({ name: t.name, tool: t.tool, ...(t.title ? { title: t.title } : {}) })),
+  }));
+}
+
 export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): void } {
   const hub = deps.services.hub;
   const status = () => mcpStatusViews(hub);
@@ -44,6 +56,7 @@ export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): vo
         return ok(status());
       },
       'mcp:answer': async (answer) => ok({ answered: deps.questions?.answer(answer) ?? false }),
+      'mcp:tools': async () => ok(mcpToolSources(hub)),
       'mcp:restart': async ({ name }) => {
         if (!hub) return fail('not-found', 'No MCP servers are configured.');
         const restarted = await hub.restart(name);

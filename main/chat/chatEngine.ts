@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
+import type { ToolSwitches } from '../../common/ipcPayloads.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ModelCapabilities } from '../../common/models.ts';
@@ -58,6 +59,8 @@ export type TurnRequest = {
   think?: boolean;
   /** Asked before a tool that needs consent runs; absent: such tools are not run. */
   approver?: ToolApprover;
+  /** Servers and tools switched off for this conversation: stored with it before the turn runs. */
+  tools?: ToolSwitches;
 };
 
 export type TurnOutcome = {
@@ -181,6 +184,7 @@ export class ChatEngine {
     }
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;
+    if (request.tools) conversation.tools = request.tools;
     for (const a of attached) {
       emit(imageAttachedEvent(a, a.origin));
       const t = transcripts.get(a.id);

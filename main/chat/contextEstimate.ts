@@ -2,6 +2,7 @@
 // "Context" meter (architecture §11): the stored conversation plus the draft and its attachments,
 // built and fitted exactly as a turn would be (buildMessages + fitHistory).
 import type { ContextEstimate } from '../../common/ipc.ts';
+import type { ToolSwitchState } from '../../common/toolSwitches.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
@@ -10,7 +11,7 @@ import { estimateMessageTokens, fitHistory } from './historyBudget.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './turnLoop.ts';
 import type { Tool } from '../tools/tool.ts';
 
-export type ContextRequest = { conversationId?: string; text: string; attachmentIds: readonly string[]; chat: ModelChoice };
+export type ContextRequest = { conversationId?: string; text: string; attachmentIds: readonly string[]; chat: ModelChoice; tools?: ToolSwitchState };
 
 export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations' | 'attachments' | 'limits' | 'systemPrompt' | 'tools'>, request: ContextRequest): Promise<ContextEstimate> {
   const stored = request.conversationId ? await deps.conversations.get(request.conversationId) : undefined;
@@ -22,8 +23,10 @@ export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations'
     maxImagesPerRequest: deps.limits.maxImagesPerRequest,
     systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
   });
+  // The draft's switches (the composer's), else the conversation's.
+  const switches = request.tools ?? stored?.tools;
   const window = request.chat.context;
-  const tools = request.chat.capabilities.tools === 'no' ? undefined : toolSchemaCost(deps.tools.peek(request.chat.capabilities.vision === 'yes'));
+  const tools = request.chat.capabilities.tools === 'no' ? undefined : toolSchemaCost(deps.tools.peek(request.chat.capabilities.vision === 'yes', switches));
   const fitted = window ? fitHistory(messages, window, { extraTokens: tools?.tokens ?? 0 }) : undefined;
   const sent = fitted?.messages ?? messages;
   const imageTokens = sent.reduce((n, m) => n + (m.role === 'user' ? (m.images ?? []).reduce((k, i) => k + (i.tokens ?? 0), 0) : 0), 0);

@@ -1,3 +1,4 @@
+import { ToolSwitches } from '../../common/ipcPayloads.ts';
 import { z } from 'zod';
 import { ProviderKind } from '../../common/models.ts';
 
@@ -86,6 +87,8 @@ export const Conversation = z.object({
   updatedAt: z.string(),
   /** The last model used; `endpoint` names an OpenAI-compatible endpoint from settings. */
   model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
+  /** MCP servers and tools the person switched off for this conversation (not offered to the model). */
+  tools: ToolSwitches.optional(),
   messages: z.array(StoredMessage),
 });
 export type Conversation = z.infer<typeof Conversation>;

@@ -94,6 +94,21 @@ export class ConversationStore {
     }
   }
 
+  /** The servers and tools switched off for this conversation (under its lock, like rename). */
+  async setTools(id: string, tools: NonNullable<Conversation['tools']>): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    const lock = await this.lock(id);
+    try {
+      const c = await this.get(id);
+      if (!c) return false;
+      c.tools = tools;
+      await this.save(c);
+      return true;
+    } finally {
+      await lock.release();
+    }
+  }
+
   async delete(id: string): Promise<boolean> {
     if (!ID.test(id)) return false;
     const lock = await this.lock(id);

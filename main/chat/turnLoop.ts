@@ -58,7 +58,8 @@ export class TurnLoop {
 
   async run(): Promise<string> {
     const { chat } = this.#request;
-    const tools = await this.#deps.tools.forTurn(this.#seer !== undefined, this.#signal);
+    const switches = this.#conversation.tools;
+    const tools = await this.#deps.tools.forTurn(this.#seer !== undefined, this.#signal, switches);
     const toolsOffered = chat.capabilities.tools !== 'no' && tools.size > 0;
     const maxSteps = this.#deps.limits.maxStepsPerTurn;
     for (let step = 1; ; step++) {
@@ -67,7 +68,7 @@ export class TurnLoop {
         store: this.#deps.attachments,
         chatSees: this.#chatSees,
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
-        systemPrompt: withNotes(this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, this.#deps.tools.promptNotes()),
+        systemPrompt: withNotes(this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, this.#deps.tools.promptNotes(switches)),
         ...(tools.has('zoom_image') ? { zoomTool: 'zoom_image' } : {}),
       });
       const specs = offerTools ? [...tools.values()].map((t) => t.spec) : [];

@@ -12,7 +12,7 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
       return (await hub.listTools(signal)).map(asTool);
     },
     peekTools: () => hub.peekTools().map(asTool),
-    promptNotes: () => hub.promptNotes(),
+    promptNotes: (skip) => hub.promptNotes(skip),
     whyMissing: (name) => hub.whyNoTool(name),
   };
 

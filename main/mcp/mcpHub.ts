@@ -340,16 +340,16 @@ export class McpHub {
    * What the model should know about MCP this turn: each ready server's `instructions`
    * (bounded), and which configured servers are unavailable and why.
    */
-  promptNotes(): string | undefined {
+  promptNotes(skipServers: readonly string[] = []): string | undefined {
     const parts: string[] = [];
     let budget = MAX_ALL_INSTRUCTIONS_CHARS;
     for (const server of this.#servers.values()) {
-      if (!server.instructions || !server.ready || budget <= 0) continue;
+      if (!server.instructions || !server.ready || budget <= 0 || skipServers.includes(server.name)) continue;
       const text = server.instructions.slice(0, budget);
       budget -= text.length;
       parts.push(`Instructions from MCP server "${server.name}" (its tools are named ${server.name}__…):\n${text}`);
     }
-    const down = this.unavailable();
+    const down = this.unavailable().filter((s) => !skipServers.includes(s.name));
     if (down.length) {
       parts.push(`These MCP servers are unavailable, so their tools are not offered: ${down.map((s) => `"${s.name}" (${s.state}${s.message ? `: ${s.message.slice(0, 300)}` : ''})`).join('; ')}.`);
     }

@@ -1,3 +1,4 @@
+import { switchedOff, type ToolSwitchState } from '../../common/toolSwitches.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ImageTarget } from '../images/types.ts';
 import type { ToolSpec } from '../models/provider.ts';
@@ -59,8 +60,8 @@ export type ToolHints = { readOnlyHint?: boolean; destructiveHint?: boolean; ide
 /** A source of tools, e.g. the MCP hub: listed per turn, called by name. */
 export interface ToolProvider {
   listTools(signal?: AbortSignal): Promise<Tool[]>;
-  /** Text for the system prompt after listTools (MCP server instructions, unavailable servers). */
-  promptNotes?(): string | undefined;
+  /** Text for the system prompt after listTools (MCP server instructions, unavailable servers), but for `skipServers`. */
+  promptNotes?(skipServers: readonly string[]): string | undefined;
   /** The tools known now, without starting anything (for the context meter). */
   peekTools?(): Tool[];
   /** Why a tool the model named is not offered (its MCP server failed to start, say), if known. */
@@ -91,25 +92,28 @@ export class ToolRegistry {
   }
 
   /** What forTurn would offer, without starting MCP servers that are not running yet. */
-  peek(canSee: boolean): Tool[] {
+  peek(canSee: boolean, switches?: ToolSwitchState): Tool[] {
     const all = new Map(this.#tools);
     for (const provider of this.#providers) for (const tool of provider.peekTools?.() ?? []) if (!all.has(tool.spec.name)) all.set(tool.spec.name, tool);
-    return [...all.values()].filter((tool) => !tool.needsVision || canSee);
+    return [...all.values()].filter((tool) => (!tool.needsVision || canSee) && !switchedOff(tool.spec.name, tool.source, switches));
   }
 
-  /** The providers' notes for the system prompt of this turn (after forTurn). */
-  promptNotes(): string | undefined {
-    const notes = this.#providers.map((p) => p.promptNotes?.()).filter((n): n is string => Boolean(n));
+  /** The providers' notes for the system prompt of this turn (after forTurn); switched-off servers' left out. */
+  promptNotes(switches?: ToolSwitchState): string | undefined {
+    const notes = this.#providers.map((p) => p.promptNotes?.(switches?.offServers ?? [])).filter((n): n is string => Boolean(n));
     return notes.length ? notes.join('\n\n') : undefined;
   }
 
-  /** Tools for one turn; image tools only when someone can look at images. */
-  async forTurn(canSee: boolean, signal?: AbortSignal): Promise<Map<string, Tool>> {
+  /**
+   * Tools for one turn; image tools only when someone can look at images; none the
+   * conversation switched off (their schemas never reach the request).
+   */
+  async forTurn(canSee: boolean, signal?: AbortSignal, switches?: ToolSwitchState): Promise<Map<string, Tool>> {
     const all = new Map(this.#tools);
     for (const provider of this.#providers) {
       for (const tool of await provider.listTools(signal)) if (!all.has(tool.spec.name)) all.set(tool.spec.name, tool);
     }
-    for (const [name, tool] of all) if (tool.needsVision && !canSee) all.delete(name);
+    for (const [name, tool] of all) if ((tool.needsVision && !canSee) || switchedOff(name, tool.source, switches)) all.delete(name);
     return all;
   }
 }

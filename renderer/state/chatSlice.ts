@@ -51,6 +51,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     const turnId = newTurnId();
     const model = get().selectedModel ?? undefined;
     const conversationId = get().chat.conversationId ?? undefined;
+    // A new chat's switches travel with its first message (an existing one has them stored).
+    const switches = get().toolSwitches;
+    const tools = !conversationId && (switches.offServers.length || switches.offTools.length) ? { tools: { offServers: [...switches.offServers], offTools: [...switches.offTools] } } : {};
     dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString() });
     const result = await api.chatSend({
       turnId,
@@ -61,6 +64,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       // Main replaces the stored turn this repeats, if it was stored and never finished.
       ...(retry ? { replaceLastTurn: true } : {}),
       ...(replaceFrom ? { replaceFrom } : {}),
+      ...tools,
     });
     if (!result.ok) {
       dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
@@ -122,6 +126,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!fetch) performance.mark('glance:conversation-fetched'); // for bench:ui (main.tsx marks an early fetch)
       const from = get().chat.conversationId ?? NEW_CHAT;
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+      get().showToolSwitches(result.value.tools);
       get().switchDraft(from, id);
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
     },
@@ -138,6 +143,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const from = get().chat.conversationId ?? NEW_CHAT;
       set({ loadingConversation: null, loadError: null });
       dispatch({ type: 'reset' });
+      get().showToolSwitches(undefined);
       get().switchDraft(from, NEW_CHAT);
     },
 

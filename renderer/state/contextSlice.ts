@@ -21,6 +21,7 @@ export const createContextSlice: SliceCreator<ContextSlice> = (set, get, api) =>
         attachmentIds: s.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment.id] : [])),
         ...(conversationId ? { conversationId } : {}),
         ...(model ? { model } : {}),
+        tools: { offServers: [...s.toolSwitches.offServers], offTools: [...s.toolSwitches.offTools] },
       });
       // Only the answer to the latest question counts.
       if (ask === asked && result.ok) set({ context: result.value });

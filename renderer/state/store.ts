@@ -10,6 +10,7 @@ import { createChatSlice, type ChatSlice } from './chatSlice.ts';
 import { createContextSlice, type ContextSlice } from './contextSlice.ts';
 import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
+import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
 
@@ -22,7 +23,7 @@ type AppSlice = {
   openMain(conversationId?: string): Promise<string | null>;
 };
 
-export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & AppSlice;
+export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & ToolsSlice & AppSlice;
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
@@ -34,6 +35,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
     ...createModelsSlice(set, get, api),
     ...createSettingsSlice(set, get, api),
     ...createMcpSlice(set, get, api),
+    ...createToolsSlice(set, get, api),
     init(kind, options) {
       const offs = [
         api.onAppShowConversation((p) => {

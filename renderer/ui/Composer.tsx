@@ -7,6 +7,7 @@ import { useApp } from '../state/store.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 import { ContextMeter } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
+import { ToolsMenu } from './ToolsMenu.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
@@ -134,6 +135,7 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
           onPaste={onPaste}
         />
         <div className="composer-actions">
+          {!compact && <ToolsMenu />}
           {!compact && <ContextMeter />}
           {picker}
           <button type="button" className="ghost icon-button" aria-label="Attach image" title="Attach image" onClick={pick}>

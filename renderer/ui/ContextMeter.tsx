@@ -19,11 +19,12 @@ export function ContextMeter() {
   const conversationId = useApp((s) => s.chat.conversationId);
   const turns = useApp((s) => s.chat.order.length);
   const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  const switches = useApp((s) => s.toolSwitches);
   useEffect(() => {
     if (running) return;
     const timer = setTimeout(() => void refresh(), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [refresh, draft, pending, model, conversationId, turns, running]);
+  }, [refresh, draft, pending, model, conversationId, turns, running, switches]);
 
   if (!context) return null;
   const limit = context.contextWindow;

@@ -102,6 +102,11 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
   },
   'conversations:rename': { good: { id: 'c1', title: 'New' }, value: summary, bad: [[{ id: 'c1', title: '' }, 'title'], [{ id: 'c1' }, 'title']] },
   'conversations:delete': { good: { id: 'c1' }, value: { id: 'c1' }, bad: [[{}, 'id']] },
+  'conversations:setTools': {
+    good: { id: 'c1', tools: { offServers: ['files'], offTools: ['web__fetch'] } },
+    value: { id: 'c1', tools: { offServers: ['files'], offTools: ['web__fetch'] } },
+    bad: [[{ id: 'c1', tools: { offServers: [''] } }, 'tools.offServers.0'], [{ id: 'c1' }, 'tools']],
+  },
   'models:list': {
     good: {},
     value: { models: [{ provider: 'ollama', endpoint: 'ollama', name: 'llava', capabilities: { vision: 'yes', visionSource: 'ollama-capabilities', tools: 'no', thinking: 'no' }, details: {} }], errors: [] },
@@ -135,6 +140,7 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
     value: { answered: true },
     bad: [[{ id: 'q1', action: 'maybe' }, 'action'], [{ id: 'q1', action: 'accept', content: { nested: { x: 1 } } }, 'content.nested']],
   },
+  'mcp:tools': { good: {}, value: [{ server: 'files', state: 'ready', tools: [{ name: 'files__read', tool: 'read', title: 'Read a file' }] }], bad: [[[], '(request)']] },
   'capture:screenshot': {
     good: { display: { id: '1' } },
     value: attachment,

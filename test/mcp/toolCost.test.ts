@@ -60,4 +60,22 @@ describe('tool schema cost', () => {
     expect(after.tools!.tokens).toBeGreaterThan(before.tools!.tokens);
     expect(after.estimatedTokens - before.estimatedTokens).toBe(after.tools!.tokens - before.tools!.tokens);
   });
+
+  it('leaves out what the conversation switched off: a whole server, or one tool of it (the same as the turn offers)', async () => {
+    const all = await estimate();
+    const fx = all.tools!.bySource.find((s) => s.source === 'fx')!;
+    const serverOff = await call('chat:context', { model: seer, tools: { offServers: ['fx'], offTools: [] } });
+    if (!serverOff.ok) throw new Error(serverOff.message);
+    const withoutFx = (serverOff.value as ContextEstimate).tools!;
+    expect(withoutFx.bySource.map((s) => s.source)).toEqual(['built-in']);
+    expect(withoutFx.tokens).toBe(all.tools!.tokens - fx.tokens);
+    expect([...(await services.tools.forTurn(true, undefined, { offServers: ['fx'], offTools: [] })).values()].some((t) => t.source === 'fx')).toBe(false);
+
+    const toolOff = await call('chat:context', { model: seer, tools: { offServers: [], offTools: ['fx__echo'] } });
+    if (!toolOff.ok) throw new Error(toolOff.message);
+    expect((toolOff.value as ContextEstimate).tools!.bySource.find((s) => s.source === 'fx')!.tools).toBe(fx.tools - 1);
+    const offered = await services.tools.forTurn(true, undefined, { offServers: [], offTools: ['fx__echo'] });
+    expect(offered.has('fx__echo')).toBe(false);
+    expect(offered.has('fx__chart_image')).toBe(true);
+  });
 });

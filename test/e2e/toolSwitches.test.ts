@@ -1,0 +1,84 @@
+// Per-conversation tool switches (issue 13): a server switched off in the composer's "Tools"
+// menu is not offered to the model (the fixture model server records the request's tools),
+// its schemas leave the Context meter's "Tool descriptions", and the choice is kept with the
+// conversation across a reload. One tool switched off in a stored conversation likewise.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MCP_FIXTURE } from './browserHarness.ts';
+import { ask, chatSuite, finished } from './chatSuite.ts';
+
+const suite = chatSuite();
+const fixture = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } };
+
+/** The meter's "Tool descriptions" line: total tokens and each source's. */
+async function toolShare(page: Page): Promise<{ total: number; sources: string }> {
+  const text = (await page.locator('.context-breakdown').textContent()) ?? '';
+  const line = /Tool descriptions: ≈([\d,]+)(?: \(([^)]*)\))?/.exec(text);
+  return { total: Number((line?.[1] ?? '0').replaceAll(',', '')), sources: line?.[2] ?? '' };
+}
+
+async function openTools(page: Page) {
+  const button = page.getByRole('button', { name: /^Tools/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  return page.getByRole('group', { name: 'Tools for this conversation' });
+}
+
+describe('tools switched off per conversation', () => {
+  it('a server switched off is not in the request, leaves the meter, and stays off after a reload', async () => {
+    const { page, shot } = await suite.session(fixture);
+    const menu = await openTools(page);
+    const serverBox = menu.getByRole('checkbox', { name: 'Use server fixture' });
+    await serverBox.waitFor();
+    await menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).waitFor();
+    await expect.poll(async () => (await toolShare(page)).sources).toMatch(/fixture ≈[\d,]+ for \d+ tools/);
+    const before = await toolShare(page);
+
+    await serverBox.uncheck();
+    expect(await menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).isDisabled()).toBe(true);
+    await expect.poll(async () => (await toolShare(page)).sources).not.toContain('fixture');
+    const after = await toolShare(page);
+    expect(after.total).toBeLessThan(before.total);
+    expect(after.total).toBeGreaterThan(0); // the built-ins are still offered
+    expect(await page.getByRole('button', { name: 'Tools (1 off)' }).isVisible()).toBe(true);
+    await shot('tools-menu-server-off');
+
+    await ask(page, 'Which tools do you have?');
+    await finished(page, 1);
+    const offered = suite.server().requests[0]!.toolNames;
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.filter((n) => n.startsWith('fixture__'))).toEqual([]);
+
+    await page.reload();
+    await finished(page, 1);
+    const again = await openTools(page);
+    await again.getByRole('checkbox', { name: 'Use server fixture' }).waitFor();
+    expect(await again.getByRole('checkbox', { name: 'Use server fixture' }).isChecked()).toBe(false);
+    await expect.poll(async () => (await toolShare(page)).total).toBe(after.total);
+  });
+
+  it('one tool switched off in a stored conversation is left out of the next request, the rest of its server stays', async () => {
+    const { page } = await suite.session(fixture);
+    await ask(page, 'Hello.');
+    await finished(page, 1);
+    expect(suite.server().requests[0]!.toolNames).toContain('fixture__chart_image');
+
+    const menu = await openTools(page);
+    const chart = menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' });
+    await chart.waitFor();
+    await chart.uncheck();
+    await page.getByRole('button', { name: 'Tools (1 off)' }).waitFor();
+
+    await ask(page, 'Again.');
+    await finished(page, 2);
+    const offered = suite.server().requests.at(-1)!.toolNames;
+    expect(offered).not.toContain('fixture__chart_image');
+    expect(offered).toContain('fixture__echo');
+
+    await page.reload();
+    await finished(page, 2);
+    const again = await openTools(page);
+    await again.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).waitFor();
+    expect(await again.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).isChecked()).toBe(false);
+    expect(await again.getByRole('checkbox', { name: 'Use server fixture' }).isChecked()).toBe(true);
+  });
+});
