@@ -80,28 +80,23 @@ export class ConversationStore {
   /** Defaults for lock(); tests shorten the wait. */
   lockOptions: LockOptions = {};
 
-  async rename(id: string, title: string): Promise<boolean> {
-    if (!ID.test(id)) return false;
-    const lock = await this.lock(id);
-    try {
-      const c = await this.get(id);
-      if (!c) return false;
-      c.title = title;
-      await this.save(c);
-      return true;
-    } finally {
-      await lock.release();
-    }
+  rename(id: string, title: string): Promise<boolean> {
+    return this.#change(id, (c) => (c.title = title));
   }
 
-  /** The servers and tools switched off for this conversation (under its lock, like rename). */
-  async setTools(id: string, tools: NonNullable<Conversation['tools']>): Promise<boolean> {
+  /** The servers and tools switched off for this conversation. */
+  setTools(id: string, tools: NonNullable<Conversation['tools']>): Promise<boolean> {
+    return this.#change(id, (c) => (c.tools = tools));
+  }
+
+  /** Reads, changes and saves a stored conversation under its lock; false when there is none. */
+  async #change(id: string, change: (c: Conversation) => void): Promise<boolean> {
     if (!ID.test(id)) return false;
     const lock = await this.lock(id);
     try {
       const c = await this.get(id);
       if (!c) return false;
-      c.tools = tools;
+      change(c);
       await this.save(c);
       return true;
     } finally {
