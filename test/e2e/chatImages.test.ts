@@ -30,6 +30,8 @@ describe('image costs', () => {
     await page.locator('main').drop({ files: { name: 'wide.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 1600, height: 800 }) } });
     const item = attachments(page).getByRole('listitem', { name: 'wide.png' });
     await item.getByRole('img', { name: 'wide.png', exact: true }).waitFor();
+    // A thumbnail big enough to tell images apart (88 px on its long edge, not a 40-px chip).
+    expect(await item.getByRole('img', { name: 'wide.png', exact: true }).evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(80);
     const tokens = /≈([\d,]+) tokens/.exec((await item.textContent()) ?? '');
     expect(tokens).not.toBeNull();
     const n = Number(tokens![1]!.replaceAll(',', ''));

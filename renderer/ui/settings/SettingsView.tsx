@@ -18,7 +18,8 @@ export function SettingsView({ section }: { section?: string }) {
   useEffect(() => {
     if (!ready || !section) return;
     const heading = document.getElementById(`settings-${section}-title`);
-    heading?.scrollIntoView({ block: 'start' });
+    // The whole section box in view, its heading focused.
+    document.getElementById(`settings-${section}`)?.scrollIntoView({ block: 'start' });
     // The heading takes the focus so keyboard and screen reader users land there too.
     heading?.setAttribute('tabindex', '-1');
     heading?.focus({ preventScroll: true });

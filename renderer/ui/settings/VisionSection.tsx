@@ -41,7 +41,8 @@ export function VisionSection({ settings }: { settings: Settings }) {
                   <th scope="row">{m.name}</th>
                   <td>{m.endpoint}</td>
                   <td>
-                    <VisionBadge model={m} /> <span className="muted small-text">per {visionSourceText(m.capabilities.visionSource)}</span>
+                    <VisionBadge model={m} />{' '}
+                    <span className="muted small-text">{m.capabilities.visionSource === 'none' ? 'its server does not say' : `per ${visionSourceText(m.capabilities.visionSource)}`}</span>
                   </td>
                   <td>
                     <select aria-label={`Vision for ${m.name}`} value={declared ?? 'auto'} onChange={(e) => setOverride(m.endpoint, m.name, e.target.value)}>
