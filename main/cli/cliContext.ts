@@ -1,6 +1,7 @@
 // What every CLI command shares: the app's settings (read-only), the common model flags
 // (--provider, --base-url, --api-key-env, --vision) with one wording of their errors, and
 // the one composition (composeServices) the app and the harness use too.
+import { FileTokenStore } from '../settings/fileTokenStore.ts';
 import { resolve } from 'node:path';
 import type { Limits } from '../../common/limits.ts';
 import type { McpConfig } from '../../common/mcpConfig.ts';
@@ -97,6 +98,8 @@ export async function cliContext(
     noMcp: extra.noMcp ?? extra.mcpConfig === undefined,
     ...(extra.limits ? { limits: extra.limits } : {}),
     mcpInteraction: cliInteraction(io),
+    // Sign-ins last across runs (as `gh` keeps its token): a 0600 file in the config dir.
+    mcpTokens: new FileTokenStore(dataDir, { warn: (message) => io.err(`glance: ${message}\n`) }),
     env: io.env,
     endpoint: { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}), ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), env: io.env },
     log: (line) => io.err(`glance: ${line}\n`),

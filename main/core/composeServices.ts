@@ -8,6 +8,7 @@ import { parseMcpConfig, formatConfigError, type McpConfig } from '../../common/
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { createMcpHub, type CreateMcpHubOptions } from '../mcp/createMcpHub.ts';
 import type { McpHub, McpReconfigured, McpServerHealth } from '../mcp/mcpHub.ts';
+import type { TokenStore } from '../mcp/mcpOAuth.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
@@ -33,6 +34,8 @@ export type ComposeOptions = {
   liveMcp?: boolean;
   /** How this entry asks a person for MCP servers: elicitation, `${input:id}`, a sign-in page. */
   mcpInteraction?: CreateMcpHubOptions['interaction'];
+  /** Where MCP sign-ins (OAuth tokens) are kept; default the secret store. The CLI's lasts across runs (a file, 0600). */
+  mcpTokens?: TokenStore & { knownValues(): readonly string[] };
   /** A server failed to start or crashed (the app shows a notice). */
   onMcpFailure?: (server: McpServerHealth) => void;
   /** For `${VAR}` in MCP configs and the proxy/CA variables stdio servers inherit. Default process.env. */
@@ -63,7 +66,7 @@ export type Services = GlanceCore & {
 
 export function composeServices(options: ComposeOptions): Services {
   const { dataDir, settings, secrets } = options;
-  const secretValues = () => [...secrets.knownValues(), ...mcpSecretValues(settings.current())];
+  const secretValues = () => [...secrets.knownValues(), ...(options.mcpTokens?.knownValues() ?? []), ...mcpSecretValues(settings.current())];
   const redactLine = (text: string) => redact(text, secretValues());
   const sink = options.log ?? ((line: string) => console.error(`[glance] ${line}`));
   const log = (line: string) => sink(redactLine(line));
@@ -103,7 +106,7 @@ export function composeServices(options: ComposeOptions): Services {
         roots: () => settings.current().allowedRoots,
         log,
         ...(options.mcpInteraction ? { interaction: options.mcpInteraction } : {}),
-        tokens: secrets,
+        tokens: options.mcpTokens ?? secrets,
         parentEnv: env,
         ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
