@@ -14,6 +14,7 @@ import {
   ListedModel,
   McpAnswer,
   McpQuestion,
+  McpServerLog,
   McpServerStatus,
   McpToolSource,
   Notice,
@@ -181,6 +182,8 @@ export const IPC = {
   'mcp:answer': channel(McpAnswer, z.object({ answered: z.boolean() })),
   /** Each MCP server and the tools it offers now, for the per-conversation switches (starts nothing). */
   'mcp:tools': channel(Empty, z.array(McpToolSource)),
+  /** The end of a server's own log (its `notifications/message` lines), for "Show log". */
+  'mcp:log': channel(z.strictObject({ name: z.string().min(1).max(64) }), McpServerLog),
 
   /** Capture a display (Glance's windows hidden first) and attach it for `model`. */
   'capture:screenshot': channel(

@@ -28,6 +28,7 @@ export const INVOKE_CHANNELS = [
   'mcp:restart',
   'mcp:answer',
   'mcp:tools',
+  'mcp:log',
   'capture:screenshot',
   'app:openMain',
   'app:info',

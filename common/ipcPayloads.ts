@@ -43,6 +43,15 @@ export const McpToolSource = z.object({
 });
 export type McpToolSource = z.infer<typeof McpToolSource>;
 
+/** The end of one server's log: at most the last 64 KB, whole lines. */
+export const McpServerLog = z.object({
+  text: z.string(),
+  /** The whole file's size; more than `text` when it was cut. */
+  bytes: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+});
+export type McpServerLog = z.infer<typeof McpServerLog>;
+
 export const ConversationView = z.object({
   id: Id,
   title: z.string(),

@@ -52,6 +52,7 @@ const api: GlanceApi = {
   mcpRestart: invoke('mcp:restart'),
   mcpAnswer: invoke('mcp:answer'),
   mcpTools: invoke('mcp:tools'),
+  mcpLog: invoke('mcp:log'),
   captureScreenshot: invoke('capture:screenshot'),
   appOpenMain: invoke('app:openMain'),
   appInfo: invoke('app:info'),

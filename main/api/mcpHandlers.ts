@@ -1,11 +1,15 @@
 // MCP servers as the Settings view shows them: state and tools, live (every state change of
-// the hub is pushed as `mcp:changed`), and a restart button.
-import type { McpServerStatus, McpToolSource } from '../../common/ipc.ts';
+// the hub is pushed as `mcp:changed`), a restart button, and the end of each server's log.
+import { open } from 'node:fs/promises';
+import type { McpServerLog, McpServerStatus, McpToolSource } from '../../common/ipc.ts';
 import type { McpHub } from '../mcp/mcpHub.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer' | 'mcp:tools'>;
+type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer' | 'mcp:tools' | 'mcp:log'>;
+
+/** "Show log" shows at most this much of the end of a server's log. */
+const LOG_TAIL_BYTES = 64 * 1024;
 
 /** The hub's view of each server, in the words the Settings list uses. */
 export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
@@ -42,6 +46,31 @@ export function mcpToolSources(hub: McpHub | undefined): McpToolSource[] {
   }));
 }
 
+/**
+ * The end of a log file, cut at a line start: the path comes from the hub's status for a
+ * configured server, never from the renderer. A server that has logged nothing has no file yet.
+ */
+export async function logTail(file: string, maxBytes = LOG_TAIL_BYTES): Promise<McpServerLog> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', bytes: 0, truncated: false };
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    let text = buffer.toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    return { text, bytes: size, truncated: start > 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
 export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): void } {
   const hub = deps.services.hub;
   const status = () => mcpStatusViews(hub);
@@ -57,6 +86,16 @@ export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): vo
       },
       'mcp:answer': async (answer) => ok({ answered: deps.questions?.answer(answer) ?? false }),
       'mcp:tools': async () => ok(mcpToolSources(hub)),
+      'mcp:log': async ({ name }) => {
+        const server = hub?.status().find((s) => s.name === name);
+        if (!server) return fail('not-found', `No MCP server named "${name}".`);
+        if (!server.logFile) return fail('not-found', `The server "${name}" keeps no log here.`);
+        try {
+          return ok(await logTail(server.logFile));
+        } catch (error) {
+          return fail('failed', `The log of "${name}" cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
       'mcp:restart': async ({ name }) => {
         if (!hub) return fail('not-found', 'No MCP servers are configured.');
         const restarted = await hub.restart(name);

@@ -1,4 +1,4 @@
-import type { McpAnswer, McpQuestion, McpServerStatus } from '../../common/ipc.ts';
+import type { IpcResult, McpAnswer, McpQuestion, McpServerLog, McpServerStatus } from '../../common/ipc.ts';
 import type { SliceCreator } from './store.ts';
 
 export type McpSlice = {
@@ -9,6 +9,8 @@ export type McpSlice = {
   mcpQuestions: McpQuestion[];
   loadMcp(): Promise<void>;
   restartMcp(name: string): Promise<string | null>;
+  /** The end of a server's log, read when asked (not kept in the store). */
+  readMcpLog(name: string): Promise<IpcResult<McpServerLog>>;
   receiveMcpQuestion(question: McpQuestion): void;
   answerMcpQuestion(answer: McpAnswer): Promise<void>;
 };
@@ -34,6 +36,10 @@ export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, api) => ({
     const result = await api.mcpStatus();
     if (result.ok) set({ mcpServers: result.value, mcpError: null });
     else set({ mcpError: result.message });
+  },
+
+  readMcpLog(name) {
+    return api.mcpLog({ name });
   },
 
   async restartMcp(name) {

@@ -193,4 +193,27 @@ describe('MCP tools', () => {
     await section.waitFor();
     expect(await section.getByRole('alert').count()).toBe(0);
   });
+
+  it("shows a server's own log (its notifications/message lines) from Settings, and what it logged since when opened again", async () => {
+    const { page, shot } = await session();
+    server.script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'first line from the fixture' } }] }, { text: 'Logged.' });
+    await ask(page, 'Log something.');
+    await answer(page).filter({ hasText: 'Logged.' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
+    await entry.getByText('Show log').click();
+    const log = entry.getByLabel('Log of fixture', { exact: true });
+    await log.filter({ hasText: 'info fixture: first line from the fixture' }).waitFor();
+    await shot('settings-mcp-log');
+    server.script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'second line' } }] }, { text: 'Again.' });
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await ask(page, 'Log again.');
+    await answer(page).filter({ hasText: 'Again.' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await entry.getByText('Show log').click();
+    await log.filter({ hasText: 'second line' }).waitFor();
+    expect((await log.textContent())!.trim().split('\n')).toHaveLength(2);
+    await entry.getByRole('button', { name: 'Refresh the log of fixture' }).click();
+    await log.filter({ hasText: 'second line' }).waitFor();
+  });
 });

@@ -141,6 +141,7 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
     bad: [[{ id: 'q1', action: 'maybe' }, 'action'], [{ id: 'q1', action: 'accept', content: { nested: { x: 1 } } }, 'content.nested']],
   },
   'mcp:tools': { good: {}, value: [{ server: 'files', state: 'ready', tools: [{ name: 'files__read', tool: 'read', title: 'Read a file' }] }], bad: [[[], '(request)']] },
+  'mcp:log': { good: { name: 'everything' }, value: { text: 'a line\n', bytes: 7, truncated: false }, bad: [[{}, 'name'], [{ name: '' }, 'name']] },
   'capture:screenshot': {
     good: { display: { id: '1' } },
     value: attachment,

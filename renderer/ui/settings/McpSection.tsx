@@ -78,11 +78,7 @@ export function McpSection({ settings }: { settings: Settings }) {
                 Warning: {w}
               </p>
             ))}
-            {s.logFile && (
-              <p className="muted small-text">
-                Server log: <code>{s.logFile}</code>
-              </p>
-            )}
+            {s.logFile && <ServerLog name={s.name} file={s.logFile} />}
             <details>
               <summary>
                 {s.tools.length} tool{s.tools.length === 1 ? '' : 's'}
@@ -132,3 +128,32 @@ export function McpSection({ settings }: { settings: Settings }) {
   );
 }
 
+
+/** "Show log": the end of what the server logged (notifications/message), read when opened and on "Refresh". */
+function ServerLog({ name, file }: { name: string; file: string }) {
+  const readLog = useApp((s) => s.readMcpLog);
+  const [log, setLog] = useState<{ text: string; note: string } | null>(null);
+  const load = async () => {
+    const result = await readLog(name);
+    if (!result.ok) setLog({ text: '', note: result.message });
+    else if (!result.value.text) setLog({ text: '', note: 'Nothing logged yet.' });
+    else setLog({ text: result.value.text, note: result.value.truncated ? `The last lines of ${Math.round(result.value.bytes / 1024)} KB.` : '' });
+  };
+  return (
+    <details onToggle={(e) => (e.currentTarget.open ? void load() : setLog(null))}>
+      <summary>Show log</summary>
+      <p className="muted small-text">
+        <code>{file}</code>{' '}
+        <button type="button" className="small" onClick={() => void load()} aria-label={`Refresh the log of ${name}`}>
+          Refresh
+        </button>
+      </p>
+      {log?.note && <p className="muted small-text">{log.note}</p>}
+      {log?.text && (
+        <pre className="server-log" aria-label={`Log of ${name}`} tabIndex={0}>
+          {log.text}
+        </pre>
+      )}
+    </details>
+  );
+}
