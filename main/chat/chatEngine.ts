@@ -207,6 +207,7 @@ export class ChatEngine {
     try {
       if (seer && seer !== request.chat && attached.length) {
         userMessage.descriptions = {};
+        userMessage.describedBy = seer.model;
         for (const a of attached) {
           const text = await turn.describe([a.id], HELPER_PROMPT, signal);
           userMessage.descriptions[a.id] = text;

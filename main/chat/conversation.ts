@@ -23,6 +23,8 @@ const UserMessage = z.object({
   attachmentIds: z.array(z.string()).default([]),
   /** Descriptions a vision helper wrote for a blind chat model, by attachment id. */
   descriptions: z.record(z.string(), z.string()).optional(),
+  /** The helper model that wrote them (absent in older files). */
+  describedBy: z.string().optional(),
   /** Text read by local OCR for a blind chat model with no helper, by attachment id (sent instead of the image). */
   transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string() })).optional(),
   /** The model asked to answer it. */

@@ -72,6 +72,9 @@ describe('settings', () => {
     const described = page.getByRole('group', { name: 'Your message' }).locator('details.helper-description');
     await described.getByText('Described by llava-seer:latest').click();
     expect(await described.textContent()).toContain('red, green, blue');
+    // A reload names the same helper (stored with the message).
+    await page.reload();
+    await page.getByRole('group', { name: 'Your message' }).locator('details.helper-description').getByText('Described by llava-seer:latest').waitFor();
     // The helper saw the pixels; the blind model got words.
     const helperCall = server.requests.find((r) => r.model.startsWith('llava-seer'))!;
     expect(helperCall.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
