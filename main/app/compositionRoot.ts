@@ -97,6 +97,12 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
   });
 
+  // A server that failed and is now ready again, or was removed in Settings: its notice goes.
+  services.hub?.onChange(() => {
+    const failing = new Set(services.hub?.unavailable().map((s) => `mcp-${s.name}`));
+    for (const n of notices.list()) if (n.code.startsWith('mcp-') && !failing.has(n.code)) notices.clear(n.code);
+  });
+
   // Attachment retention runs once per start, in the background: nothing waits for it.
   void sweepAttachments({ ...services, retentionDays: current.attachments.retentionDays })
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
