@@ -20,11 +20,13 @@ export function ContextMeter() {
   const turns = useApp((s) => s.chat.order.length);
   const running = useApp((s) => runningTurnId(s.chat) !== undefined);
   const switches = useApp((s) => s.toolSwitches);
+  // An MCP server that starts (or stops) changes the tool descriptions the request carries.
+  const servers = useApp((s) => s.mcpServers);
   useEffect(() => {
     if (running) return;
     const timer = setTimeout(() => void refresh(), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [refresh, draft, pending, model, conversationId, turns, running, switches]);
+  }, [refresh, draft, pending, model, conversationId, turns, running, switches, servers]);
 
   if (!context) return null;
   const limit = context.contextWindow;

@@ -23,6 +23,15 @@ async function openTools(page: Page) {
   return page.getByRole('group', { name: 'Tools for this conversation' });
 }
 
+describe('the Context meter and MCP servers', () => {
+  it("counts a server's tool descriptions once it has started, without anything typed", async () => {
+    const slow = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], env: { FIXTURE_START_DELAY_MS: '2500' } } } } };
+    const { page } = await suite.session(slow);
+    await expect.poll(async () => (await toolShare(page)).sources).toMatch(/^built-in ≈[\d,]+ for \d+ tools$/);
+    await expect.poll(async () => (await toolShare(page)).sources, { timeout: 20_000 }).toMatch(/fixture ≈[\d,]+ for \d+ tools/);
+  });
+});
+
 describe('tools switched off per conversation', () => {
   it('a server switched off is not in the request, leaves the meter, and stays off after a reload', async () => {
     const { page, shot } = await suite.session(fixture);
