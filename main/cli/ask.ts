@@ -27,7 +27,7 @@ Exit codes: 0 done, 2 usage, 3 an image was refused (nothing sent), 4 the model 
 failed (or the conversation stayed busy with another turn).`;
 
 export const askCommand = {
-  summary: 'ask a model, with images attached or captured',
+  summary: 'Ask a model, with images attached or captured',
   async run(argv: string[], io: CommandIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       ...MODEL_OPTIONS,
