@@ -100,6 +100,12 @@ describe('deinterlacedPng', () => {
     const scrambled = Buffer.from(input);
     for (let i = idat.offset + 8 + 10; i < idat.offset + 8 + idat.length - 10; i += 7) scrambled[i] = 0x5a;
     expect(await deinterlacedPng(scrambled)).toBe(scrambled);
+    // A zlib header asking for a preset dictionary (PNG has none): refused, not waited on forever.
+    const withDictionary = Buffer.from(input);
+    const at = idat.offset + 8;
+    const flags = (withDictionary[at + 1]! & 0xc0) | 0x20;
+    withDictionary[at + 1] = flags + ((31 - ((withDictionary[at]! * 256 + flags) % 31)) % 31);
+    expect(await deinterlacedPng(withDictionary)).toBe(withDictionary);
   });
 
   it('stops when the caller aborts', async () => {

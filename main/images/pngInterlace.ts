@@ -84,7 +84,7 @@ class PassReader {
       const status = inflate(strm, 0);
       if (status === 1) this.#ended = true;
       if (status === 1 && strm.avail_out > 0) throw new Error('the image data ends early');
-      if (status < 0 && status !== -5) throw new Error(`the image data is corrupt (${strm.msg})`);
+      check(status, strm);
     }
   }
 
@@ -106,13 +106,19 @@ class PassReader {
       if (strm.avail_in === 0 && !this.#feed()) throw new Error('the image data ends early');
       const status = inflate(strm, 0);
       if (status === 1) this.#ended = true;
-      else if (status < 0 && status !== -5) throw new Error(`the image data is corrupt (${strm.msg})`);
+      else check(status, strm);
     }
   }
 
   close(): void {
     inflateEnd(this.#strm);
   }
+}
+
+/** Z_OK and Z_STREAM_END go on, as does Z_BUF_ERROR when the input ran out; anything else is damage (Z_NEED_DICT: PNG has no dictionaries). */
+function check(status: number, strm: ZStream): void {
+  if (status === 0 || status === 1 || (status === -5 && strm.avail_in === 0)) return;
+  throw new Error(`the image data is corrupt (${strm.msg || `zlib status ${status}`})`);
 }
 
 /** Undoes a scanline's filter in place (`line[0]` is the filter type; `prior` the pass's previous row, unfiltered). */
