@@ -376,12 +376,12 @@ ${d.studyTable}
 
 What decided the settings (\`main/images/encoderChoice.ts\`; why JPEG and not WebP, and the encode costs, in docs/benchmarks-perf.md):
 - **JPEG q80 4:4:4, baseline with standard Huffman tables** (was q85): ${change(j85, sent)} bytes for ${back(j85)} → ${back(sent)} of the characters resized back.
-  Progressive coding is the same pixels in ${change(sent, j80)} bytes, but costs about twice the encode (optimised tables, three times),
+  Progressive coding is the same pixels in ${change(sent, j80)} bytes, but costs ${sent && j80 ? (j80.encodeMs / sent.encodeMs).toFixed(1) : '?'}× the encode here (optimised tables cost about 3×, docs/benchmarks-perf.md),
   more than the bytes are worth on a loopback or LAN link: off since the encoder change. 4:2:0 would give ${change(j80, j420)} bytes with the same luma (so the same OCR)
   but ${j80 && j420 ? (j80.psnrC - j420.psnrC).toFixed(1) : '?'} dB less chroma: kept at 4:4:4. mozjpeg (trellis quantisation) gives ${change(j80, moz)} bytes but
   rounds away the strokes text is made of (${back(moz)} resized back) and is ${j80 && moz ? (moz.encodeMs / j80.encodeMs).toFixed(0) : '?'}× slower: not used.
 - **WebP q80 effort 2** (was q85), only where a target takes WebP but not JPEG: ${change(w85, w80)} bytes; as sent ${asSent(w85)} → ${asSent(w80)}, resized back ${back(w85)} → ${back(w80)}.
-  At 2048 px the JPEG Glance sends is ${change(w80, sent2048)} bytes than this WebP, as sent ${asSent(sent2048)} against ${asSent(w80)}: the encode is 4–6× cheaper (docs/benchmarks-perf.md).
+  At 2048 px the JPEG Glance sends is ${change(w80, sent2048)} bytes than this WebP, as sent ${asSent(sent2048)} against ${asSent(w80)}, for ${sent2048 && w80 ? (w80.encodeMs / sent2048.encodeMs).toFixed(1) : '?'}× less encode time.
   \`smartSubsample\` buys ${smart && w80 ? (smart.psnrC - w80.psnrC).toFixed(1) : '?'} dB of chroma for ${smart && w80 ? (smart.encodeMs / w80.encodeMs).toFixed(1) : '?'}× the encode time: off.
 
 **The 15% target${[ollama, openai].every((r) => r && r.ofNaive <= 0.15) ? ' is met.' : ' is not met, and meeting it would cost legible text.'}** Ollama (1568 px, PNG/JPEG): ${ollama ? pct(ollama.ofNaive) : '?'}
