@@ -67,14 +67,15 @@ describe('the approval card', () => {
     await ask(page, 'Store two.');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'second stored' }).waitFor();
     expect(await page.getByRole('group', { name: /^Approve / }).count()).toBe(0);
-    expect(await page.getByText('Allowed for this chat').count()).toBe(2);
+    await expect.poll(() => page.getByText('Allowed for this chat').count()).toBe(2);
 
     suite.server().script({ toolCalls: [{ name: 'fixture__delete_notes', arguments: {} }] }, { text: 'all gone' });
     await ask(page, 'Delete them all.');
     await page.getByRole('group', { name: 'Approve fixture__delete_notes' }).getByRole('button', { name: 'Always' }).click();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'all gone' }).waitFor();
-    const settings = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { toolApproval?: Record<string, string> };
-    expect(settings.toolApproval).toEqual({ fixture__delete_notes: 'allow' });
+    // Saved atomically, possibly a moment after the answer shows: polled.
+    const savedRules = async () => (JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { toolApproval?: Record<string, string> }).toolApproval;
+    await expect.poll(savedRules).toEqual({ fixture__delete_notes: 'allow' });
     // …and shown in Settings → Tool approval, where it can be taken back.
     const rules = await toolRules(page);
     expect(await rules.getByLabel('Decision for fixture__delete_notes').inputValue()).toBe('allow');
