@@ -21,7 +21,6 @@ import { createCore } from '../main/core/createCore.ts';
 import { resolveModel } from '../main/core/resolveModel.ts';
 import { fitInside } from '../main/images/normalise.ts';
 import { DEFAULT_PROFILES } from '../main/images/profiles.ts';
-import type { ModelProvider } from '../main/models/provider.ts';
 import { createModelServer } from '../test/fixtures/modelServer.ts';
 import { editorHtml, showPage } from '../test/fixtures/screenPage.ts';
 import { startXvfb } from '../test/fixtures/xvfb.ts';
@@ -29,6 +28,7 @@ import { accuracy, Ocr } from '../test/fixtures/ocr.ts';
 import { base64Length, max, median } from './lib/stats.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { timedProvider } from './lib/timedProvider.ts';
 
 const { values: args } = parseArgs({ options: { turns: { type: 'string', default: '10' }, runs: { type: 'string', default: '15' }, 'no-write': { type: 'boolean', default: false } } });
 const TURNS = Math.max(2, Number(args.turns) || 10);
@@ -62,29 +62,14 @@ try {
 
   // ---- 1 + 2: the session
   const base = await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server.url });
-  let providerMs = 0;
-  const timed: ModelProvider = {
-    kind: base.provider.kind,
-    listModels: (o) => base.provider.listModels(o),
-    capabilities: (m, o) => base.provider.capabilities(m, o),
-    async *stream(request, options) {
-      const iterator = base.provider.stream(request, options)[Symbol.asyncIterator]();
-      for (;;) {
-        const t0 = performance.now();
-        const next = await iterator.next();
-        providerMs += performance.now() - t0;
-        if (next.done) return;
-        yield next.value;
-      }
-    },
-  };
-  const chat: ModelChoice = { ...base, provider: timed };
+  const timed = timedProvider(base.provider);
+  const chat: ModelChoice = { ...base, provider: timed.provider };
   const perTurn: { bytes: number; imageBase64: number; overheadMs: number }[] = [];
   let conversationId: string | undefined;
   for (let turn = 1; turn <= TURNS; turn++) {
     server.reset();
     server.script({ toolCalls: [{ name: 'screenshot_desktop', arguments: {} }] });
-    providerMs = 0;
+    timed.reset();
     let toolMs = 0;
     const t0 = performance.now();
     const outcome = await core.engine.runTurn({ conversationId, text: `Turn ${turn}: what is on my screen now?`, chat }, (e) => {
@@ -94,7 +79,7 @@ try {
     if (outcome.status !== 'done') throw new Error(`turn ${turn}: ${outcome.status} ${outcome.error?.message ?? ''}`);
     conversationId = outcome.conversationId;
     const withImage = server.requests.at(-1)!;
-    perTurn.push({ bytes: Math.max(...server.requests.map((r) => r.bodyBytes)), imageBase64: base64Length(withImage.images[0]?.bytes ?? 0), overheadMs: wall - providerMs - toolMs });
+    perTurn.push({ bytes: Math.max(...server.requests.map((r) => r.bodyBytes)), imageBase64: base64Length(withImage.images[0]?.bytes ?? 0), overheadMs: wall - timed.ms() - toolMs });
   }
   const naive = perTurn.map((t, i) => t.bytes + perTurn.slice(0, i).reduce((sum, p) => sum + p.imageBase64, 0));
 

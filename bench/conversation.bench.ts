@@ -14,10 +14,10 @@ import type { ModelChoice } from '../main/chat/chatEngine.ts';
 import { fitHistory } from '../main/chat/historyBudget.ts';
 import { createCore } from '../main/core/createCore.ts';
 import { resolveModel } from '../main/core/resolveModel.ts';
-import type { ModelProvider } from '../main/models/provider.ts';
 import { createModelServer, DEFAULT_MODELS } from '../test/fixtures/modelServer.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';
+import { timedProvider } from './lib/timedProvider.ts';
 
 const { values: args } = parseArgs({ options: { turns: { type: 'string', default: '100' }, 'no-write': { type: 'boolean', default: false } } });
 const TURNS = Math.max(10, Number(args.turns) || 100);
@@ -29,23 +29,8 @@ const core = createCore({ dataDir });
 try {
   const started = new Date();
   const base = await resolveModel({ kind: 'ollama', model: 'chat-8k', baseUrl: server.url });
-  let providerMs = 0;
-  const timed: ModelProvider = {
-    kind: base.provider.kind,
-    listModels: (o) => base.provider.listModels(o),
-    capabilities: (m, o) => base.provider.capabilities(m, o),
-    async *stream(request, options) {
-      const iterator = base.provider.stream(request, options)[Symbol.asyncIterator]();
-      for (;;) {
-        const t0 = performance.now();
-        const next = await iterator.next();
-        providerMs += performance.now() - t0;
-        if (next.done) return;
-        yield next.value;
-      }
-    },
-  };
-  const chat: ModelChoice = { ...base, provider: timed };
+  const timed = timedProvider(base.provider);
+  const chat: ModelChoice = { ...base, provider: timed.provider };
   const image = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#1e1e1e' } })
     .composite([{ input: { create: { width: 600, height: 400, channels: 3, background: '#569cd6' } }, left: 300, top: 200 }])
     .png()
@@ -58,7 +43,7 @@ try {
   for (let turn = 1; turn <= TURNS; turn++) {
     server.reset();
     server.script({ text: answer });
-    providerMs = 0;
+    timed.reset();
     const text = `Turn ${turn}: ${'please look at this part of the code and tell me what it does. '.repeat(4)}`;
     const attachments = turn % 5 === 0 ? [{ source: image, name: `shot-${turn}.png`, origin: 'user', requestedBy: 'user' as const }] : [];
     const t0 = performance.now();
@@ -80,7 +65,7 @@ try {
       fitMs.push(performance.now() - b1);
     }
     const request = server.requests.at(-1)!;
-    rows.push({ turn, overheadMs: wall - providerMs, buildMs, requestBytes: request.bodyBytes, messages: conversation.messages.length, sent: fitted!.messages.length });
+    rows.push({ turn, overheadMs: wall - timed.ms(), buildMs, requestBytes: request.bodyBytes, messages: conversation.messages.length, sent: fitted!.messages.length });
   }
   if (process.env.BENCH_DEBUG) process.stderr.write(`fitHistory ms per turn: ${fitMs.map((m) => m.toFixed(1)).join(' ')}\n`);
   const pick = rows.filter((r) => r.turn === 1 || r.turn % Math.max(1, Math.floor(TURNS / 10)) === 0);
