@@ -15,10 +15,10 @@ import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCaptu
 import { composeServices } from '../../main/core/composeServices.ts';
 import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
-import { readBars } from '../fixtures/chart.ts';
+import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
-import { chartHtml, showPage, type ScreenPage } from '../fixtures/screenPage.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import type { ScreenPage } from '../fixtures/screenPage.ts';
+import type { XServer } from '../fixtures/xvfb.ts';
 
 let x: XServer;
 let screen: ScreenPage;
@@ -29,15 +29,7 @@ const pushed: { channel: string; payload: unknown }[] = [];
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1920, height: 1080 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  screen = await showPage(x.env, await chartHtml(4), { monitor: x.monitors[0]! });
-  for (let i = 0; i < 75; i++) {
-    const shot = await capturer.capture('primary');
-    if (shot.ok && (await readBars(Buffer.from(shot.capture.png))).bars.length === 3) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  ({ x, screen } = await chartOnXvfb(capturer));
   server = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
   dataDir = await mkdtemp(join(tmpdir(), 'glance-ask-capture-'));
   const settings = new SettingsStore({ dataDir });

@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
-import { readBars } from '../fixtures/chart.ts';
+import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { chartHtml, showPage, type ScreenPage } from '../fixtures/screenPage.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import type { ScreenPage } from '../fixtures/screenPage.ts';
+import type { XServer } from '../fixtures/xvfb.ts';
 import { inPage, launchChromium, openSession, type Session } from './browserHarness.ts';
 
 let x: XServer;
@@ -22,16 +22,7 @@ const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 const CHART_ON_SCREEN = { x: 40, y: 40, width: 960, height: 480 };
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1920, height: 1080 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  screen = await showPage(x.env, await chartHtml(4), { monitor: x.monitors[0]! });
-  // Wait until the chart is on screen (the window maps a frame or two after the page paints).
-  for (let i = 0; i < 75; i++) {
-    const shot = await capturer.capture('primary');
-    if (shot.ok && (await readBars(Buffer.from(shot.capture.png))).bars.length === 3) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  ({ x, screen } = await chartOnXvfb(capturer));
   [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
 });
 afterAll(async () => {
