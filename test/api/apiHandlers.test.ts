@@ -1,67 +1,34 @@
 // The typed API over the real core, through the real IPC router (zod-validated both ways),
 // against the seeing fixture model server: what the app and the harness both expose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
-import type { IpcResult } from '../../common/ipc.ts';
-import { createIpcRouter } from '../../main/api/ipcRouter.ts';
-import { createApiHandlers } from '../../main/api/apiHandlers.ts';
-import { composeServices } from '../../main/core/composeServices.ts';
 import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
-import { EnvSecretStore } from '../../main/settings/secretStore.ts';
-import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { SVG } from '../fixtures/images.ts';
 import { countedReader } from '../fixtures/ocr.ts';
 import { invoiceLines, textImage } from '../fixtures/textImage.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { apiHarness, value, type ApiHarness } from './apiHarness.ts';
 
 let server: ModelServer;
+let api: ApiHarness;
 let dataDir: string;
-let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
-let closeServices: () => Promise<void>;
-const pushed: { channel: string; payload: unknown }[] = [];
+let call: ApiHarness['call'];
 const ocr = countedReader(new TesseractReader());
+const turnEvents = (turnId: string) => api.turnEvents(turnId);
 
 beforeAll(async () => {
   server = await createModelServer();
-  dataDir = await mkdtemp(join(tmpdir(), 'glance-api-'));
-  const settings = new SettingsStore({ dataDir });
-  await settings.load();
-  await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] } });
-  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), ocr, log: () => undefined });
-  closeServices = () => services.close();
-  const handlers = createApiHandlers({
-    services,
-    settingsStore: settings,
-    emit: (channel, payload) => pushed.push({ channel, payload }),
-    shell: { version: '0.1.0', platform: 'linux' },
-  });
-  const router = createIpcRouter({ handlers, isTrustedSender: (s) => s.url === 'app://glance/' });
-  call = (channel, payload = {}) => router.handle(channel, { url: 'app://glance/', isMainFrame: true }, payload);
+  api = await apiHarness({ providers: { ollama: { host: server.url }, openai: [{ name: 'local', baseUrl: server.openaiBaseUrl }] }, ocr });
+  ({ call, dataDir } = api);
 });
 
 afterAll(async () => {
-  await closeServices?.();
+  await api?.close();
   await server.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
-
-function value<T>(result: IpcResult<unknown>): T {
-  if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-  return result.value as T;
-}
-
-async function turnEvents(turnId: string): Promise<ChatEvent[]> {
-  for (let i = 0; i < 200; i++) {
-    const events = pushed.filter((p) => p.channel === 'chat:event' && (p.payload as { turnId: string }).turnId === turnId).map((p) => (p.payload as { event: ChatEvent }).event);
-    if (events.at(-1)?.type === 'done') return events;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('turn did not finish');
-}
 
 describe('API handlers', () => {
   it('attach → send → streamed events → the conversation replays with its image', async () => {

@@ -1,56 +1,30 @@
 // chat:context (the composer's "Context" meter) and attachments fitted per model, through the
 // real router and core against the fixture model server's vision models.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatEvent } from '../../common/events.ts';
-import type { ContextEstimate, IpcResult } from '../../common/ipc.ts';
+import type { ContextEstimate } from '../../common/ipc.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
-import { createApiHandlers } from '../../main/api/apiHandlers.ts';
-import { createIpcRouter } from '../../main/api/ipcRouter.ts';
-import { composeServices } from '../../main/core/composeServices.ts';
-import { EnvSecretStore } from '../../main/settings/secretStore.ts';
-import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
+import { apiHarness, value, type ApiHarness } from './apiHarness.ts';
 
 let server: ModelServer;
-let dataDir: string;
-let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
-const pushed: { channel: string; payload: unknown }[] = [];
+let api: ApiHarness;
+let call: ApiHarness['call'];
+let pushed: ApiHarness['pushed'];
 const gemma = { provider: 'ollama', name: 'gemma3:4b' } as const;
+const done = async (turnId: string) => void (await api.turnEvents(turnId));
 
 beforeAll(async () => {
   server = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
-  dataDir = await mkdtemp(join(tmpdir(), 'glance-context-'));
-  const settings = new SettingsStore({ dataDir });
-  await settings.load();
-  await settings.update({ providers: { ollama: { host: server.url }, openai: [{ name: 'router', baseUrl: server.openaiBaseUrl }] } });
-  const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined });
-  const handlers = createApiHandlers({ services, settingsStore: settings, emit: (channel, payload) => pushed.push({ channel, payload }), shell: { version: '0.1.0', platform: 'linux' } });
-  const router = createIpcRouter({ handlers, isTrustedSender: (s) => s.url === 'app://glance/' });
-  call = (channel, payload = {}) => router.handle(channel, { url: 'app://glance/', isMainFrame: true }, payload);
+  api = await apiHarness({ providers: { ollama: { host: server.url }, openai: [{ name: 'router', baseUrl: server.openaiBaseUrl }] }, prefix: 'glance-context-' });
+  ({ call, pushed } = api);
 });
 
 afterAll(async () => {
+  await api?.close();
   await server.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
-
-function value<T>(result: IpcResult<unknown>): T {
-  if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-  return result.value as T;
-}
-
-async function done(turnId: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (pushed.some((p) => p.channel === 'chat:event' && (p.payload as { turnId: string; event: ChatEvent }).turnId === turnId && (p.payload as { event: ChatEvent }).event.type === 'done')) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('turn did not finish');
-}
 
 describe('chat:context', () => {
   it('an attachment added for a model carries that model’s encoder size and tokens; the meter counts them', async () => {
