@@ -12,7 +12,6 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { DEFAULT_LIMITS } from '../common/limits.ts';
 import type { ProviderKind } from '../common/models.ts';
@@ -23,6 +22,7 @@ import { profileFor, targetFor } from '../main/images/profiles.ts';
 import type { ImageProfile } from '../main/images/types.ts';
 import { accuracy, Ocr, type Box } from '../test/fixtures/ocr.ts';
 import { editorHtml, type EditorPage } from '../test/fixtures/screenPage.ts';
+import { launchBenchChromium } from './lib/screenshot.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -67,12 +67,7 @@ type Row = {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function render(): Promise<Shot[]> {
-  const browser = await chromium.launch({
-    executablePath: process.env.GLANCE_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    timeout: 60_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
-  });
+  const browser = await launchBenchChromium();
   try {
     const shots: Shot[] = [];
     for (const display of DISPLAYS) {
