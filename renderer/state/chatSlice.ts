@@ -68,6 +68,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     });
     if (!result.ok) {
       dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
+      void get().refreshContext();
       return false;
     }
     dispatch({ type: 'turn_accepted', turnId, conversationId: result.value.conversationId });
@@ -106,6 +107,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const unlisted = !get().conversations.some((c) => c.id === payload.conversationId) && !listed.has(payload.conversationId);
       if (unlisted) listed.add(payload.conversationId);
       if (payload.event.type === 'done' || unlisted) void get().loadConversations();
+      // The stored conversation changed: the Context meter's figures, at once (not after a debounce the next send would cancel).
+      if (payload.event.type === 'done') void get().refreshContext();
     },
 
     async loadConversations() {

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 
 /** Asked again this long after the last keystroke, not on each one. */
@@ -17,16 +16,14 @@ export function ContextMeter() {
   const pending = useApp((s) => s.pending);
   const model = useApp((s) => s.selectedModel);
   const conversationId = useApp((s) => s.chat.conversationId);
-  const turns = useApp((s) => s.chat.order.length);
-  const running = useApp((s) => runningTurnId(s.chat) !== undefined);
   const switches = useApp((s) => s.toolSwitches);
   // An MCP server that starts (or stops) changes the tool descriptions the request carries.
   const servers = useApp((s) => s.mcpServers);
+  // What the user changes. A turn's end refreshes from the store (chatSlice), without a debounce.
   useEffect(() => {
-    if (running) return;
     const timer = setTimeout(() => void refresh(), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [refresh, draft, pending, model, conversationId, turns, running, switches, servers]);
+  }, [refresh, draft, pending, model, conversationId, switches, servers]);
 
   if (!context) return null;
   const limit = context.contextWindow;

@@ -10,6 +10,8 @@ export type ChatSuite = {
   server(): ModelServer;
   /** A harness session on the fixture server, its model list loaded. */
   session(options?: Parameters<typeof openSession>[1]): Promise<Session>;
+  /** A harness session without waiting for the model list (the server may be down). */
+  bareSession(options?: Parameters<typeof openSession>[1]): Promise<Session>;
 };
 
 export function chatSuite(): ChatSuite {
@@ -30,6 +32,10 @@ export function chatSuite(): ChatSuite {
   });
   return {
     server: () => server,
+    async bareSession(options = {}) {
+      s = await openSession(browser, { ollamaHost: server.url, ...options });
+      return s;
+    },
     async session(options = {}) {
       s = await openSession(browser, { ollamaHost: server.url, ...options });
       await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
