@@ -1,8 +1,12 @@
 // Opens kept bytes for pixel work (crops, OCR) with the same guard as the intake: the header is
-// read first and an image over the pixel cap is refused before anything is decoded.
+// read first and an image over the pixel cap is refused before anything is decoded. A PNG's
+// text and other ancillary chunks are dropped first, as the intake does (pngChunks.ts). An
+// interlaced original is still decoded whole here: rewriting it (pngInterlace.ts) costs more
+// time than a crop or a reading may wait, for memory that is given back when the crop is done.
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../../common/limits.ts';
 import { decodeHeic, isHeic } from './heic.ts';
+import { withoutAncillaryChunks } from './pngChunks.ts';
 
 export type DecodedInput = {
   ok: true;
@@ -26,9 +30,10 @@ export async function decodedInput(
     const raw = { width: decoded.width, height: decoded.height, channels: decoded.channels };
     return { ok: true, size: { width: decoded.width, height: decoded.height }, image: () => sharp(decoded.data, { raw }) };
   }
+  const input = withoutAncillaryChunks(bytes); // the bytes themselves unless a PNG with much to drop
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false, pages: 1 }).metadata();
+    meta = await sharp(input, { limitInputPixels: false, pages: 1 }).metadata();
   } catch {
     // Plain words: the decoder's own text is not for people.
     return { ok: false, code: 'corrupt', message: 'The image is damaged or cut short, so Glance cannot read it.' };
@@ -41,7 +46,7 @@ export async function decodedInput(
   return {
     ok: true,
     size: { width: size.width, height: size.height },
-    image: () => sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error', pages: 1, autoOrient: true }),
+    image: () => sharp(input, { limitInputPixels: limits.maxInputPixels, failOn: 'error', pages: 1, autoOrient: true }),
   };
 }
 

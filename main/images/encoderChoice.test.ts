@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { flatUiRaw, photoRaw } from '../../test/fixtures/images.ts';
-import { encode, encodeForProfile, isOpaque, predictEncoding, repeatedShare, type Candidate, type Raw } from './encoderChoice.ts';
+import { encode, encodeForProfile, isOpaque, predictEncoding, repeatedShare, type Candidate, type Encoded, type Raw } from './encoderChoice.ts';
 import type { ImageMime } from '../../common/images.ts';
 
 const BOTH: ImageMime[] = ['image/png', 'image/jpeg', 'image/webp'];
@@ -114,7 +114,8 @@ describe('predictEncoding', () => {
 
   it('encodes a small image whole as its sample and reuses that encode', async () => {
     const ui = flatUiRaw();
-    const raw: Raw = { ...ui, channels: 3 };
+    // 800×300: fewer rows than four sample strides, so the sample is the image itself.
+    const raw: Raw = { data: ui.data.subarray(0, 800 * 300 * 3), width: 800, height: 300, channels: 3 };
     const tried: Candidate[] = [];
     const result = await encodeForProfile(raw, { formats: BOTH, maxBytes: 10 * 1024 * 1024 }, { onCandidate: (c) => tried.push(c) });
     expect(result.ok && result.encoded.mime).toBe('image/png');
@@ -140,6 +141,23 @@ describe('encodeForProfile', () => {
     expect(tried[0]).toMatchObject({ mime: 'image/png', width: 1920 });
     expect(tried[1]).toMatchObject({ mime: 'image/jpeg', width: 1920 });
     if (result.ok) expect(result.encoded.data.byteLength).toBeLessThanOrEqual(png - 1);
+  });
+
+  it('uses full-size encodes already made (over the cap) instead of making them again', async () => {
+    const screen = flatScreen();
+    const made: Encoded[] = [
+      await encode(sharp(screen.data, { raw: { width: 1920, height: 1080, channels: 3 } }), 'image/png', 80),
+      await encode(sharp(screen.data, { raw: { width: 1920, height: 1080, channels: 3 } }), 'image/jpeg', 80),
+    ];
+    const cap = Math.min(...made.map((e) => e.data.byteLength)) - 1;
+    const tried: Candidate[] = [];
+    const result = await encodeForProfile(screen, { formats: ['image/png', 'image/jpeg'], maxBytes: cap }, { made, onCandidate: (c) => tried.push(c) });
+    expect(result.ok).toBe(true);
+    // Nothing at 1920 px and quality 80 again: the next attempts are a lower quality or a smaller size.
+    expect(tried.length).toBeGreaterThan(0);
+    expect(tried.filter((c) => c.width === 1920 && c.mime === 'image/png')).toHaveLength(0);
+    expect(tried[0]).toMatchObject({ mime: 'image/jpeg', width: 1920 });
+    expect(tried[0]!.bytes).toBeLessThan(made[1]!.data.byteLength);
   });
 
   it('shrinks a PNG-only image until it fits, one PNG per size', async () => {

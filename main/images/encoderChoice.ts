@@ -23,12 +23,16 @@ import type { ImageProfile } from './types.ts';
 /** Decoded, fitted pixels: 8-bit, sRGB or grey, alpha when the source had it. */
 export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 };
 export type Encoded = { data: Buffer; mime: ImageMime };
-export type Candidate = { mime: ImageMime; width: number; height: number; bytes: number };
+/** A full-size or shrunk candidate; `free`: the PNG itself passed through (fusedEncode.ts), no encode. */
+export type Candidate = { mime: ImageMime; width: number; height: number; bytes: number; free?: true };
 
 export type Prediction = {
   mime: ImageMime;
-  /** only-format: nothing to choose; photo-like: too few repeated pixels for PNG; sample: sample encodes compared. */
-  reason: 'only-format' | 'photo-like' | 'sample';
+  /**
+   * only-format: nothing to choose; photo-like: too few repeated pixels for PNG; sample: sample
+   * encodes compared; lossy-source / native-png: decided before decoding (fusedEncode.ts).
+   */
+  reason: 'only-format' | 'photo-like' | 'sample' | 'lossy-source' | 'native-png' | 'dense-source';
   /** Share of sampled pixels equal to their left neighbour (0–1). */
   flatness?: number;
   /** Bytes of the sample as PNG and as the lossy format (when compared). */
@@ -40,13 +44,13 @@ export type Prediction = {
 
 // Lossy quality of the first attempt: 85 → 80 is 15% fewer bytes for 1–3 points of OCR on 14 px
 // text (docs/benchmarks.md); lower starts to cost legible characters.
-const QUALITY = 80;
+export const QUALITY = 80;
 
 /** Below this share of repeated pixels PNG cannot win (photos ≈ 0, a 4K screen fitted to 1568 px ≈ 0.5). */
 const FLAT_MIN = 0.35;
 // Sample: bands of SAMPLE_BAND rows (a multiple of 8: JPEG blocks stay whole) every SAMPLE_STRIDE rows.
 const SAMPLE_BAND = 8;
-const SAMPLE_STRIDE = 96;
+const SAMPLE_STRIDE = 192;
 
 /** The lossy format for a profile: JPEG where accepted (fast), else WebP; GIF only if it is all there is. */
 export function lossyFormat(formats: readonly ImageMime[]): ImageMime | undefined {
@@ -54,7 +58,7 @@ export function lossyFormat(formats: readonly ImageMime[]): ImageMime | undefine
 }
 
 /** The formats worth considering: GIF (256 colours) never beats PNG, so only when it is all the profile takes. */
-function usable(formats: readonly ImageMime[]): ImageMime[] {
+export function usable(formats: readonly ImageMime[]): ImageMime[] {
   const rest = formats.filter((m) => m !== 'image/gif');
   return rest.length > 0 ? rest : [...formats];
 }
@@ -80,16 +84,20 @@ export type EncodeResult = { ok: true; encoded: Encoded; width: number; height: 
 /**
  * The predicted format in full; when it does not fit the byte cap, lossy quality first, then
  * size, until something fits (a PNG that does not fit gives way to the lossy format).
+ * `made`: full-size encodes at the first quality already made (fusedEncode.ts, when they did
+ * not fit the cap), used instead of encoding them again.
  */
 export async function encodeForProfile(
   raw: Raw,
   profile: Pick<ImageProfile, 'formats' | 'maxBytes'>,
-  options: { signal?: AbortSignal; onCandidate?: (candidate: Candidate) => void; onPrediction?: (prediction: Prediction) => void } = {},
+  options: { signal?: AbortSignal; onCandidate?: (candidate: Candidate) => void; onPrediction?: (prediction: Prediction) => void; made?: Encoded[] } = {},
 ): Promise<EncodeResult> {
   const opaque = isOpaque(raw);
+  const lossy = lossyFormat(usable(profile.formats));
+  const made = options.made ?? [];
   const prediction = await predictEncoding(raw, profile.formats, opaque);
   options.onPrediction?.(prediction);
-  const lossy = lossyFormat(usable(profile.formats));
+  const madeAs = (mime: ImageMime) => prediction.encoded?.find((e) => e.mime === mime) ?? made.find((e) => e.mime === mime);
   const attempts: Array<{ scale: number; quality: number }> = [
     { scale: 1, quality: QUALITY },
     { scale: 1, quality: 65 },
@@ -105,18 +113,19 @@ export async function encodeForProfile(
     if (mime === 'image/png' && lastPngScale === attempt.scale) continue; // lossless: quality changes nothing
     const w = Math.max(1, Math.round(raw.width * attempt.scale));
     const h = Math.max(1, Math.round(raw.height * attempt.scale));
-    const ready = attempt.scale === 1 && attempt.quality === QUALITY ? prediction.encoded?.find((e) => e.mime === mime) : undefined;
+    const first = attempt.scale === 1 && attempt.quality === QUALITY;
+    const ready = first ? madeAs(mime) : undefined;
     const encoded = ready ?? (await encode(pixels(raw, opaque, w, h), mime, attempt.quality));
-    options.onCandidate?.({ mime, width: w, height: h, bytes: encoded.data.byteLength });
+    if (!ready || ready === prediction.encoded?.find((e) => e.mime === mime)) options.onCandidate?.({ mime, width: w, height: h, bytes: encoded.data.byteLength });
     if (encoded.data.byteLength <= profile.maxBytes) return { ok: true, encoded, width: w, height: h };
     if (mime === 'image/png') {
       lastPngScale = attempt.scale;
       if (lossy) {
-        // The lossy format at full size and quality was not tried yet: try it before shrinking.
+        // The lossy format at full size and quality, before shrinking.
         mime = lossy;
-        const first = await encode(pixels(raw, opaque, raw.width, raw.height), mime, QUALITY);
-        options.onCandidate?.({ mime, width: raw.width, height: raw.height, bytes: first.data.byteLength });
-        if (first.data.byteLength <= profile.maxBytes) return { ok: true, encoded: first, width: raw.width, height: raw.height };
+        const atFull = madeAs(mime) ?? (await encode(pixels(raw, opaque, raw.width, raw.height), mime, QUALITY));
+        if (!made.includes(atFull)) options.onCandidate?.({ mime, width: raw.width, height: raw.height, bytes: atFull.data.byteLength });
+        if (atFull.data.byteLength <= profile.maxBytes) return { ok: true, encoded: atFull, width: raw.width, height: raw.height };
       }
     }
   }
@@ -146,12 +155,15 @@ export async function encode(s: Sharp, mime: ImageMime, quality: number): Promis
 }
 
 /**
- * Bands of rows spread top to bottom (1/12 of the image), or the whole image when it is small.
+ * Bands of rows spread top to bottom (1/24 of the image), or the whole image when it is small
+ * (under 384 rows). 1/24 rather than 1/12: the PNG sample encode is most of the prediction
+ * (zlib is slow on text); on 36 screen × size pairs it picked the smaller format in all but two
+ * near-ties (PNG/JPEG 1.00 and 1.07), 0.2% more bytes in total than always picking right.
  * Each band starts at a different 8-row phase of its stride: evenly spaced bands would land on
  * the same phase of a periodic layout (text lines every 24 px) and see only its gaps.
  */
 function sampleRows(raw: Raw): Raw {
-  if (raw.height < 4 * SAMPLE_STRIDE) return raw;
+  if (sampledWhole(raw)) return raw;
   const rowBytes = raw.width * raw.channels;
   const bands: Buffer[] = [];
   const phases = SAMPLE_STRIDE / SAMPLE_BAND;
@@ -162,6 +174,11 @@ function sampleRows(raw: Raw): Raw {
   }
   const data = Buffer.concat(bands);
   return { data, width: raw.width, height: data.length / rowBytes, channels: raw.channels };
+}
+
+/** Small images are their own sample (encoded whole, both formats: nothing to predict from less). */
+function sampledWhole(raw: Raw): boolean {
+  return raw.height < 384;
 }
 
 /** Share of pixels equal to their left neighbour, every channel. */

@@ -238,9 +238,13 @@ describe('normaliseImage', () => {
 
   it('does not encode in full a candidate that cannot win, and still does the PNG where it wins', async () => {
     // A photo: the PNG is hopeless for both profiles, and WebP would cost more than it saves: one JPEG encode.
+    // (At its own size the PNG itself is a candidate too, passed through: no encode.)
     const photo = await sharp(photoRaw(), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
-    expect((await candidates(photo, OLLAMA)).map((c) => c.mime)).toEqual(['image/jpeg']);
-    expect((await candidates(photo, OPENAI)).map((c) => c.mime)).toEqual(['image/jpeg']);
+    const encodes = async (profile: ImageProfile) => (await candidates(photo, profile)).filter((c) => !c.free).map((c) => c.mime);
+    expect(await encodes(OLLAMA)).toEqual(['image/jpeg']);
+    expect(await encodes(OPENAI)).toEqual(['image/jpeg']);
+    // Fitted down, the PNG is not passed through and not encoded either.
+    expect((await candidates(photo, profileFor('ollama', { maxLongEdge: 800 }))).map((c) => c.mime)).toEqual(['image/jpeg']);
 
     // A native-size screen with flat areas and more than 256 colours: the PNG is tried, wins, and is exact.
     const ui = manyColourUiRaw();
@@ -254,7 +258,7 @@ describe('normaliseImage', () => {
     expect((await sharp(image.data).removeAlpha().raw().toBuffer()).equals(ui.data)).toBe(true);
   });
 
-  it('skipping the PNG never changes the winner: the result is the smallest of PNG alone and lossy alone', async () => {
+  it('skipping the PNG never makes it worse: the result is at most the smallest of PNG alone and lossy alone', async () => {
     const ui = manyColourUiRaw();
     const flat = flatUiRaw();
     const inputs = [
@@ -267,8 +271,39 @@ describe('normaliseImage', () => {
       const all = await accepted(input, OPENAI);
       const pngAlone = await accepted(input, profileFor('openai', { formats: ['image/png'] }));
       const lossyAlone = await accepted(input, profileFor('openai', { formats: ['image/jpeg', 'image/webp'] }));
-      expect(all.bytes).toBe(Math.min(pngAlone.bytes, lossyAlone.bytes));
+      // At its own size the PNG itself may be sent, which can be smaller than a re-encode.
+      expect(all.bytes).toBeLessThanOrEqual(Math.min(pngAlone.bytes, lossyAlone.bytes));
+      if (all.mime !== 'image/png') expect(all.bytes).toBe(lossyAlone.bytes);
     }
+  });
+
+  it('decides before decoding where the source can tell, and encodes in the decode pipeline; a flat screen fitted down still goes by the sample', async () => {
+    const plan = async (data: Uint8Array, profile: ImageProfile) => {
+      const sniffed = await sniffImage(data);
+      if (!sniffed.ok) throw new Error(sniffed.message);
+      const reasons: string[] = [];
+      const tried: string[] = [];
+      const result = await normaliseImage(data, sniffed, profile, DEFAULT_LIMITS, { onPrediction: (p) => reasons.push(p.reason), onCandidate: (c) => tried.push(c.mime) });
+      if (!result.ok) throw new Error(result.message);
+      return { reasons, tried, mime: result.image.mime, width: result.image.width };
+    };
+    const photoPng = await sharp(photoRaw(2400, 1800), { raw: { width: 2400, height: 1800, channels: 3 } }).png().toBuffer();
+    // Dense pixel data (bytes per pixel far above any flat screen's), fitted down: JPEG, one encode, no sample.
+    const dense = await plan(photoPng, OLLAMA);
+    expect(dense).toMatchObject({ reasons: ['dense-source'], tried: ['image/jpeg'], mime: 'image/jpeg' });
+    expect(dense.width).toBeLessThan(2400);
+    // A JPEG source never becomes PNG.
+    const photoJpeg = await sharp(photoRaw(2400, 1800), { raw: { width: 2400, height: 1800, channels: 3 } }).jpeg().toBuffer();
+    expect((await plan(photoJpeg, OPENAI)).reasons).toEqual(['lossy-source']);
+    // One accepted kind: nothing to decide.
+    expect(await plan(photoPng, profileFor('ollama', { formats: ['image/png'] }))).toMatchObject({ reasons: ['only-format'], tried: ['image/png'] });
+    // A flat screen, fitted down: its few bytes per pixel say nothing certain, so the fitted pixels decide (PNG).
+    const flat = flatUiRaw();
+    const bigFlat = await sharp(flat.data, { raw: { width: flat.width, height: flat.height, channels: 3 } }).resize(3200, 2400, { kernel: 'nearest' }).png().toBuffer();
+    expect(await plan(bigFlat, OLLAMA)).toMatchObject({ reasons: ['sample'], mime: 'image/png' });
+    // Written at zlib level 1 (a fast capture), even dense data goes by the fitted pixels.
+    const fast = await sharp(photoPng).png({ compressionLevel: 1 }).toBuffer();
+    expect((await plan(fast, OLLAMA)).reasons).toEqual(['photo-like']);
   });
 
   it('encodes the PNG once when only a lower lossy quality at the same size is tried next', async () => {
@@ -285,7 +320,7 @@ describe('normaliseImage', () => {
 async function candidates(data: Uint8Array, profile: ImageProfile) {
   const sniffed = await sniffImage(data);
   if (!sniffed.ok) throw new Error(sniffed.message);
-  const tried: Array<{ mime: string; width: number; height: number; bytes: number }> = [];
+  const tried: Array<{ mime: string; width: number; height: number; bytes: number; free?: true }> = [];
   await normaliseImage(data, sniffed, profile, DEFAULT_LIMITS, { onCandidate: (c) => tried.push(c) });
   return tried;
 }

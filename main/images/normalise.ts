@@ -1,12 +1,15 @@
 // Decode guard + normalise (architecture §3): header first (pixel limit before any decode), then one
 // decode with sharp (libuv pool, off the event loop) that applies EXIF orientation and fits the
-// target profile into one raw buffer; the encoding is predicted from those pixels and made from
-// that buffer once (encoderChoice.ts), never a second decode.
+// target profile. Where the format is known before the pixels (fusedEncode.ts) that decode is
+// encoded in the same pipeline; otherwise it fills one raw buffer, the encoding is predicted
+// from those pixels and made from that buffer (encoderChoice.ts). A second decode happens only
+// for an image that does not fit the byte cap at its first encode.
 // Output carries no metadata at all: EXIF, GPS, XMP, IPTC and ICC are dropped (pixels are sRGB).
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import { formatBytes, type ImageRefusal } from '../../common/images.ts';
-import { encodeForProfile, type Candidate, type Prediction, type Raw } from './encoderChoice.ts';
+import { encodeForProfile, type Candidate, type Encoded, type Prediction, type Raw } from './encoderChoice.ts';
+import { encodeFused, planBeforeDecode } from './fusedEncode.ts';
 import { withoutAncillaryChunks } from './pngChunks.ts';
 import { deinterlacedPng } from './pngInterlace.ts';
 import type { Limits } from '../../common/limits.ts';
@@ -96,34 +99,53 @@ export async function normaliseImage(
     sniffed.kind === 'png' && meta.isProgressive && bitmap > 2 * fitted.width * fitted.height * meta.channels ? await deinterlacedPng(input, signal) : input;
   signal?.throwIfAborted();
 
-  let raw: Raw;
-  try {
+  const native = fitted.width === oriented.width && fitted.height === oriented.height;
+  /** Decode → 8-bit sRGB (or grey) → fit, ready for an encode or raw output. */
+  const decodeAndFit = () => {
     let pipeline = sharp(decodable, { limitInputPixels: limits.maxInputPixels, failOn: FAIL_ON, pages: 1, autoOrient: true });
     // 16 bits per sample (without an ICC profile to apply first) become 8 at the decoder, not after
     // the resize: libvips' strips are half the size (a 4K RGBA16 PNG: 11 MB less at peak). The
     // output is 8-bit either way; resampling the rounded values moves a few levels at most.
     if ((meta.space === 'rgb16' || meta.space === 'grey16') && !meta.hasProfile) pipeline = pipeline.pipelineColourspace(grey ? 'b-w' : 'srgb');
-    if (fitted.width !== oriented.width || fitted.height !== oriented.height) {
-      pipeline = pipeline.resize(fitted.width, fitted.height, { fit: 'fill', kernel: 'lanczos3' });
+    if (!native) pipeline = pipeline.resize(fitted.width, fitted.height, { fit: 'fill', kernel: 'lanczos3' });
+    // CMYK, 16-bit and ICC-tagged input all end up the same way.
+    return pipeline.toColourspace(grey ? 'b-w' : 'srgb');
+  };
+  const decodeRefusal = (error: unknown): ImageRefusal => {
+    const message = error instanceof Error ? error.message : String(error);
+    return /pixel limit/i.test(message) ? tooManyPixels(width, height, limits.maxInputPixels) : corrupt(message);
+  };
+  const accept = (encoded: Encoded, size: { width: number; height: number }): NormaliseResult => ({
+    ok: true,
+    image: { data: encoded.data, mime: encoded.mime, ...size, bytes: encoded.data.byteLength, sha256: createHash('sha256').update(encoded.data).digest('hex'), source },
+  });
+
+  // One pipeline, decode to encode, where the format is known before the pixels (fusedEncode.ts).
+  const plan = planBeforeDecode({ kind: sniffed.kind, data: input, native }, profile.formats);
+  let made: Encoded[] = [];
+  if (plan) {
+    options.onPrediction?.({ mime: plan.mime, reason: plan.reason });
+    try {
+      const fused = await encodeFused(decodeAndFit(), plan, fitted, options.onCandidate);
+      if (fused.chosen.data.byteLength <= profile.maxBytes) return accept(fused.chosen, fitted);
+      made = fused.made; // over the byte cap: the raw pixels are needed to shrink (below)
+    } catch (error) {
+      return decodeRefusal(error);
     }
-    // 8-bit sRGB (or grey) pixels: CMYK, 16-bit and ICC-tagged input all end up the same way.
-    const out = await pipeline.toColourspace(grey ? 'b-w' : 'srgb').raw().toBuffer({ resolveWithObject: true });
+    signal?.throwIfAborted();
+  }
+
+  let raw: Raw;
+  try {
+    const out = await decodeAndFit().raw().toBuffer({ resolveWithObject: true });
     raw = { data: out.data, width: out.info.width, height: out.info.height, channels: out.info.channels };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/pixel limit/i.test(message)) return tooManyPixels(width, height, limits.maxInputPixels);
-    return corrupt(message);
+    return decodeRefusal(error);
   }
   signal?.throwIfAborted();
 
-  const encoded = await encodeForProfile(raw, profile, options);
-  if (encoded.ok) {
-    const { data: bytes, mime } = encoded.encoded;
-    return {
-      ok: true,
-      image: { data: bytes, mime, width: encoded.width, height: encoded.height, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), source },
-    };
-  }
+  const encoded = await encodeForProfile(raw, profile, { ...options, made });
+  if (encoded.ok) return accept(encoded.encoded, encoded);
   return {
     ok: false,
     code: 'too-large',

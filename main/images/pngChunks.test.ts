@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { pngChunk, textChunk, withChunks, compressedTextChunk } from '../../test/fixtures/pngChunks.ts';
 import { normaliseImage } from './normalise.ts';
-import { pngChunks, withoutAncillaryChunks } from './pngChunks.ts';
-import { DEFAULT_PROFILES } from './profiles.ts';
+import { pngChunks, pngForPassthrough, withoutAncillaryChunks } from './pngChunks.ts';
+import { DEFAULT_PROFILES, profileFor } from './profiles.ts';
 
 async function screenPng(): Promise<Buffer> {
   // Blue and white halves with a red square: known pixels.
@@ -63,6 +63,57 @@ describe('withoutAncillaryChunks', () => {
     const cut = heavy.subarray(0, heavy.byteLength - 100); // no IEND
     expect(withoutAncillaryChunks(cut)).toBe(cut);
     expect(withoutAncillaryChunks(Buffer.from('not a png at all'))).toEqual(Buffer.from('not a png at all'));
+  });
+});
+
+describe('pngForPassthrough', () => {
+  it('gives the PNG reduced to its pixels: critical chunks, transparency and the sRGB mark, the same pixels', async () => {
+    const plain = await screenPng();
+    const tagged = withChunks(plain, [pngChunk('sRGB', Buffer.from([0])), textChunk('Comment', 1000), pngChunk('tIME', Buffer.alloc(7)), pngChunk('pHYs', Buffer.alloc(9))]);
+    const own = pngForPassthrough(tagged);
+    expect(own && pngChunks(own)?.map((c) => c.type)).toEqual(['IHDR', 'sRGB', 'IDAT', 'IEND']);
+    expect((await raw(own!)).equals(await raw(plain))).toBe(true);
+    const clear = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0 } } }).png({ palette: true }).toBuffer();
+    expect(pngChunks(pngForPassthrough(clear)!)?.map((c) => c.type)).toContain('tRNS');
+  });
+
+  it('refuses what the decoder would change or a re-encode would beat: 16-bit, interlaced, colour profiles, orientation, zlib level 1', async () => {
+    const plain = await screenPng();
+    const cases: Record<string, Uint8Array> = {
+      '16-bit': await sharp(plain).toColourspace('rgb16').png().toBuffer(),
+      interlaced: await sharp(plain).png({ progressive: true }).toBuffer(),
+      'level 1': await sharp(plain).png({ compressionLevel: 1 }).toBuffer(),
+      gAMA: withChunks(plain, [pngChunk('gAMA', Buffer.from([0, 0, 0xb1, 0x8f]))]),
+      iCCP: withChunks(plain, [pngChunk('iCCP', Buffer.from('p\0\0xxxx', 'latin1'))]),
+      eXIf: withChunks(plain, [pngChunk('eXIf', Buffer.from('MM\0*\0\0\0\x08\0\0', 'latin1'))]),
+      'not a PNG': Buffer.from('not a png at all'),
+    };
+    for (const [name, data] of Object.entries(cases)) expect(pngForPassthrough(data), name).toBeUndefined();
+    expect(pngForPassthrough(await sharp(plain).png({ compressionLevel: 6 }).toBuffer())).toBeDefined();
+  });
+
+  it('a PNG at its own size goes out as its own pixels, text dropped, where that is smaller than the JPEG', async () => {
+    const plain = await screenPng();
+    const heavy = withChunks(plain, [textChunk('Comment', 3000)]);
+    const sniffed = { kind: 'png' as const, mime: 'image/png' };
+    const sent = await normaliseImage(heavy, sniffed, DEFAULT_PROFILES.ollama, DEFAULT_LIMITS);
+    if (!sent.ok) throw new Error(sent.message);
+    expect(sent.image.mime).toBe('image/png');
+    expect(Buffer.from(sent.image.data).equals(Buffer.from(pngForPassthrough(heavy)!))).toBe(true);
+    expect(pngChunks(sent.image.data)?.map((c) => c.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    // Fitted down, it is decoded and encoded as any other.
+    const smaller = await normaliseImage(heavy, sniffed, profileFor('ollama', { maxLongEdge: 150 }), DEFAULT_LIMITS);
+    expect(smaller.ok && [smaller.image.width, smaller.image.height]).toEqual([150, 100]);
+  });
+
+  it('a damaged PNG is refused, not passed through: the whole image is decoded first', async () => {
+    const plain = await screenPng();
+    const chunks = pngChunks(plain)!;
+    const idat = chunks.find((c) => c.type === 'IDAT')!;
+    const broken = Buffer.from(plain);
+    broken[idat.offset + 8 + Math.floor(idat.length / 2)]! ^= 0xff; // a flipped byte mid-stream: the CRC no longer matches
+    const result = await normaliseImage(broken, { kind: 'png', mime: 'image/png' }, DEFAULT_PROFILES.ollama, DEFAULT_LIMITS);
+    expect(result).toMatchObject({ ok: false, code: 'corrupt' });
   });
 });
 

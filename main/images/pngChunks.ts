@@ -71,3 +71,63 @@ export function withoutAncillaryChunks(data: Uint8Array): Uint8Array {
   }
   return out;
 }
+
+/** Ancillary chunks a passed-through PNG may keep: they change no colour (transparency, "this is sRGB"). */
+const PASSTHROUGH_KEEP = new Set(['tRNS', 'sRGB']);
+
+export type PngFacts = {
+  width: number;
+  height: number;
+  depth: number;
+  /** 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA. */
+  colourType: number;
+  interlaced: boolean;
+  /** The zlib header's FLEVEL: 0 levels 0–1 (fast, or stored), 1 levels 2–5, 2 level 6, 3 levels 7–9. */
+  zlibLevel: number;
+  /** Compressed pixel data, all IDAT chunks together. */
+  idatBytes: number;
+};
+
+/** What the header and the compressed stream say about a PNG, without inflating anything. */
+export function pngFacts(data: Uint8Array, chunks = pngChunks(data)): PngFacts | undefined {
+  const ihdr = chunks?.[0];
+  const idat = chunks?.find((c) => c.type === 'IDAT');
+  if (!chunks || ihdr?.type !== 'IHDR' || ihdr.length !== 13 || !idat || idat.length < 2) return undefined;
+  const view = new DataView(data.buffer, data.byteOffset + ihdr.offset + 8, 13);
+  return {
+    width: view.getUint32(0),
+    height: view.getUint32(4),
+    depth: view.getUint8(8),
+    colourType: view.getUint8(9),
+    interlaced: view.getUint8(12) !== 0,
+    zlibLevel: data[idat.offset + 8 + 1]! >> 6,
+    idatBytes: chunks.reduce((n, c) => (c.type === 'IDAT' ? n + c.length : n), 0),
+  };
+}
+
+/**
+ * The PNG itself, reduced to its pixels (critical chunks, transparency, the sRGB mark), when it
+ * can be sent as it is: 8 bits per sample or fewer, not interlaced, no colour space or
+ * orientation to apply, compressed at zlib level 2 or above (a level-1 PNG, as a fast capture
+ * writes, is bigger than a re-encode would be). Undefined otherwise. The pixels are exactly
+ * those the decoder reads, so this is the lossless candidate at native size with no encode.
+ */
+export function pngForPassthrough(data: Uint8Array): Uint8Array | undefined {
+  const chunks = pngChunks(data);
+  const facts = chunks && pngFacts(data, chunks);
+  if (!chunks || !facts || facts.depth > 8 || facts.interlaced || facts.zlibLevel === 0) return undefined;
+  const kept: PngChunk[] = [];
+  for (const c of chunks) {
+    const critical = c.type.charCodeAt(0) >= 0x41 && c.type.charCodeAt(0) <= 0x5a;
+    if (critical || (PASSTHROUGH_KEEP.has(c.type) && keptForPixels(c))) kept.push(c);
+    else if (KEEP[c.type] !== undefined) return undefined; // gAMA, cHRM, iCCP, cICP, sBIT, eXIf: the decoder applies them
+  }
+  const out = new Uint8Array(SIGNATURE.length + kept.reduce((n, c) => n + 12 + c.length, 0));
+  out.set(data.subarray(0, SIGNATURE.length));
+  let at = SIGNATURE.length;
+  for (const c of kept) {
+    out.set(data.subarray(c.offset, c.offset + 12 + c.length), at);
+    at += 12 + c.length;
+  }
+  return out;
+}
