@@ -8,6 +8,7 @@
 //   node_modules linked), whose ImageIntake runs beside this one.
 // --ocr: OCR of what each prepare sent (as sent, both panes), to see legibility kept.
 // Writes its figures into docs/benchmarks-perf.md (between the bench:prepare markers).
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -169,7 +170,7 @@ try {
     '',
     `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${load} at the start, ${loadavg().map((l) => l.toFixed(2)).join(' / ')} at the end (a shared machine: the ratios, measured back to back under the same load, are the figures to trust).`,
     '',
-    `Input: the editor page (14 px code, syntax colours) rendered by Chromium per display kind. **Floor**: \`sharp(png).resize(w, h).jpeg({ quality: 80 })\` to the size prepare chose. **prepare**: \`ImageIntake.prepare(bytes, profile)\` — sniff, decode guard, one decode and fit, the encoding predicted from the content, one encode, sha256. ${baseline ? `**Baseline**: the same call in the checkout at ${args.baseline} (before this work). ` : ''}Medians of ${RUNS} runs after a warm-up; each ratio is the median of per-run ratios (the contenders run back to back, in turn first).`,
+    `Input: the editor page (14 px code, syntax colours) rendered by Chromium per display kind. **Floor**: \`sharp(png).resize(w, h).jpeg({ quality: 80 })\` to the size prepare chose. **prepare**: \`ImageIntake.prepare(bytes, profile)\` — sniff, decode guard, one decode and fit, the encoding chosen from the source or predicted from the fitted pixels, one encode, sha256. ${baseline ? `**Baseline**: the same call in a checkout of ${baselineCommit(args.baseline ?? '')} (before this work). ` : ''}Medians of ${RUNS} runs after a warm-up; each ratio is the median of per-run ratios (the contenders run back to back, in turn first).`,
     '',
     table,
     '',
@@ -179,6 +180,15 @@ try {
   if (!args['no-write'] && !only) await writeSection(join(import.meta.dirname, '..', 'docs', 'benchmarks-perf.md'), 'bench:prepare', section);
 } finally {
   await rm(work, { recursive: true, force: true });
+}
+
+/** The baseline checkout's commit (the directory's name says nothing to a reader of the docs). */
+function baselineCommit(dir: string): string {
+  try {
+    return `commit ${execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()}`;
+  } catch {
+    return dir;
+  }
 }
 
 function intakeFrom(Intake: typeof ImageIntake, Store: typeof FileAttachmentStore, dir: string): Prepare {
