@@ -85,7 +85,9 @@ export const askCommand = {
           emitOrPrint(io, values.json, { type: 'image_refused', origin: 'screenshot', code: 'source-unreachable', message: shot.message });
           return EXIT.imageRefused;
         }
-        attachments.push({ source: shot.capture.png, name: screenshotName(shot.capture.display.name), origin: 'screenshot', requestedBy: 'user' });
+        const { png, display } = shot.capture;
+        // The pixel ratio, as the app's hotkey gives it: Retina text is drawn twice as large.
+        attachments.push({ source: png, name: screenshotName(display.name), origin: 'screenshot', requestedBy: 'user', pixelRatio: display.scaleFactor });
       }
 
       const outcome = await services.engine.runTurn(

@@ -8,14 +8,18 @@
 // - a PNG sent at its own size: the PNG itself, reduced to its pixels (pngForPassthrough), is
 //   the lossless candidate at no cost, so only the lossy one is encoded; the smaller is sent;
 // - a PNG fitted down whose own compressed size says it is not a flat screen: at least
-//   DENSE_BYTES_PER_PIXEL of pixel data at zlib level 6 or above. A lanczos downscale turns
-//   every edge into new in-between colours, and only flat screens stay PNG's after it. Measured
-//   on Chromium screenshots (1080p, 2880×1800, 4K) re-encoded at zlib 1–9 with and without
+//   DENSE_BYTES_PER_PIXEL of pixel data (zlib level ≥ 2), or DENSE_BYTES_PER_PIXEL_FAST at
+//   level 1 (RGB; a fast writer such as Glance's own capture). A lanczos downscale turns every
+//   edge into new in-between colours, and only flat screens stay PNG's after it. Measured on
+//   Chromium screenshots (1080p, 2880×1800, 4K) re-encoded at zlib 1–9 with and without
 //   filters: sparse settings screens, where PNG wins at every downscale (PNG/JPEG 0.38–0.87),
-//   are at most 0.035 bytes per pixel at level ≥ 2; text, terminal, dashboard and photo
-//   screens, where JPEG wins at every downscale (PNG/JPEG ≥ 1.85), at least 0.043, the editor
-//   screens of bench:prepare 0.13–0.16. The line is drawn well above the flat ones. Level 0–1
-//   (fast writers, our own capture) says too little: a flat screen reaches 0.076 there.
+//   are at most 0.035 bytes per pixel at level ≥ 2 and 0.045 at level 1 (RGB; 0.076 with an
+//   alpha channel, so not RGBA there); text, terminal, dashboard and photo screens, where JPEG
+//   wins at every downscale (PNG/JPEG ≥ 1.85), at least 0.043 (level ≥ 2) and 0.073 (level 1),
+//   the editor screens of bench:prepare 0.12–0.16. Each line is drawn well above the flat
+//   screens; what falls between goes by the sample (below). A stored (uncompressed) PNG says
+//   nothing. A writer that compresses flat content badly at level 1 (Huffman only) could send a
+//   flat screen as JPEG here: more bytes than the PNG, never a refusal or lost text.
 // Everything else (a flat or fast-written screen fitted down, where only the fitted pixels can
 // tell) is predicted from a sample of them (encoderChoice.ts). So is anything over the byte cap.
 import type { Sharp } from 'sharp';
@@ -24,8 +28,10 @@ import { encode, lossyFormat, QUALITY, usable, type Candidate, type Encoded } fr
 import { pngFacts, pngForPassthrough } from './pngChunks.ts';
 import type { SniffedKind } from './sniff.ts';
 
-/** Compressed bytes per pixel (zlib level ≥ 6, 8-bit RGB/RGBA) from which a PNG fitted down is JPEG's (see the header). */
+/** Compressed bytes per pixel (zlib level ≥ 2, 8-bit RGB/RGBA) from which a PNG fitted down is JPEG's (see the header). */
 export const DENSE_BYTES_PER_PIXEL = 0.06;
+/** The same at zlib level 1 (a fast writer, Glance's own capture: flat screens reach 0.045 there), RGB only. */
+export const DENSE_BYTES_PER_PIXEL_FAST = 0.12;
 
 export type Plan = {
   /** The format encoded in the decode's pipeline. */
@@ -50,8 +56,10 @@ export function planBeforeDecode(source: { kind: SniffedKind; data: Uint8Array; 
 
 function denseScreen(png: Uint8Array): boolean {
   const f = pngFacts(png);
-  if (!f || f.zlibLevel < 2 || f.depth !== 8 || (f.colourType !== 2 && f.colourType !== 6)) return false;
-  return f.idatBytes / (f.width * f.height) >= DENSE_BYTES_PER_PIXEL;
+  if (!f || f.stored || f.depth !== 8 || (f.colourType !== 2 && f.colourType !== 6)) return false;
+  const perPixel = f.idatBytes / (f.width * f.height);
+  if (f.zlibLevel >= 1) return perPixel >= DENSE_BYTES_PER_PIXEL;
+  return f.colourType === 2 && perPixel >= DENSE_BYTES_PER_PIXEL_FAST;
 }
 
 /** The plan's encode in `pipeline` (decode → fit, not yet encoded); the passed-through PNG where it is smaller. */

@@ -301,9 +301,11 @@ describe('normaliseImage', () => {
     const flat = flatUiRaw();
     const bigFlat = await sharp(flat.data, { raw: { width: flat.width, height: flat.height, channels: 3 } }).resize(3200, 2400, { kernel: 'nearest' }).png().toBuffer();
     expect(await plan(bigFlat, OLLAMA)).toMatchObject({ reasons: ['sample'], mime: 'image/png' });
-    // Written at zlib level 1 (a fast capture), even dense data goes by the fitted pixels.
-    const fast = await sharp(photoPng).png({ compressionLevel: 1 }).toBuffer();
-    expect((await plan(fast, OLLAMA)).reasons).toEqual(['photo-like']);
+    // Written fast (zlib level 1, as Glance's capture does), the line is higher, and a flat screen still goes by the sample.
+    expect((await plan(await sharp(photoPng).png({ compressionLevel: 1 }).toBuffer(), OLLAMA)).reasons).toEqual(['dense-source']);
+    expect(await plan(await sharp(bigFlat).png({ compressionLevel: 1 }).toBuffer(), OLLAMA)).toMatchObject({ reasons: ['sample'], mime: 'image/png' });
+    // Stored, not compressed (level 0): its size says nothing, so the fitted pixels decide.
+    expect((await plan(await sharp(photoPng).png({ compressionLevel: 0 }).toBuffer(), OLLAMA)).reasons).toEqual(['photo-like']);
   });
 
   it('encodes the PNG once when only a lower lossy quality at the same size is tried next', async () => {

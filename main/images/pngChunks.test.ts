@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { pngChunk, textChunk, withChunks, compressedTextChunk } from '../../test/fixtures/pngChunks.ts';
 import { normaliseImage } from './normalise.ts';
-import { pngChunks, pngForPassthrough, withoutAncillaryChunks } from './pngChunks.ts';
+import { pngChunks, pngFacts, pngForPassthrough, withoutAncillaryChunks } from './pngChunks.ts';
 import { DEFAULT_PROFILES, profileFor } from './profiles.ts';
 
 async function screenPng(): Promise<Buffer> {
@@ -63,6 +63,20 @@ describe('withoutAncillaryChunks', () => {
     const cut = heavy.subarray(0, heavy.byteLength - 100); // no IEND
     expect(withoutAncillaryChunks(cut)).toBe(cut);
     expect(withoutAncillaryChunks(Buffer.from('not a png at all'))).toEqual(Buffer.from('not a png at all'));
+  });
+});
+
+describe('pngFacts', () => {
+  it('reads size, depth, colour type, interlace, the zlib level and a stored first block from the bytes alone', async () => {
+    const plain = await screenPng();
+    expect(pngFacts(plain)).toMatchObject({ width: 300, height: 200, depth: 8, colourType: 6, interlaced: false, zlibLevel: 2, stored: false });
+    expect(pngFacts(await sharp(plain).png({ compressionLevel: 1 }).toBuffer())).toMatchObject({ zlibLevel: 0, stored: false });
+    expect(pngFacts(await sharp(plain).png({ compressionLevel: 0 }).toBuffer())).toMatchObject({ zlibLevel: 0, stored: true });
+    expect(pngFacts(await sharp(plain).png({ compressionLevel: 9, progressive: true }).toBuffer())).toMatchObject({ zlibLevel: 3, interlaced: true });
+    expect(pngFacts(await sharp(plain).removeAlpha().png().toBuffer())?.colourType).toBe(2);
+    const idat = (png: Uint8Array) => pngChunks(png)!.filter((c) => c.type === 'IDAT').reduce((n, c) => n + c.length, 0);
+    expect(pngFacts(plain)?.idatBytes).toBe(idat(plain));
+    expect(pngFacts(Buffer.from('not a png at all'))).toBeUndefined();
   });
 });
 

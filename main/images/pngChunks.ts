@@ -84,6 +84,8 @@ export type PngFacts = {
   interlaced: boolean;
   /** The zlib header's FLEVEL: 0 levels 0–1 (fast, or stored), 1 levels 2–5, 2 level 6, 3 levels 7–9. */
   zlibLevel: number;
+  /** The first deflate block is stored (not compressed): the size then says nothing of the content. */
+  stored: boolean;
   /** Compressed pixel data, all IDAT chunks together. */
   idatBytes: number;
 };
@@ -92,7 +94,7 @@ export type PngFacts = {
 export function pngFacts(data: Uint8Array, chunks = pngChunks(data)): PngFacts | undefined {
   const ihdr = chunks?.[0];
   const idat = chunks?.find((c) => c.type === 'IDAT');
-  if (!chunks || ihdr?.type !== 'IHDR' || ihdr.length !== 13 || !idat || idat.length < 2) return undefined;
+  if (!chunks || ihdr?.type !== 'IHDR' || ihdr.length !== 13 || !idat || idat.length < 3) return undefined;
   const view = new DataView(data.buffer, data.byteOffset + ihdr.offset + 8, 13);
   return {
     width: view.getUint32(0),
@@ -101,6 +103,7 @@ export function pngFacts(data: Uint8Array, chunks = pngChunks(data)): PngFacts |
     colourType: view.getUint8(9),
     interlaced: view.getUint8(12) !== 0,
     zlibLevel: data[idat.offset + 8 + 1]! >> 6,
+    stored: ((data[idat.offset + 8 + 2]! >> 1) & 3) === 0, // BTYPE, after BFINAL, least significant bits first
     idatBytes: chunks.reduce((n, c) => (c.type === 'IDAT' ? n + c.length : n), 0),
   };
 }
