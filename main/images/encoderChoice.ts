@@ -30,7 +30,7 @@ export type Prediction = {
   mime: ImageMime;
   /**
    * only-format: nothing to choose; photo-like: too few repeated pixels for PNG; sample: sample
-   * encodes compared; lossy-source / native-png: decided before decoding (fusedEncode.ts).
+   * encodes compared; lossy-source / native-png / dense-source: decided before decoding (fusedEncode.ts).
    */
   reason: 'only-format' | 'photo-like' | 'sample' | 'lossy-source' | 'native-png' | 'dense-source';
   /** Share of sampled pixels equal to their left neighbour (0–1). */
@@ -51,6 +51,8 @@ const FLAT_MIN = 0.35;
 // Sample: bands of SAMPLE_BAND rows (a multiple of 8: JPEG blocks stay whole) every SAMPLE_STRIDE rows.
 const SAMPLE_BAND = 8;
 const SAMPLE_STRIDE = 192;
+/** Fewer rows than this: the image is its own sample. */
+const SAMPLE_WHOLE_BELOW = 384;
 
 /** The lossy format for a profile: JPEG where accepted (fast), else WebP; GIF only if it is all there is. */
 export function lossyFormat(formats: readonly ImageMime[]): ImageMime | undefined {
@@ -63,12 +65,19 @@ export function usable(formats: readonly ImageMime[]): ImageMime[] {
   return rest.length > 0 ? rest : [...formats];
 }
 
-/** PNG or the lossy format for these pixels, from a sample of rows (see the header). */
-export async function predictEncoding(raw: Raw, formats: readonly ImageMime[], opaque = isOpaque(raw)): Promise<Prediction> {
+/** The one format worth encoding when the profile leaves no choice between PNG and a lossy one; undefined when it does. */
+export function onlyFormat(formats: readonly ImageMime[]): ImageMime | undefined {
   const candidates = usable(formats);
   const lossy = lossyFormat(candidates);
   const png = candidates.includes('image/png');
-  if (!png || !lossy) return { mime: (png ? 'image/png' : lossy) ?? (candidates[0] as ImageMime), reason: 'only-format' };
+  return png && lossy ? undefined : ((png ? 'image/png' : lossy) ?? (candidates[0] as ImageMime));
+}
+
+/** PNG or the lossy format for these pixels, from a sample of rows (see the header). */
+export async function predictEncoding(raw: Raw, formats: readonly ImageMime[], opaque = isOpaque(raw)): Promise<Prediction> {
+  const only = onlyFormat(formats);
+  if (only) return { mime: only, reason: 'only-format' };
+  const lossy = lossyFormat(usable(formats)) as ImageMime;
   const sample = sampleRows(raw);
   const flatness = repeatedShare(sample);
   if (flatness < FLAT_MIN) return { mime: lossy, reason: 'photo-like', flatness };
@@ -116,7 +125,7 @@ export async function encodeForProfile(
     const first = attempt.scale === 1 && attempt.quality === QUALITY;
     const ready = first ? madeAs(mime) : undefined;
     const encoded = ready ?? (await encode(pixels(raw, opaque, w, h), mime, attempt.quality));
-    if (!ready || ready === prediction.encoded?.find((e) => e.mime === mime)) options.onCandidate?.({ mime, width: w, height: h, bytes: encoded.data.byteLength });
+    if (!made.includes(encoded)) options.onCandidate?.({ mime, width: w, height: h, bytes: encoded.data.byteLength }); // made ones were reported when made
     if (encoded.data.byteLength <= profile.maxBytes) return { ok: true, encoded, width: w, height: h };
     if (mime === 'image/png') {
       lastPngScale = attempt.scale;
@@ -155,8 +164,7 @@ export async function encode(s: Sharp, mime: ImageMime, quality: number): Promis
 }
 
 /**
- * Bands of rows spread top to bottom (1/24 of the image), or the whole image when it is small
- * (under 384 rows). 1/24 rather than 1/12: the PNG sample encode is most of the prediction
+ * Bands of rows spread top to bottom (1/24 of the image), or the whole image when it is small. 1/24 rather than 1/12: the PNG sample encode is most of the prediction
  * (zlib is slow on text); on 36 screen × size pairs it picked the smaller format in all but two
  * near-ties (PNG/JPEG 1.00 and 1.07), 0.2% more bytes in total than always picking right.
  * Each band starts at a different 8-row phase of its stride: evenly spaced bands would land on
@@ -178,7 +186,7 @@ function sampleRows(raw: Raw): Raw {
 
 /** Small images are their own sample (encoded whole, both formats: nothing to predict from less). */
 function sampledWhole(raw: Raw): boolean {
-  return raw.height < 384;
+  return raw.height < SAMPLE_WHOLE_BELOW;
 }
 
 /** Share of pixels equal to their left neighbour, every channel. */

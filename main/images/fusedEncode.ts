@@ -24,7 +24,7 @@
 // tell) is predicted from a sample of them (encoderChoice.ts). So is anything over the byte cap.
 import type { Sharp } from 'sharp';
 import type { ImageMime } from '../../common/images.ts';
-import { encode, lossyFormat, QUALITY, usable, type Candidate, type Encoded } from './encoderChoice.ts';
+import { encode, lossyFormat, onlyFormat, QUALITY, usable, type Candidate, type Encoded } from './encoderChoice.ts';
 import { pngFacts, pngForPassthrough } from './pngChunks.ts';
 import type { SniffedKind } from './sniff.ts';
 
@@ -43,10 +43,9 @@ export type Plan = {
 
 /** The encoding when it can be known from the source and the profile alone; undefined when only the fitted pixels can tell. */
 export function planBeforeDecode(source: { kind: SniffedKind; data: Uint8Array; native: boolean }, formats: readonly ImageMime[]): Plan | undefined {
-  const candidates = usable(formats);
-  const lossy = lossyFormat(candidates);
-  const png = candidates.includes('image/png');
-  if (!png || !lossy) return { mime: (png ? 'image/png' : lossy) ?? (candidates[0] as ImageMime), reason: 'only-format' };
+  const only = onlyFormat(formats);
+  if (only) return { mime: only, reason: 'only-format' };
+  const lossy = lossyFormat(usable(formats)) as ImageMime;
   if (source.kind === 'jpeg') return { mime: lossy, reason: 'lossy-source' };
   if (source.kind !== 'png') return undefined;
   if (!source.native) return denseScreen(source.data) ? { mime: lossy, reason: 'dense-source' } : undefined;

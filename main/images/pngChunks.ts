@@ -43,10 +43,15 @@ export function pngChunks(data: Uint8Array): PngChunk[] | undefined {
   return undefined; // no IEND: cut short
 }
 
+/** Upper case first letter: a critical chunk (IHDR, PLTE, IDAT, IEND). */
+function isCritical(chunk: PngChunk): boolean {
+  const first = chunk.type.charCodeAt(0);
+  return first >= 0x41 && first <= 0x5a;
+}
+
 /** Critical chunks, and the ancillary ones that change the pixels (within their sizes). */
 export function keptForPixels(chunk: PngChunk): boolean {
-  const first = chunk.type.charCodeAt(0);
-  if (first >= 0x41 && first <= 0x5a) return true; // upper case: critical (IHDR, PLTE, IDAT, IEND)
+  if (isCritical(chunk)) return true;
   const limit = KEEP[chunk.type];
   return limit !== undefined && chunk.length <= limit;
 }
@@ -61,27 +66,43 @@ export function withoutAncillaryChunks(data: Uint8Array): Uint8Array {
   let dropped = 0;
   for (const c of chunks) if (!keptForPixels(c)) dropped += 12 + c.length;
   if (dropped < WORTH_COPYING) return data;
-  const out = new Uint8Array(data.byteLength - dropped);
+  return withOnly(data, chunks.filter(keptForPixels));
+}
+
+/** The signature and `kept` (chunks of `data`, in order), copied into one new buffer. */
+function withOnly(data: Uint8Array, kept: readonly PngChunk[]): Uint8Array {
+  const out = new Uint8Array(SIGNATURE.length + kept.reduce((n, c) => n + 12 + c.length, 0));
   out.set(data.subarray(0, SIGNATURE.length));
   let at = SIGNATURE.length;
-  for (const c of chunks) {
-    if (!keptForPixels(c)) continue;
+  for (const c of kept) {
     out.set(data.subarray(c.offset, c.offset + 12 + c.length), at);
     at += 12 + c.length;
   }
   return out;
 }
 
-/** Ancillary chunks a passed-through PNG may keep: they change no colour (transparency, "this is sRGB"). */
-const PASSTHROUGH_KEEP = new Set(['tRNS', 'sRGB']);
-
-export type PngFacts = {
+export type PngHeader = {
   width: number;
   height: number;
+  /** Bits per sample (per palette index for colour type 3). */
   depth: number;
   /** 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA. */
   colourType: number;
+  /** Adam7 (interlace method 1, the only one defined). */
   interlaced: boolean;
+};
+
+/** The IHDR chunk's fields; undefined when `ihdr` is not a well-formed IHDR. */
+export function pngHeader(data: Uint8Array, ihdr: PngChunk | undefined): PngHeader | undefined {
+  if (ihdr?.type !== 'IHDR' || ihdr.length !== 13) return undefined;
+  const view = new DataView(data.buffer, data.byteOffset + ihdr.offset + 8, 13);
+  return { width: view.getUint32(0), height: view.getUint32(4), depth: view.getUint8(8), colourType: view.getUint8(9), interlaced: view.getUint8(12) === 1 };
+}
+
+/** Ancillary chunks a passed-through PNG may keep: they change no colour (transparency, "this is sRGB"). */
+const PASSTHROUGH_KEEP = new Set(['tRNS', 'sRGB']);
+
+export type PngFacts = PngHeader & {
   /** The zlib header's FLEVEL: 0 levels 0–1 (fast, or stored), 1 levels 2–5, 2 level 6, 3 levels 7–9. */
   zlibLevel: number;
   /** The first deflate block is stored (not compressed): the size then says nothing of the content. */
@@ -92,16 +113,11 @@ export type PngFacts = {
 
 /** What the header and the compressed stream say about a PNG, without inflating anything. */
 export function pngFacts(data: Uint8Array, chunks = pngChunks(data)): PngFacts | undefined {
-  const ihdr = chunks?.[0];
+  const header = pngHeader(data, chunks?.[0]);
   const idat = chunks?.find((c) => c.type === 'IDAT');
-  if (!chunks || ihdr?.type !== 'IHDR' || ihdr.length !== 13 || !idat || idat.length < 3) return undefined;
-  const view = new DataView(data.buffer, data.byteOffset + ihdr.offset + 8, 13);
+  if (!chunks || !header || !idat || idat.length < 3) return undefined;
   return {
-    width: view.getUint32(0),
-    height: view.getUint32(4),
-    depth: view.getUint8(8),
-    colourType: view.getUint8(9),
-    interlaced: view.getUint8(12) !== 0,
+    ...header,
     zlibLevel: data[idat.offset + 8 + 1]! >> 6,
     stored: ((data[idat.offset + 8 + 2]! >> 1) & 3) === 0, // BTYPE, after BFINAL, least significant bits first
     idatBytes: chunks.reduce((n, c) => (c.type === 'IDAT' ? n + c.length : n), 0),
@@ -121,16 +137,8 @@ export function pngForPassthrough(data: Uint8Array): Uint8Array | undefined {
   if (!chunks || !facts || facts.depth > 8 || facts.interlaced || facts.zlibLevel === 0) return undefined;
   const kept: PngChunk[] = [];
   for (const c of chunks) {
-    const critical = c.type.charCodeAt(0) >= 0x41 && c.type.charCodeAt(0) <= 0x5a;
-    if (critical || (PASSTHROUGH_KEEP.has(c.type) && keptForPixels(c))) kept.push(c);
+    if (isCritical(c) || (PASSTHROUGH_KEEP.has(c.type) && keptForPixels(c))) kept.push(c);
     else if (KEEP[c.type] !== undefined) return undefined; // gAMA, cHRM, iCCP, cICP, sBIT, eXIf: the decoder applies them
   }
-  const out = new Uint8Array(SIGNATURE.length + kept.reduce((n, c) => n + 12 + c.length, 0));
-  out.set(data.subarray(0, SIGNATURE.length));
-  let at = SIGNATURE.length;
-  for (const c of kept) {
-    out.set(data.subarray(c.offset, c.offset + 12 + c.length), at);
-    at += 12 + c.length;
-  }
-  return out;
+  return withOnly(data, kept);
 }

@@ -13,7 +13,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createDeflate, crc32 } from 'node:zlib';
 import { inflate, inflateEnd, inflateInit2 } from 'pako/lib/zlib/inflate.js';
 import ZStream from 'pako/lib/zlib/zstream.js';
-import { keptForPixels, pngChunks, type PngChunk } from './pngChunks.ts';
+import { keptForPixels, pngChunks, pngHeader, type PngChunk } from './pngChunks.ts';
 
 // [x0, y0, dx, dy] of each pass (PNG specification, section 8.2).
 const PASSES: ReadonlyArray<readonly [number, number, number, number]> = [
@@ -32,13 +32,12 @@ const CHUNK = 64 * 1024;
 
 type Header = { width: number; height: number; depth: number; channels: number };
 
-function header(data: Uint8Array, ihdr: PngChunk): Header | undefined {
-  if (ihdr.type !== 'IHDR' || ihdr.length !== 13) return undefined;
-  const view = new DataView(data.buffer, data.byteOffset + ihdr.offset + 8, 13);
-  const channels = CHANNELS[view.getUint8(9)];
-  const depth = view.getUint8(8);
-  if (view.getUint8(12) !== 1 || !channels || ![1, 2, 4, 8, 16].includes(depth)) return undefined;
-  return { width: view.getUint32(0), height: view.getUint32(4), depth, channels };
+/** An Adam7 PNG's header with its channel count; undefined for anything else. */
+function header(data: Uint8Array, ihdr: PngChunk | undefined): Header | undefined {
+  const h = pngHeader(data, ihdr);
+  const channels = h && CHANNELS[h.colourType];
+  if (!h?.interlaced || !channels || ![1, 2, 4, 8, 16].includes(h.depth)) return undefined;
+  return { width: h.width, height: h.height, depth: h.depth, channels };
 }
 
 /**
@@ -159,7 +158,7 @@ function unfilter(line: Uint8Array, prior: Uint8Array, bpp: number): void {
  */
 export async function deinterlacedPng(data: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
   const chunks = pngChunks(data);
-  const head = chunks?.[0] && header(data, chunks[0]);
+  const head = header(data, chunks?.[0]);
   if (!chunks || !head) return data;
   const idat = chunks.filter((c) => c.type === 'IDAT').map((c) => data.subarray(c.offset + 8, c.offset + 8 + c.length));
   const { width, height, depth, channels } = head;
