@@ -124,7 +124,12 @@ export const ToolApprovalEvent = z.object({
   reason: z.string().optional(),
 });
 export const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
-export const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string() });
+/**
+ * The turn is over. `text` is the final answer as it streamed; a stored conversation's replay
+ * (`conversations:get`) leaves it out, since the turn's text events already carry every word
+ * and it would double the payload.
+ */
+export const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string().optional() });
 
 export const ChatEvent = z.discriminatedUnion('type', [
   TextEvent,

@@ -11,9 +11,9 @@ import type { AttachmentStore } from '../images/types.ts';
 export async function conversationView(conversation: Conversation, store: AttachmentStore): Promise<ConversationView> {
   const turns: ConversationView['turns'] = [];
   let current: ConversationView['turns'][number] | undefined;
-  let answer = '';
+  // No `text` on the replayed `done`: the text events before it hold the answer already.
   const finish = () => {
-    if (current) current.events.push({ type: 'done', conversationId: conversation.id, text: answer });
+    if (current) current.events.push({ type: 'done', conversationId: conversation.id });
   };
   // Every record the view needs, read at once rather than one after another.
   const ids = new Set(conversation.messages.flatMap((m) => (m.role === 'user' || m.role === 'delivery' ? m.attachmentIds : m.role === 'tool' ? (m.attachmentIds ?? []) : [])));
@@ -27,7 +27,6 @@ export async function conversationView(conversation: Conversation, store: Attach
   for (const m of conversation.messages) {
     if (m.role === 'user') {
       finish();
-      answer = '';
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
       if (m.model) current.model = m.model;
       turns.push(current);
@@ -47,7 +46,6 @@ export async function conversationView(conversation: Conversation, store: Attach
     if (m.role === 'assistant') {
       if (m.thinking) events.push({ type: 'thinking', delta: m.thinking });
       if (m.text) events.push({ type: 'text', delta: m.text });
-      answer = m.text;
       for (const call of m.toolCalls ?? []) {
         events.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, ...(call.title ? { title: call.title } : {}), ...(call.server ? { server: call.server } : {}) });
       }

@@ -106,4 +106,43 @@ describe('FileAttachmentStore', () => {
     const image = await prepared(await quadrantImage('png'));
     await expect(store.put({ ...image, sha256: 'f'.repeat(64) }, 'user')).rejects.toThrow(/sha256/);
   });
+
+  describe('records read before', () => {
+    // recordsSettledMs 0: the directory counts as settled at once (the app waits a second).
+    const settled = () => new FileAttachmentStore(dataDir, { recordsSettledMs: 0 });
+    const metaPath = (id: string) => join(dataDir, 'attachments', `${id}.json`);
+    // A directory's mtime moves in ticks of the kernel's coarse clock (a few ms): writes a tick
+    // apart are told apart (which is why the app trusts only a directory settled for a second).
+    const nextTick = () => new Promise((resolve) => setTimeout(resolve, 25));
+
+    it('come from memory while the directory is unchanged, each caller with its own copy', async () => {
+      const info = await store.put(await prepared(await quadrantImage('png')), 'user');
+      const reader = settled();
+      expect(await reader.info(info.id)).toEqual(info);
+      // An edit in place does not touch the directory: the record read before is answered.
+      await writeFile(metaPath(info.id), JSON.stringify({ ...info, name: 'edited.png' }));
+      const again = await reader.info(info.id);
+      expect(again).toEqual(info);
+      again!.name = 'changed by a caller';
+      expect((await reader.info(info.id))!.name).toBe('shot.png');
+      // A store whose directory changed too recently to trust reads the disk.
+      expect((await new FileAttachmentStore(dataDir).info(info.id))!.name).toBe('edited.png');
+    });
+
+    it('are read again once another process (another store) adds or removes a record', async () => {
+      const first = await store.put(await prepared(await quadrantImage('png')), 'user');
+      const reader = settled();
+      expect(await reader.info(first.id)).toEqual(first);
+      await writeFile(metaPath(first.id), JSON.stringify({ ...first, name: 'edited.png' }));
+      // A put from elsewhere renames files into the directory: every record is read again.
+      const other = new FileAttachmentStore(dataDir);
+      await nextTick();
+      const second = await other.put(await prepared(await solidPng(8, 8, [0, 0, 255])), 'user');
+      expect((await reader.info(first.id))!.name).toBe('edited.png');
+      expect(await reader.info(second.id)).toEqual(second);
+      await nextTick();
+      expect(await other.remove(second.id)).toBe(true);
+      expect(await reader.info(second.id)).toBeUndefined();
+    });
+  });
 });

@@ -6,7 +6,7 @@
 // their sniffed type), shared by every payload derived from them; <sha256>.derived.json maps a
 // target (model + rules) to the payload made for it, so re-fitting for a model is done once.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, imageExtension } from '../../common/images.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
@@ -18,15 +18,28 @@ const ID_LENGTHS = [16, 24, 32, 64];
 const SHA256 = /^[a-f0-9]{64}$/;
 const DERIVED_KEY = /^[a-z0-9-]{1,80}$/;
 
+/** A directory changed less than this long ago may change again within its mtime's tick: its records are read from disk. */
+const RECORDS_SETTLED_MS = 1000;
+
 export class FileAttachmentStore implements AttachmentStore {
   readonly directory: string;
   readonly originalsDirectory: string;
   readonly #now: () => Date;
+  readonly #settledMs: number;
+  /**
+   * Records already read, while the directory is unchanged: every put and remove (from this
+   * process or another, such as the CLI) renames a file into it or deletes one, which moves its
+   * mtime. Opening a conversation reads one record per image; these make the second time free.
+   */
+  readonly #records = new Map<string, AttachmentInfo>();
+  #recordsStamp = Number.NaN;
+  #stamping: Promise<number> | undefined;
 
-  constructor(dataDir: string, options: { now?: () => Date } = {}) {
+  constructor(dataDir: string, options: { now?: () => Date; recordsSettledMs?: number } = {}) {
     this.directory = join(dataDir, 'attachments');
     this.originalsDirectory = join(this.directory, 'originals');
     this.#now = options.now ?? (() => new Date());
+    this.#settledMs = options.recordsSettledMs ?? RECORDS_SETTLED_MS;
   }
 
   /**
@@ -90,6 +103,35 @@ export class FileAttachmentStore implements AttachmentStore {
 
   async info(id: string): Promise<AttachmentInfo | undefined> {
     if (!ID.test(id)) return undefined; // validated before the id touches a path
+    const stamp = await this.#directoryStamp();
+    if (stamp !== this.#recordsStamp) {
+      this.#records.clear();
+      this.#recordsStamp = stamp;
+    }
+    const known = this.#records.get(id);
+    if (known) return structuredClone(known); // callers may change their copy
+    const info = await this.#readInfo(id);
+    // Kept only when the directory had settled before it was read (NaN: changed too recently).
+    if (info && stamp === this.#recordsStamp && !Number.isNaN(stamp)) this.#records.set(id, structuredClone(info));
+    return info;
+  }
+
+  /** The directory's mtime, one stat for all the reads that start together; NaN when it is missing or changed too recently to trust. */
+  #directoryStamp(): Promise<number> {
+    this.#stamping ??= stat(this.directory).then(
+      (s) => {
+        this.#stamping = undefined;
+        return Date.now() - s.mtimeMs >= this.#settledMs ? s.mtimeMs : Number.NaN;
+      },
+      () => {
+        this.#stamping = undefined;
+        return Number.NaN;
+      },
+    );
+    return this.#stamping;
+  }
+
+  async #readInfo(id: string): Promise<AttachmentInfo | undefined> {
     let text: string;
     try {
       text = await readFile(this.#metaPath(id), 'utf8');

@@ -25,7 +25,7 @@ const ev = (event: ChatEvent, turnId = T, conversationId = C): ChatAction => ({ 
 const started = (fields: Partial<Extract<ChatAction, { type: 'turn_started' }>> = {}): ChatAction => ({ type: 'turn_started', turnId: T, text: 'What is this?', attachments: [], ...fields });
 
 describe('reduceChat: a live turn', () => {
-  it('streams text into one part, marks the turn streaming, then done with the final answer', () => {
+  it('streams text into one part, marks the turn streaming, then done with the answer in its text parts', () => {
     let s = fold(initialChatState, started());
     expect(s.turns[T]!.status).toBe('sending');
     expect(runningTurnId(s)).toBe(T);
@@ -34,7 +34,7 @@ describe('reduceChat: a live turn', () => {
     expect(s.turns[T]!.parts).toEqual([{ kind: 'text', text: 'Three bars.' }]);
     s = fold(s, ev({ type: 'done', conversationId: C, text: 'Three bars.' }));
     expect(s.turns[T]!.status).toBe('done');
-    expect(s.turns[T]!.answer).toBe('Three bars.');
+    expect(answerText(s.turns[T]!)).toBe('Three bars.');
     expect(s.conversationId).toBe(C);
     expect(runningTurnId(s)).toBeUndefined();
   });

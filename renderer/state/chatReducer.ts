@@ -67,8 +67,6 @@ export type TurnView = {
   refusals: Refusal[];
   error?: { code: string; message: string };
   status: TurnStatus;
-  /** The final answer (`done.text`). */
-  answer: string;
   model?: ModelSelection;
   /** Events applied so far (by `seq`): a turn resumed mid-answer skips those it already holds. */
   seen: number;
@@ -103,7 +101,7 @@ export function isRunning(turn: Pick<TurnView, 'status'>): boolean {
 }
 
 function newTurn(id: string, text: string, fields: Partial<TurnView> = {}): TurnView {
-  return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', answer: '', seen: 0, ...fields };
+  return { id, text, userAttachmentIds: [], optimistic: false, parts: [], tools: {}, images: {}, refusals: [], status: 'sending', seen: 0, ...fields };
 }
 
 function imageFromInfo(a: AttachmentLike): ImageView {
@@ -233,7 +231,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
           return [id, ended.approval?.decision === 'pending' ? { ...ended, approval: { decision: 'deny' as const, reason: 'The turn ended before an answer.' } } : ended];
         }),
       );
-      return { ...turn, tools, status: isRunning(turn) ? 'done' : turn.status, answer: event.text };
+      return { ...turn, tools, status: isRunning(turn) ? 'done' : turn.status };
     }
   }
 }

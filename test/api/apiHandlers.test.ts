@@ -42,6 +42,9 @@ describe('API handlers', () => {
     const view = value<{ turns: { events: ChatEvent[]; attachmentIds: string[] }[] }>(await call('conversations:get', { id: sent.conversationId }));
     expect(view.turns[0]!.attachmentIds).toEqual([att.id]);
     expect(view.turns[0]!.events.find((e) => e.type === 'image_attached')).toMatchObject({ attachmentId: att.id });
+    // The replay carries the answer once, in its text events; its `done` does not repeat it.
+    expect(view.turns[0]!.events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('')).toBe(done.text);
+    expect(view.turns[0]!.events.at(-1)).toEqual({ type: 'done', conversationId: sent.conversationId });
     const thumb = value<{ dataUrl: string; width: number }>(await call('attachments:thumbnail', { id: att.id, maxEdge: 64 }));
     expect(thumb.width).toBe(64);
     expect(value<{ id: string }[]>(await call('conversations:list')).map((c) => c.id)).toContain(sent.conversationId);
