@@ -1,8 +1,12 @@
 // npm run bench:ui — the chat window with a long conversation, in Debian's Chromium via the harness.
 //   node bench/ui.bench.ts [--runs 5] [--no-write] [--renderer DIR]
 // --renderer measures a renderer built elsewhere (e.g. from an older commit with `vite build`)
-// instead of building this checkout's: a before/after under the same machine load. It implies
-// --no-write.
+// instead of building this checkout's. It implies --no-write.
+//   node bench/ui.bench.ts --against DIR [--pairs 24] [--renderer DIR2]
+// --against compares two renderers in one process: cold loads of this checkout's build (or
+// --renderer) and of DIR, alternating, in pairs, against the same seeded conversation. Wall time
+// on this shared machine moves ±15% between identical runs; the pairs and the renderer main
+// thread's CPU time (from /proc) are what tell a before/after apart. Writes nothing.
 // A stored conversation of 1,000 messages (500 user turns, 500 answers of varied Markdown),
 // 200 of the user messages carrying an image (200 distinct attachments in the store), opened:
 //   1. time to first render: (a) a cold page load straight onto the conversation, navigation
@@ -20,7 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import type { Conversation, StoredMessage } from '../main/chat/conversation.ts';
 import { createCore } from '../main/core/createCore.ts';
@@ -28,9 +32,10 @@ import { startHarness } from '../main/harness/startHarness.ts';
 import { targetFor } from '../main/images/profiles.ts';
 import { makeBarChart, type BarColor } from '../test/fixtures/chart.ts';
 import { createModelServer } from '../test/fixtures/modelServer.ts';
+import { rendererMainThreadsMs } from './lib/rendererCpu.ts';
 import { max, median } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'no-write': { type: 'boolean', default: false }, renderer: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'no-write': { type: 'boolean', default: false }, renderer: { type: 'string' }, against: { type: 'string' }, pairs: { type: 'string', default: '24' } } });
 const RUNS = Math.max(1, Number(args.runs) || 5);
 const TURNS = 500;
 const IMAGES = 200;
@@ -254,6 +259,51 @@ const HISTORY = [
   '',
 ];
 
+/**
+ * --against: cold loads of two renderers in turn (the order swapped every pair), each in a fresh
+ * browser context, on two harnesses serving the same data. Prints the medians and the median of
+ * the per-pair differences, wall and renderer main-thread CPU.
+ */
+async function comparePairs(browser: Browser, o: { dataDir: string; ollamaHost: string; seeded: { id: string; lastTurn: string }; dirs: [string, string] }): Promise<void> {
+  const pairs = Math.max(4, Number(args.pairs) || 24);
+  const harnesses = await Promise.all(o.dirs.map((rendererDir) => startHarness({ dataDir: o.dataDir, rendererDir, ollamaHost: o.ollamaHost, log: () => undefined })));
+  const last = `[data-turn="${o.seeded.lastTurn}"] article[aria-label="Assistant message"]`;
+  const loadBefore = loadavg()[0]!;
+  const results: { painted: number; cpu: number }[][] = [[], []];
+  try {
+    // One pair first, not counted: the first load of a browser pays for starting its processes.
+    for (let pair = -1; pair < pairs; pair++) {
+      for (const k of pair % 2 ? [0, 1] : [1, 0]) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+        const page = await context.newPage();
+        const cpuBefore = rendererMainThreadsMs() ?? 0;
+        await page.goto(`${harnesses[k]!.origin}/#/c/${o.seeded.id}&token=${harnesses[k]!.token}`);
+        const painted = await paintedAt(page, last);
+        const cpu = (rendererMainThreadsMs() ?? 0) - cpuBefore;
+        if (pair >= 0) results[k]!.push({ painted, cpu });
+        await context.close();
+      }
+    }
+  } finally {
+    await Promise.all(harnesses.map((h) => h.close()));
+  }
+  const [a, b] = results as [{ painted: number; cpu: number }[], { painted: number; cpu: number }[]];
+  const diff = (f: (r: { painted: number; cpu: number }) => number) => median(a.map((r, i) => f(r) - f(b[i]!)));
+  const row = (name: string, r: { painted: number; cpu: number }[]) =>
+    `| ${name} | ${ms(median(r.map((x) => x.painted)))} (${ms(Math.min(...r.map((x) => x.painted)))}–${ms(max(r.map((x) => x.painted)))}) | ${ms(median(r.map((x) => x.cpu)))} |`;
+  console.log(
+    [
+      `Cold first render, ${pairs} alternating pairs, load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}:`,
+      '',
+      '| renderer | cold first render, median (min–max) | renderer main thread CPU, median |',
+      '| --- | --- | --- |',
+      row(args.renderer ? o.dirs[0] : 'this checkout', a),
+      row(o.dirs[1], b),
+      `| difference, median of the pairs | ${ms(diff((r) => r.painted))} | ${ms(diff((r) => r.cpu))} |`,
+    ].join('\n'),
+  );
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-ui-'));
@@ -264,9 +314,11 @@ async function main(): Promise<void> {
     if (!args.renderer) await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: rendererDir, emptyOutDir: true, sourcemap: false } });
     const scripts = await scriptSizes(rendererDir);
     const seeded = await seed(dataDir);
+    if (args.against) return await comparePairs(browser, { dataDir, ollamaHost: server.url, seeded, dirs: [rendererDir, args.against] });
     const harness = await startHarness({ dataDir, rendererDir, ollamaHost: server.url, log: () => undefined });
     const last = `[data-turn="${seeded.lastTurn}"] article[aria-label="Assistant message"]`;
     const cold: number[] = [];
+    const coldCpu: number[] = [];
     const started: number[] = [];
     const fetched: number[] = [];
     const appLoaded: number[] = [];
@@ -285,8 +337,11 @@ async function main(): Promise<void> {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
       const page = await context.newPage();
       // 1a. Cold: the page opens straight onto the conversation.
+      const cpuBefore = rendererMainThreadsMs();
       await page.goto(`${harness.origin}/#/c/${seeded.id}&token=${harness.token}`);
       cold.push(await paintedAt(page, last));
+      const cpuAfter = rendererMainThreadsMs();
+      if (cpuBefore !== undefined && cpuAfter !== undefined) coldCpu.push(cpuAfter - cpuBefore);
       // glance:app is missing from renderers older than the split entry (--renderer).
       const marks = await inPage<{ start: number; fetched: number; app?: number }>(
         page,
@@ -347,6 +402,7 @@ async function main(): Promise<void> {
       '| measure | result | target |',
       '| --- | --- | --- |',
       `| first render, cold page load → last message painted | ${ms(coldMedian)} (min ${ms(Math.min(...cold))}, max ${ms(max(cold))}) | ≤ 300 ms: ${target(coldMedian <= 300)} |`,
+      ...(coldCpu.length ? [`| — the renderer main thread's CPU time over it (from /proc) | ${ms(median(coldCpu))} | |`] : []),
       `| — page and first script loaded: it connects and asks for the conversation | at ${ms(median(started))} | |`,
       `| — conversation received over the WebSocket (1,000 messages) | at ${ms(median(fetched))} | |`,
       ...(appLoaded.length ? [`| — app (React and the UI) downloaded, compiled and evaluated | at ${ms(median(appLoaded))} | |`] : []),

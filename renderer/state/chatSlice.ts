@@ -113,7 +113,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
 
     async loadConversations() {
       const result = await api.conversationsList();
-      if (result.ok) set({ conversations: [...result.value].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)), conversationsError: null });
+      // Newest first. ISO timestamps sort as plain strings (localeCompare would load ICU's collator).
+      if (result.ok) set({ conversations: [...result.value].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)), conversationsError: null });
       else set({ conversationsError: result.message });
     },
 

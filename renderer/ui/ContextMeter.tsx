@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { groupDigits } from '../../common/imageFormat.ts';
 import { useApp } from '../state/store.ts';
 
 /** Asked again this long after the last keystroke, not on each one. */
@@ -28,7 +29,7 @@ export function ContextMeter() {
   if (!context) return null;
   const limit = context.contextWindow;
   const used = context.estimatedTokens;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = groupDigits;
   const label = limit ? `≈${n(used)} of ${n(limit)} tokens` : `≈${n(used)} tokens (the model's context length is not known)`;
   const tools = context.tools;
   return (

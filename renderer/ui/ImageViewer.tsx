@@ -9,11 +9,16 @@ import { sizeText } from './Thumbnail.tsx';
 
 type Original = { state: 'loading' } | { state: 'error'; message: string } | ({ state: 'ready' } & IpcValue<'attachments:original'>);
 
+const NO_GALLERY: (ImageView | AttachmentLike)[] = [];
+
 /** Every image of the conversation shown, in order (the user's and the tools'), then those waiting to be sent. */
 function useGallery(): (ImageView | AttachmentLike)[] {
-  // The store's own objects (stable), so the shallow comparison holds between renders.
+  // The store's own objects (stable), so the shallow comparison holds between renders. Only
+  // while the viewer is open: the selector runs on every change to the store, and walking a
+  // long conversation each time cost its opening several ms.
   return useApp(
     useShallow((s) => {
+      if (!s.viewer) return NO_GALLERY;
       const out: (ImageView | AttachmentLike)[] = [];
       const seen = new Set<string>();
       const add = (image: ImageView | AttachmentLike | undefined) => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useLocaleFormatters } from './localeTime.ts';
 
 /** "Copy message": the text on the clipboard, and a word that it happened (or why not). */
 export function CopyButton({ text }: { text: string }) {
@@ -20,17 +21,17 @@ export function CopyButton({ text }: { text: string }) {
   );
 }
 
-const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "10:42" today, else "Jan 3, 2026, 10:42"; the full date in the tooltip. */
+/** "10:42" today, else "Jan 3, 2026, 10:42"; the full date in the tooltip (empty for the window's first frame: localeTime.ts). */
 export function MessageTime({ iso }: { iso: string }) {
+  const format = useLocaleFormatters();
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return null;
+  if (!format) return <time dateTime={iso} />;
+  const full = format.dateTime.format(at);
   const today = new Date().toDateString() === at.toDateString();
   return (
-    <time dateTime={iso} title={DATE_TIME.format(at)}>
-      {today ? TIME.format(at) : DATE_TIME.format(at)}
+    <time dateTime={iso} title={full}>
+      {today ? format.time.format(at) : full}
     </time>
   );
 }

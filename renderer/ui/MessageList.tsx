@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../state/store.ts';
+import { formatTimesSoon } from './localeTime.ts';
 import { TurnBlock } from './Turn.tsx';
 import { visibleRange } from './visibleRange.ts';
 
@@ -150,6 +151,12 @@ export function MessageList() {
       bump();
     } else passes.current = 0;
   });
+
+  // Once what the window opened on is drawn (a conversation's rows, or no conversation to open),
+  // the times can load the locale's data without delaying that frame.
+  useEffect(() => {
+    if (order.length > 0 || loading === null) formatTimesSoon();
+  }, [order.length, loading]);
 
   // A conversation opens at its end.
   const shownConversation = useRef(conversationId);

@@ -4,19 +4,15 @@ import type { Route } from '../route.ts';
 import { filterConversations } from '../state/chatSlice.ts';
 import { useApp } from '../state/store.ts';
 import { PencilIcon, TrashIcon } from './icons.tsx';
+import { useLocaleFormatters } from './localeTime.ts';
 
-// One formatter each, made once: toLocale*String builds a new one per call (slow with many rows).
-const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
-const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-function relativeDay(iso: string): string {
+/** "10:42" today, "yesterday", "Tue" this week, else "Jan 3" (empty for the window's first frame: localeTime.ts). */
+function RelativeDay({ iso }: { iso: string }) {
+  const format = useLocaleFormatters();
   const then = new Date(iso);
   const days = Math.floor((Date.now() - then.getTime()) / 86_400_000);
-  if (days <= 0) return TIME.format(then);
-  if (days === 1) return 'yesterday';
-  if (days < 7) return WEEKDAY.format(then);
-  return DAY.format(then);
+  const text = days === 1 ? 'yesterday' : !format ? '' : days <= 0 ? format.time.format(then) : days < 7 ? format.weekday.format(then) : format.day.format(then);
+  return <span className="meta">{text}</span>;
 }
 
 function ConversationItem({ item, active, tabbable, navigate }: { item: ConversationSummary; active: boolean; tabbable: boolean; navigate: (route: Route) => void }) {
@@ -75,7 +71,7 @@ function ConversationItem({ item, active, tabbable, navigate }: { item: Conversa
           }}
         >
           <span className="title">{item.title || 'Untitled'}</span>
-          <span className="meta">{relativeDay(item.updatedAt)}</span>
+          <RelativeDay iso={item.updatedAt} />
         </a>
       )}
       {mode === 'confirm-delete' ? (

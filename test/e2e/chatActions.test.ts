@@ -97,6 +97,9 @@ describe('message actions', () => {
     const footer = article.locator('footer');
     expect(await footer.textContent()).toContain('llava-seer:latest');
     expect(await footer.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // Times fill in once the window's first frame is drawn (renderer/ui/localeTime.ts), here and in the list.
+    await expect.poll(() => footer.locator('time').textContent()).toMatch(/\d\d/);
+    await expect.poll(() => page.locator('nav[aria-label="Conversation list"] .meta').first().textContent()).toMatch(/\d\d/);
 
     await article.getByRole('button', { name: 'Copy message' }).click();
     await article.getByRole('button', { name: 'Copy message' }).filter({ hasText: 'Copied' }).waitFor();
