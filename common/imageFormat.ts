@@ -8,7 +8,7 @@ export function formatTokens(tokens: number | null | undefined): string {
 
 /**
  * 1234567 → "1,234,567" (rounded to a whole number): what toLocaleString('en-US') gives, without
- * Intl, whose first use in a window loads ICU's data (30–60 ms before its first paint).
+ * Intl, whose first use in a window loads ICU's data (30–90 ms before its first paint).
  */
 export function groupDigits(n: number): string {
   const whole = String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -129,6 +129,18 @@ describe('FileAttachmentStore', () => {
       expect((await new FileAttachmentStore(dataDir).info(info.id))!.name).toBe('edited.png');
     });
 
+    it('are kept up to a bound, the oldest read leaving first', async () => {
+      const a = await store.put(await prepared(await quadrantImage('png')), 'user');
+      const b = await store.put(await prepared(await solidPng(8, 8, [0, 0, 255])), 'user');
+      const reader = new FileAttachmentStore(dataDir, { recordsSettledMs: 0, recordsKept: 1 });
+      await reader.info(a.id);
+      await reader.info(b.id);
+      await writeFile(metaPath(a.id), JSON.stringify({ ...a, name: 'edited.png' }));
+      await writeFile(metaPath(b.id), JSON.stringify({ ...b, name: 'edited.png' }));
+      expect((await reader.info(b.id))!.name).toBe('shot.png'); // still kept
+      expect((await reader.info(a.id))!.name).toBe('edited.png'); // gone, read again
+    });
+
     it('are read again once another process (another store) adds or removes a record', async () => {
       const first = await store.put(await prepared(await quadrantImage('png')), 'user');
       const reader = settled();

@@ -20,12 +20,15 @@ const DERIVED_KEY = /^[a-z0-9-]{1,80}$/;
 
 /** A directory changed less than this long ago may change again within its mtime's tick: its records are read from disk. */
 const RECORDS_SETTLED_MS = 1000;
+/** Records kept in memory at most (about 1 KB each); the oldest read goes first. */
+const RECORDS_KEPT = 4096;
 
 export class FileAttachmentStore implements AttachmentStore {
   readonly directory: string;
   readonly originalsDirectory: string;
   readonly #now: () => Date;
   readonly #settledMs: number;
+  readonly #kept: number;
   /**
    * Records already read, while the directory is unchanged: every put and remove (from this
    * process or another, such as the CLI) renames a file into it or deletes one, which moves its
@@ -35,11 +38,12 @@ export class FileAttachmentStore implements AttachmentStore {
   #recordsStamp = Number.NaN;
   #stamping: Promise<number> | undefined;
 
-  constructor(dataDir: string, options: { now?: () => Date; recordsSettledMs?: number } = {}) {
+  constructor(dataDir: string, options: { now?: () => Date; recordsSettledMs?: number; recordsKept?: number } = {}) {
     this.directory = join(dataDir, 'attachments');
     this.originalsDirectory = join(this.directory, 'originals');
     this.#now = options.now ?? (() => new Date());
     this.#settledMs = options.recordsSettledMs ?? RECORDS_SETTLED_MS;
+    this.#kept = options.recordsKept ?? RECORDS_KEPT;
   }
 
   /**
@@ -112,7 +116,10 @@ export class FileAttachmentStore implements AttachmentStore {
     if (known) return structuredClone(known); // callers may change their copy
     const info = await this.#readInfo(id);
     // Kept only when the directory had settled before it was read (NaN: changed too recently).
-    if (info && stamp === this.#recordsStamp && !Number.isNaN(stamp)) this.#records.set(id, structuredClone(info));
+    if (info && stamp === this.#recordsStamp && !Number.isNaN(stamp)) {
+      if (this.#records.size >= this.#kept) this.#records.delete(this.#records.keys().next().value!);
+      this.#records.set(id, structuredClone(info));
+    }
     return info;
   }
 
