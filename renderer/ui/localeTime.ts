@@ -2,9 +2,9 @@
 // a renderer loads ICU's data: 30–90 ms of the main thread on the bench machine, paid before a
 // conversation could paint when the formatters were made at import (bench:ui, 24 alternating
 // cold loads: 632 → 599 ms). Now a <time> renders empty until the window has painted what it
-// opened on (`formatTimesSoon`, from the message list), or at the latest FALLBACK_MS after the
-// first one asked; ICU then loads in a task of its own and the times fill in. A row's height does
-// not change: a footer's height is its buttons'.
+// opened on (`formatTimesSoon`: the message list, the ask window, Settings), or at the latest
+// FALLBACK_MS after the first one asked; ICU then loads in a task of its own and the times fill
+// in. A row's height does not change: a footer's height is its buttons'.
 import { useSyncExternalStore } from 'react';
 
 type Formatters = { time: Intl.DateTimeFormat; dateTime: Intl.DateTimeFormat; weekday: Intl.DateTimeFormat; day: Intl.DateTimeFormat };
