@@ -24,7 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import type { Conversation, StoredMessage } from '../main/chat/conversation.ts';
 import { createCore } from '../main/core/createCore.ts';
@@ -293,27 +293,40 @@ const HISTORY = [
   '',
 ];
 
+type Seeded = { id: string; lastTurn: string };
+type Cold = { painted: number; cpu: number };
+
+/**
+ * A cold page load, in a fresh browser context, straight onto the conversation: when its last
+ * message was painted, and the renderer main thread's CPU time over it (NaN without /proc).
+ */
+async function openCold(browser: Browser, harness: { origin: string; token: string }, seeded: Seeded): Promise<Cold & { context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const cpuBefore = rendererMainThreadsMs();
+  await page.goto(`${harness.origin}/#/c/${seeded.id}&token=${harness.token}`);
+  const painted = await paintedAt(page, lastMessage(seeded));
+  const cpuAfter = rendererMainThreadsMs();
+  return { context, page, painted, cpu: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : Number.NaN };
+}
+
+const lastMessage = (seeded: Seeded) => `[data-turn="${seeded.lastTurn}"] article[aria-label="Assistant message"]`;
+
 /**
  * --against: cold loads of two renderers in turn (the order swapped every pair), each in a fresh
  * browser context, on two harnesses serving the same data. Prints the medians and the median of
  * the per-pair differences, wall and renderer main-thread CPU.
  */
-async function comparePairs(browser: Browser, o: { dataDir: string; ollamaHost: string; seeded: { id: string; lastTurn: string }; dirs: [string, string] }): Promise<void> {
+async function comparePairs(browser: Browser, o: { dataDir: string; ollamaHost: string; seeded: Seeded; dirs: [string, string] }): Promise<void> {
   const pairs = Math.max(4, Number(args.pairs) || 24);
   const harnesses = await Promise.all(o.dirs.map((rendererDir) => startHarness({ dataDir: o.dataDir, rendererDir, ollamaHost: o.ollamaHost, log: () => undefined })));
-  const last = `[data-turn="${o.seeded.lastTurn}"] article[aria-label="Assistant message"]`;
   const loadBefore = loadavg()[0]!;
-  const results: { painted: number; cpu: number }[][] = [[], []];
+  const results: [Cold[], Cold[]] = [[], []];
   try {
     // One pair first, not counted: the first load of a browser pays for starting its processes.
     for (let pair = -1; pair < pairs; pair++) {
       for (const k of pair % 2 ? [0, 1] : [1, 0]) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-        const page = await context.newPage();
-        const cpuBefore = rendererMainThreadsMs() ?? 0;
-        await page.goto(`${harnesses[k]!.origin}/#/c/${o.seeded.id}&token=${harnesses[k]!.token}`);
-        const painted = await paintedAt(page, last);
-        const cpu = (rendererMainThreadsMs() ?? 0) - cpuBefore;
+        const { context, painted, cpu } = await openCold(browser, harnesses[k]!, o.seeded);
         if (pair >= 0) results[k]!.push({ painted, cpu });
         await context.close();
       }
@@ -321,9 +334,9 @@ async function comparePairs(browser: Browser, o: { dataDir: string; ollamaHost: 
   } finally {
     await Promise.all(harnesses.map((h) => h.close()));
   }
-  const [a, b] = results as [{ painted: number; cpu: number }[], { painted: number; cpu: number }[]];
-  const diff = (f: (r: { painted: number; cpu: number }) => number) => median(a.map((r, i) => f(r) - f(b[i]!)));
-  const row = (name: string, r: { painted: number; cpu: number }[]) =>
+  const [a, b] = results;
+  const diff = (f: (r: Cold) => number) => median(a.map((r, i) => f(r) - f(b[i]!)));
+  const row = (name: string, r: Cold[]) =>
     `| ${name} | ${ms(median(r.map((x) => x.painted)))} (${ms(Math.min(...r.map((x) => x.painted)))}–${ms(max(r.map((x) => x.painted)))}) | ${ms(median(r.map((x) => x.cpu)))} |`;
   console.log(
     [
@@ -350,7 +363,7 @@ async function main(): Promise<void> {
     const seeded = await seed(dataDir);
     if (args.against) return await comparePairs(browser, { dataDir, ollamaHost: server.url, seeded, dirs: [rendererDir, args.against] });
     const harness = await startHarness({ dataDir, rendererDir, ollamaHost: server.url, log: () => undefined });
-    const last = `[data-turn="${seeded.lastTurn}"] article[aria-label="Assistant message"]`;
+    const last = lastMessage(seeded);
     const cold: number[] = [];
     const coldCpu: number[] = [];
     const started: number[] = [];
@@ -368,14 +381,10 @@ async function main(): Promise<void> {
     let scrollDistance = 0;
 
     for (let run = 0; run < RUNS; run++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-      const page = await context.newPage();
       // 1a. Cold: the page opens straight onto the conversation.
-      const cpuBefore = rendererMainThreadsMs();
-      await page.goto(`${harness.origin}/#/c/${seeded.id}&token=${harness.token}`);
-      cold.push(await paintedAt(page, last));
-      const cpuAfter = rendererMainThreadsMs();
-      if (cpuBefore !== undefined && cpuAfter !== undefined) coldCpu.push(cpuAfter - cpuBefore);
+      const { context, page, painted, cpu } = await openCold(browser, harness, seeded);
+      cold.push(painted);
+      if (!Number.isNaN(cpu)) coldCpu.push(cpu);
       // glance:app is missing from renderers older than the split entry (--renderer).
       const marks = await inPage<{ start: number; fetched: number; app?: number }>(
         page,
