@@ -30,16 +30,17 @@ export function chatSuite(): ChatSuite {
     s = undefined;
     server.reset();
   });
+  const bareSession = async (options: Parameters<typeof openSession>[1] = {}) => {
+    s = await openSession(browser, { ollamaHost: server.url, ...options });
+    return s;
+  };
   return {
     server: () => server,
-    async bareSession(options = {}) {
-      s = await openSession(browser, { ollamaHost: server.url, ...options });
-      return s;
-    },
+    bareSession,
     async session(options = {}) {
-      s = await openSession(browser, { ollamaHost: server.url, ...options });
-      await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
-      return s;
+      const session = await bareSession(options);
+      await session.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+      return session;
     },
   };
 }
