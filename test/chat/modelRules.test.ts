@@ -60,6 +60,7 @@ describe('each model gets the image its server uses, and Glance says what the en
     await h.turn({ model: 'gemma3:4b', text: 'Read the code on my screen.', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
     const user = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
     expect(user.text).toMatch(/^Read the code on my screen\.\n\n\[image [a-f0-9]{16}: screen\.png, shown as 896×896, ≈256 tokens, small text is likely unreadable at this size \(≈3\.3 px\)/);
+    await h.close(); // a second model on a fresh data dir
     h = await makeHarness(urls());
     await h.turn({ model: 'qwen2.5vl:7b', text: 'And now?', attachments: [{ source: await sharp(screen).resize(1280, 720).png().toBuffer(), name: 'small.png', origin: 'user', requestedBy: 'user' }] });
     const legible = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
