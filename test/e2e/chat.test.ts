@@ -1,37 +1,17 @@
 // The chat window in Chromium against the harness and the seeing fixture model server: what a
 // user sees (attachments with their final size, streaming, Stop, retry, history) checked
 // against what the model server actually received.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { formatImageSize } from '../../common/images.ts';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
 import { KNOWN_CHART, makeBarChart } from '../fixtures/chart.ts';
 import { SVG, TEXT } from '../fixtures/images.ts';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { conversationFiles, hasBase64Run, inPage, launchChromium, openSession, type Session } from './browserHarness.ts';
+import { conversationFiles, hasBase64Run, inPage } from './browserHarness.ts';
+import { answers, chatSuite } from './chatSuite.ts';
 
-let server: ModelServer;
-let browser: Browser;
-let s: Session | undefined;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-  server.reset();
-});
-
-async function session(options: Parameters<typeof openSession>[1] = {}): Promise<Session> {
-  s = await openSession(browser, { ollamaHost: server.url, ...options });
-  await modelShown(s.page, 'llava-seer');
-  return s;
-}
+const suite = chatSuite();
+const { server, session } = suite;
 
 async function modelShown(page: Page, name: string) {
   await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
@@ -44,8 +24,6 @@ async function pickModel(page: Page, name: string) {
 }
 
 const chartFile = async () => ({ name: 'chart.png', mimeType: 'image/png', buffer: await makeBarChart() });
-const answer = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
-
 describe('attachments', () => {
   it('drops the chart, shows the size the model receives, and streams an answer that names the bars', async () => {
     const { page, shot } = await session();
@@ -55,16 +33,16 @@ describe('attachments', () => {
     const shown = (await item.textContent()) ?? '';
     await shot('chat-attached');
 
-    server.script({ chunkDelayMs: 120 });
+    server().script({ chunkDelayMs: 120 });
     await page.getByRole('textbox', { name: 'Message' }).fill('Which bars are there?');
     await page.getByRole('button', { name: 'Send' }).click();
     // It streams: the answer is visible while the turn is still running.
     await page.locator('article[aria-label="Assistant message"][aria-busy="true"]').filter({ hasText: 'I received' }).waitFor();
-    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    await answers(page).filter({ hasText: 'red, green, blue' }).waitFor();
     await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
     await shot('chat-answer');
 
-    const request = server.requests[0]!;
+    const request = server().requests[0]!;
     expect(request.images).toHaveLength(1);
     const image = request.images[0]!;
     expect(image.role).toBe('user');
@@ -72,7 +50,7 @@ describe('attachments', () => {
     // The thumbnail said exactly what arrived.
     expect(shown).toContain(formatImageSize(image));
     expect(image).toMatchObject({ width: KNOWN_CHART.width, height: KNOWN_CHART.height });
-    expect(await answer(page).textContent()).toContain(KNOWN_CHART.description);
+    expect(await answers(page).textContent()).toContain(KNOWN_CHART.description);
     // Sent: the composer is empty again and the message carries the image.
     expect(await page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
     await page.getByRole('group', { name: 'Your message' }).getByRole('img', { name: 'chart.png', exact: true }).waitFor();
@@ -96,8 +74,8 @@ describe('attachments', () => {
     // Send stays off: there is nothing to send.
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     await shot('chat-refused');
-    expect(server.requests).toHaveLength(0);
-    expect(server.log.filter((l) => l.path === '/api/chat' || l.path.endsWith('/chat/completions'))).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
+    expect(server().log.filter((l) => l.path === '/api/chat' || l.path.endsWith('/chat/completions'))).toHaveLength(0);
 
     // Dismissing an alert removes it.
     await page.getByRole('button', { name: 'Dismiss: logo.svg' }).click();
@@ -131,7 +109,7 @@ describe('attachments', () => {
     expect(await alert.textContent()).toMatch(/blind-llm.* cannot see images.*Pick a vision model.*or set a vision helper/);
     expect(await page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
     await shot('chat-blind-refused');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
 
     // The badge in the list says which model sees, and where that verdict came from.
     await page.getByRole('combobox', { name: 'Model' }).click();
@@ -172,12 +150,12 @@ describe('other ways in', () => {
     await page.getByRole('button', { name: 'Remove image.png' }).click();
     await list.getByRole('listitem', { name: 'image.png' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Send' }).click();
-    await answer(page).filter({ hasText: 'I received 1 image' }).waitFor();
-    expect(server.requests[0]!.images.map((i) => [i.width, i.height])).toEqual([[300, 150]]);
+    await answers(page).filter({ hasText: 'I received 1 image' }).waitFor();
+    expect(server().requests[0]!.images.map((i) => [i.width, i.height])).toEqual([[300, 150]]);
   });
 
   it('keeps a long conversation light: only the turns near the viewport are in the page', async () => {
-    const { page, dataDir } = await session();
+    const { page, dataDir, harness } = await session();
     const store = new ConversationStore(dataDir);
     const conversation = store.create('Long one');
     for (let i = 0; i < 300; i++) {
@@ -185,7 +163,7 @@ describe('other ways in', () => {
       conversation.messages.push({ role: 'user', id: `u${i}`, text: `Question ${i}`, attachmentIds: [], createdAt: at }, { role: 'assistant', id: `a${i}`, text: `Answer **${i}**.`, createdAt: at });
     }
     await store.save(conversation);
-    await page.goto(`${s!.harness.origin}/#/c/${conversation.id}`);
+    await page.goto(`${harness.origin}/#/c/${conversation.id}`);
     await page.getByRole('group', { name: 'Your message' }).filter({ hasText: 'Question 299' }).waitFor();
     const rows = await page.locator('.row').count();
     expect(rows).toBeGreaterThan(2);
@@ -201,14 +179,14 @@ describe('streaming', () => {
   it('Stop ends the answer mid-stream and keeps what arrived', async () => {
     const { page, dataDir } = await session();
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
-    server.script({ text: words, chunkDelayMs: 400 });
+    server().script({ text: words, chunkDelayMs: 400 });
     await page.getByRole('textbox', { name: 'Message' }).fill('Count slowly.');
     await page.keyboard.press('Enter');
-    await answer(page).filter({ hasText: 'word0' }).waitFor();
+    await answers(page).filter({ hasText: 'word0' }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
-    await answer(page).getByText('Stopped.').waitFor();
+    await answers(page).getByText('Stopped.').waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
-    const text = (await answer(page).textContent()) ?? '';
+    const text = (await answers(page).textContent()) ?? '';
     expect(text).toContain('word0');
     expect(text).not.toContain('word39');
     // The stored conversation says the answer was stopped. The engine emits the error (the
@@ -218,29 +196,29 @@ describe('streaming', () => {
 
   it('says clearly when the model server is down, and Retry works once it is back', async () => {
     const { page, shot } = await session();
-    await server.setDown(true);
+    await server().setDown(true);
     try {
       await page.getByRole('textbox', { name: 'Message' }).fill('Are you there?');
       await page.getByRole('button', { name: 'Send' }).click();
-      const failure = answer(page).getByRole('alert');
+      const failure = answers(page).getByRole('alert');
       await failure.waitFor();
       expect(await failure.textContent()).toMatch(/Can't reach Ollama at http:\/\/127\.0\.0\.1:\d+\. Is Ollama running\?/);
       await shot('chat-server-down');
       // Retry is the one way on from an answer that never came (no Regenerate beside it).
-      expect(await answer(page).getByRole('button', { name: 'Regenerate' }).count()).toBe(0);
+      expect(await answers(page).getByRole('button', { name: 'Regenerate' }).count()).toBe(0);
     } finally {
-      await server.setDown(false);
+      await server().setDown(false);
     }
-    await answer(page).getByRole('button', { name: 'Retry' }).click();
-    await answer(page).filter({ hasText: 'You said: "Are you there?"' }).waitFor();
+    await answers(page).getByRole('button', { name: 'Retry' }).click();
+    await answers(page).filter({ hasText: 'You said: "Are you there?"' }).waitFor();
     // The retry replaced the failed turn.
-    expect(await answer(page).count()).toBe(1);
+    expect(await answers(page).count()).toBe(1);
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
   it('renders Markdown without raw HTML, with copyable code and collapsible thinking', async () => {
     const { page, shot } = await session();
-    server.script({
+    server().script({
       thinking: 'The user wants a snippet. Keep it short.',
       text: [
         '## Result',
@@ -259,7 +237,7 @@ describe('streaming', () => {
     });
     await page.getByRole('textbox', { name: 'Message' }).fill('Show me code.');
     await page.keyboard.press('Enter');
-    const article = answer(page);
+    const article = answers(page);
     await article.getByRole('button', { name: 'Copy code' }).waitFor();
     await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
     expect(await article.getByRole('heading', { name: 'Result' }).count()).toBe(1);
@@ -296,7 +274,7 @@ describe('conversations', () => {
     await page.getByRole('list', { name: 'Attachments' }).getByRole('img', { name: 'chart.png', exact: true }).waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('Remember this chart.');
     await page.keyboard.press('Enter');
-    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    await answers(page).filter({ hasText: 'red, green, blue' }).waitFor();
     await page.waitForURL(/#\/c\/[\w-]+$/);
     const url = page.url();
 
@@ -307,7 +285,7 @@ describe('conversations', () => {
     expect(await message.getByRole('img', { name: 'chart.png', exact: true }).getAttribute('src')).toMatch(/^data:image\/webp;base64,/);
     expect(await message.textContent()).toContain('Remember this chart.');
     expect(await message.textContent()).toMatch(/240×120 · \d+ B/);
-    expect(await answer(page).textContent()).toContain('red, green, blue');
+    expect(await answers(page).textContent()).toContain('red, green, blue');
 
     const files = await conversationFiles(dataDir);
     expect(files).toHaveLength(1);
@@ -320,7 +298,7 @@ describe('conversations', () => {
       await page.getByRole('button', { name: 'New chat' }).click();
       await page.getByRole('textbox', { name: 'Message' }).fill(text);
       await page.keyboard.press('Enter');
-      await answer(page).filter({ hasText: `You said: "${text}"` }).waitFor();
+      await answers(page).filter({ hasText: `You said: "${text}"` }).waitFor();
     };
     await ask('Quarterly revenue chart');
     await ask('Holiday photos');
@@ -365,8 +343,8 @@ describe('conversations', () => {
     await page.getByRole('textbox', { name: 'Message' }).focus();
     await page.keyboard.type('Hello from the keyboard');
     await page.keyboard.press('Enter');
-    await answer(page).filter({ hasText: 'Hello from the keyboard' }).waitFor();
-    expect(server.requests[0]!.model).toMatch(/^blind-llm/);
+    await answers(page).filter({ hasText: 'Hello from the keyboard' }).waitFor();
+    expect(server().requests[0]!.model).toMatch(/^blind-llm/);
   });
 
   it('follows the dark theme of the OS', async () => {
@@ -377,7 +355,7 @@ describe('conversations', () => {
     await page.getByRole('list', { name: 'Attachments' }).getByRole('img', { name: 'chart.png', exact: true }).waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('Which bars?');
     await page.keyboard.press('Enter');
-    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    await answers(page).filter({ hasText: 'red, green, blue' }).waitFor();
     await shot('chat-dark');
   });
 });

@@ -1,44 +1,20 @@
 // MCP tools in the UI: the fixture MCP server over stdio behind the harness. An image tool's
 // card shows the captured image (which the seeing model then measured), progress shows while
 // a tool runs, a failing tool's card says so, and Settings shows each server's state and tools.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FAIL_TEXT } from '../fixtures/mcpServer.ts';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { launchChromium, MCP_FIXTURE, openSession, type Session } from './browserHarness.ts';
+import { MCP_FIXTURE } from './browserHarness.ts';
+import { answers, ask, chatSuite } from './chatSuite.ts';
 
-let server: ModelServer;
-let browser: Browser;
-let s: Session | undefined;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-  server.reset();
-});
-
-async function session(): Promise<Session> {
-  s = await openSession(browser, { ollamaHost: server.url, mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
-  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
-  return s;
-}
-const answer = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
-async function ask(page: Page, text: string) {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.keyboard.press('Enter');
-}
+const suite = chatSuite();
+const { server } = suite;
+const fixtureServer = { command: process.execPath, args: [MCP_FIXTURE] };
+const session = () => suite.session({ mcpConfig: { mcpServers: { fixture: fixtureServer } } });
 
 describe('MCP servers asking the person', () => {
   it('an elicitation form opens as a dialog named after the server; the answer, with defaults, reaches the server', async () => {
     const { page, shot } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__ask_user', arguments: {} }] });
+    server().script({ toolCalls: [{ name: 'fixture__ask_user', arguments: {} }] });
     await ask(page, 'Ask me who I am.');
     const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
     await dialog.waitFor();
@@ -51,27 +27,22 @@ describe('MCP servers asking the person', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('article', { name: 'Tool call fixture__ask_user' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
-    await expect.poll(() => server.requests.length).toBeGreaterThan(1);
-    const toolMessage = server.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    await expect.poll(() => server().requests.length).toBeGreaterThan(1);
+    const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
   });
 
   it("a VS Code ${input:…} is asked in a dialog and reaches the server's environment", async () => {
-    s = await openSession(browser, {
-      ollamaHost: server.url,
-      mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], env: { WHO: '${input:who}' } } } },
-    });
-    const { page } = s;
-    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
-    server.script({ toolCalls: [{ name: 'fixture__env_vars', arguments: { names: ['WHO'] } }] });
+    const { page } = await suite.session({ mcpConfig: { mcpServers: { fixture: { ...fixtureServer, env: { WHO: '${input:who}' } } } } });
+    server().script({ toolCalls: [{ name: 'fixture__env_vars', arguments: { names: ['WHO'] } }] });
     await ask(page, 'Who is configured?');
     const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
     await dialog.waitFor();
     await dialog.getByRole('textbox', { name: 'who (required)' }).fill('grace');
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('article', { name: 'Tool call fixture__env_vars' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
-    await expect.poll(() => server.requests.length).toBeGreaterThan(1);
-    const toolMessage = server.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    await expect.poll(() => server().requests.length).toBeGreaterThan(1);
+    const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.text)).toEqual({ WHO: 'grace' });
   });
 });
@@ -79,16 +50,16 @@ describe('MCP servers asking the person', () => {
 describe('MCP sampling', () => {
   it("a server's sampling request goes to the user's model only after a yes in the dialog", async () => {
     const { page } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__ask_model', arguments: { prompt: 'Name a colour.' } }] }, { text: 'Teal.' });
+    server().script({ toolCalls: [{ name: 'fixture__ask_model', arguments: { prompt: 'Name a colour.' } }] }, { text: 'Teal.' });
     await ask(page, 'Let the server ask the model.');
     const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('user: Name a colour.');
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('article', { name: 'Tool call fixture__ask_model' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
-    await expect.poll(() => server.requests.length).toBeGreaterThan(2);
-    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'Name a colour.' });
-    const toolMessage = server.requests[2]!.messages.find((m) => m.role === 'tool')!;
+    await expect.poll(() => server().requests.length).toBeGreaterThan(2);
+    expect(server().requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'Name a colour.' });
+    const toolMessage = server().requests[2]!.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.text).toMatch(/^model [\w.:-]+ said: Teal\./);
   });
 });
@@ -96,11 +67,11 @@ describe('MCP sampling', () => {
 describe('MCP tools', () => {
   it('shows the image an MCP tool returned on its card, and the model saw the same pixels', async () => {
     const { page, shot } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
+    server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
     await ask(page, 'Fetch the chart and describe it.');
     const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
     await card.waitFor();
-    await answer(page).filter({ hasText: 'red, green, blue' }).waitFor();
+    await answers(page).filter({ hasText: 'red, green, blue' }).waitFor();
     const thumb = card.getByRole('list', { name: 'Captured images' }).locator('img');
     await thumb.waitFor();
     expect(await thumb.getAttribute('src')).toMatch(/^data:image\/webp;base64,/);
@@ -110,8 +81,8 @@ describe('MCP tools', () => {
     await shot('mcp-image-card');
 
     // The tool message the model read had no image bytes; the image came as a user turn.
-    expect(server.requests[0]!.toolNames).toContain('fixture__chart_image');
-    const second = server.requests[1]!;
+    expect(server().requests[0]!.toolNames).toContain('fixture__chart_image');
+    const second = server().requests[1]!;
     const toolMessage = second.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.imageCount).toBe(0);
     expect(toolMessage.text).not.toMatch(/[A-Za-z0-9+/=]{64,}/);
@@ -130,7 +101,7 @@ describe('MCP tools', () => {
 
   it("a titled tool's card shows its title and its server's display name, also after a reload; so do Settings and the approval card", async () => {
     const { page } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { toolCalls: [{ name: 'fixture__write_note', arguments: { text: 'milk' } }] });
+    server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { toolCalls: [{ name: 'fixture__write_note', arguments: { text: 'milk' } }] });
     await ask(page, 'Fetch the chart, then note it.');
     const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
     await card.locator('.status').filter({ hasText: 'finished' }).waitFor();
@@ -161,7 +132,7 @@ describe('MCP tools', () => {
 
   it('shows progress while a tool runs, and a failed tool as failed', async () => {
     const { page } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 6, delayMs: 400 } }] }, { toolCalls: [{ name: 'fixture__fail_tool', arguments: {} }] });
+    server().script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 6, delayMs: 400 } }] }, { toolCalls: [{ name: 'fixture__fail_tool', arguments: {} }] });
     await ask(page, 'Run the slow one, then the broken one.');
     const slow = page.getByRole('article', { name: 'Tool call fixture__slow_progress' });
     const bar = slow.getByRole('progressbar', { name: 'fixture__slow_progress progress' });
@@ -196,19 +167,19 @@ describe('MCP tools', () => {
 
   it("shows a server's own log (its notifications/message lines) from Settings, and what it logged since when opened again", async () => {
     const { page, shot } = await session();
-    server.script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'first line from the fixture' } }] }, { text: 'Logged.' });
+    server().script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'first line from the fixture' } }] }, { text: 'Logged.' });
     await ask(page, 'Log something.');
-    await answer(page).filter({ hasText: 'Logged.' }).waitFor();
+    await answers(page).filter({ hasText: 'Logged.' }).waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
     const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
     await entry.getByText('Show log').click();
     const log = entry.getByLabel('Log of fixture', { exact: true });
     await log.filter({ hasText: 'info fixture: first line from the fixture' }).waitFor();
     await shot('settings-mcp-log');
-    server.script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'second line' } }] }, { text: 'Again.' });
+    server().script({ toolCalls: [{ name: 'fixture__log_line', arguments: { text: 'second line' } }] }, { text: 'Again.' });
     await page.getByRole('button', { name: 'Back to chat' }).click();
     await ask(page, 'Log again.');
-    await answer(page).filter({ hasText: 'Again.' }).waitFor();
+    await answers(page).filter({ hasText: 'Again.' }).waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
     await entry.getByText('Show log').click();
     await log.filter({ hasText: 'second line' }).waitFor();
