@@ -74,7 +74,8 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     return status === 'granted' ? 'granted' : status === 'denied' || status === 'restricted' ? 'denied' : 'unknown';
   };
   const capturer = new FallbackCapturer(
-    new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission }),
+    // Electron's memory cage: the native pixels are copied into V8's memory (node-screenshots' README).
+    new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission, copyOutputData: true }),
     new ElectronCapturer(electron),
   );
 

@@ -37,6 +37,13 @@ export type NodeScreenshotsCapturerOptions = {
   checkPermission?: () => Promise<PermissionStatus>;
   /** Give up on one capture after this long (default 15 s): a Wayland portal may wait on a dialog. */
   timeoutMs?: number;
+  /**
+   * Have the native module copy the pixels into memory V8 owns instead of handing over its own.
+   * Electron's V8 memory cage forbids buffers over outside memory, and node-screenshots' README
+   * says Electron crashes without the copy; plain Node is faster without it. Default: on inside
+   * Electron (`process.versions.electron`), off elsewhere.
+   */
+  copyOutputData?: boolean;
 };
 
 type Monitors = { displays: DisplayInfo[]; natives: Map<string, NativeMonitor> };
@@ -47,6 +54,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   readonly #options: NodeScreenshotsCapturerOptions;
   readonly #env: NodeJS.ProcessEnv;
   readonly #platform: NodeJS.Platform;
+  readonly #copyOutputData: boolean;
   #native: Promise<NativeModule | CaptureFailure> | undefined;
   #xReachable = false;
 
@@ -55,6 +63,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     // process.env, not an injected copy: the native code reads DISPLAY/WAYLAND_DISPLAY from it.
     this.#env = process.env;
     this.#platform = process.platform;
+    this.#copyOutputData = options.copyOutputData ?? process.versions.electron !== undefined;
   }
 
   async listDisplays(): Promise<DisplayInfo[]> {
@@ -119,7 +128,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       fitted = fit.region;
       image = await image.crop(fitted.x, fitted.y, fitted.width, fitted.height);
     }
-    const raw = await image.toRaw();
+    const raw = await image.toRaw(this.#copyOutputData);
     const png = await sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
     return { ok: true, capture: capture(png, image.width, image.height, display, fitted) };
   }
@@ -130,7 +139,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     const layers = await Promise.all(
       tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
         const image = await (natives.get(d.id) as NativeMonitor).captureImage();
-        let tile = sharp(await image.toRaw(), { raw: { width: image.width, height: image.height, channels: 4 } });
+        let tile = sharp(await image.toRaw(this.#copyOutputData), { raw: { width: image.width, height: image.height, channels: 4 } });
         if (image.width !== w || image.height !== h) tile = tile.resize(w, h, { fit: 'fill' });
         return { input: await tile.raw().toBuffer(), raw: { width: w, height: h, channels: 4 as const }, left, top };
       }),

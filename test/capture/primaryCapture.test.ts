@@ -94,6 +94,16 @@ describe('NodeScreenshotsCapturer under Xvfb', () => {
     expect(Date.parse(c.capturedAt)).not.toBeNaN();
   });
 
+  it('copying the native pixels into V8 memory (what Electron needs) gives the same capture, whole and as a region', async () => {
+    const copying = new NodeScreenshotsCapturer({ timeoutMs: 20_000, copyOutputData: true });
+    for (const region of [undefined, { x: 650, y: 370, width: 100, height: 60 }]) {
+      const [copied, handed] = [ok(await copying.capture('primary', region ? { region } : {})), ok(await capturer.capture('primary', region ? { region } : {}))];
+      const raw = async (c: Capture) => (await sharp(c.png).raw().toBuffer()).toString('base64');
+      expect([copied.width, copied.height]).toEqual([handed.width, handed.height]);
+      expect(await raw(copied)).toBe(await raw(handed)); // the page is still: the same pixels
+    }
+  });
+
   it('captures a region: exactly that sub-rectangle, at native resolution', async () => {
     // 100×60 straddling the magenta block's top-left corner at (700, 400).
     const c = ok(await capturer.capture('primary', { region: { x: 650, y: 370, width: 100, height: 60 } }));
