@@ -1,34 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { Conversation } from '../../main/chat/conversation.ts';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { SVG } from '../fixtures/images.ts';
-import { chartTool, conversationFiles, hasBase64Run, makeHarness, ofType, type Harness } from './engineHarness.ts';
+import { chartTool, conversationFiles, hasBase64Run, engineSuite, ofType } from './engineHarness.ts';
 
-let server: ModelServer;
-let h: Harness;
-
-beforeAll(async () => {
-  server = await createModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  server.reset();
-  await h?.close();
-});
-
-async function harness() {
-  h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
-  return h;
-}
+const suite = engineSuite();
+const server = suite.server;
+const harness = () => suite.harness();
 
 describe('user-attached images', () => {
   for (const kind of ['ollama', 'openai'] as const) {
     it(`the known-answer chart reaches the ${kind} wire format as pixels on a user message`, async () => {
-      const { turn } = await harness();
+      const { turn, dataDir } = await harness();
       const chart = await makeBarChart();
       const { outcome, events } = await turn({
         kind,
@@ -39,7 +23,7 @@ describe('user-attached images', () => {
       expect(outcome.status).toBe('done');
       expect(outcome.text).toContain('red, green, blue');
       expect(outcome.text).toContain('tallest green');
-      const req = server.requests.at(-1)!;
+      const req = server().requests.at(-1)!;
       expect(req.api).toBe(kind);
       expect(req.images).toHaveLength(1);
       expect(req.images[0]!.role).toBe('user');
@@ -58,7 +42,7 @@ describe('user-attached images', () => {
       }
       expect(ofType(events, 'image_attached')).toHaveLength(1);
       expect(events.at(-1)).toMatchObject({ type: 'done', conversationId: outcome.conversationId });
-      for (const file of await conversationFiles(h.dataDir)) expect(hasBase64Run(file)).toBe(false);
+      for (const file of await conversationFiles(dataDir)) expect(hasBase64Run(file)).toBe(false);
     });
   }
 
@@ -68,7 +52,7 @@ describe('user-attached images', () => {
     expect(outcome.status).toBe('refused');
     expect(ofType(events, 'image_refused')[0]).toMatchObject({ code: 'not-an-image' });
     expect(ofType(events, 'image_refused')[0]!.message).toMatch(/SVG/);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('refuses images for a blind model and for one whose capability is unknown, with the way out', async () => {
@@ -81,11 +65,11 @@ describe('user-attached images', () => {
     const unknown = await turn({ model: 'mystery', text: 'look', attachments: [{ source: chart, origin: 'user', requestedBy: 'user' }] });
     expect(ofType(unknown.events, 'image_refused')[0]).toMatchObject({ code: 'capability-unknown' });
     expect(ofType(unknown.events, 'image_refused')[0]!.message).toMatch(/--vision yes/);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
     // Declaring it (--vision yes) lets it through.
     const declared = await turn({ model: 'old-vision', vision: 'yes', text: 'look', attachments: [{ source: chart, origin: 'user', requestedBy: 'user' }] });
     expect(declared.outcome.status).toBe('done');
-    expect(server.requests.at(-1)!.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+    expect(server().requests.at(-1)!.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
   });
 
   it('carries at most maxImagesPerRequest user images; older ones become stubs', async () => {
@@ -96,7 +80,7 @@ describe('user-attached images', () => {
       const r = await turn({ conversationId, model: 'llava-seer', text: `image ${i}`, attachments: [{ source: chart, name: `c${i}.png`, origin: 'user', requestedBy: 'user' }] });
       conversationId = r.outcome.conversationId;
     }
-    const last = server.requests.at(-1)!;
+    const last = server().requests.at(-1)!;
     expect(last.images).toHaveLength(4);
     // The oldest (240 px wide) is the one left out; its stub is in the first user message.
     expect(last.images.map((i) => i.width).sort()).toEqual([248, 256, 264, 272]);
@@ -109,11 +93,11 @@ describe('tool images: ephemeral delivery and retraction', () => {
     it(`delivers a captured image as a user turn in the same user turn, then retracts it (${kind})`, async () => {
       const hh = await harness();
       hh.core.tools.add(chartTool(hh.core));
-      server.script({ toolCalls: [{ name: 'capture_chart', arguments: {} }] });
+      server().script({ toolCalls: [{ name: 'capture_chart', arguments: {} }] });
       const first = await hh.turn({ kind, model: 'llava-seer', text: 'Capture the chart and tell me about it.' });
       expect(first.outcome.status).toBe('done');
-      expect(server.requests).toHaveLength(2);
-      const second = server.requests[1]!;
+      expect(server().requests).toHaveLength(2);
+      const second = server().requests[1]!;
       // The image rode a user message; the tool message holds only the descriptor.
       expect(second.images).toHaveLength(1);
       expect(second.images[0]!.role).toBe('user');
@@ -132,7 +116,7 @@ describe('tool images: ephemeral delivery and retraction', () => {
       // The next user turn carries no image, only the durable stub.
       const next = await hh.turn({ kind, conversationId: first.outcome.conversationId, model: 'llava-seer', text: 'And now?' });
       expect(next.outcome.status).toBe('done');
-      const third = server.requests[2]!;
+      const third = server().requests[2]!;
       expect(third.images).toHaveLength(0);
       expect(third.messages.some((m) => m.role === 'user' && /no longer shown; call show_attachment\("[a-f0-9]{16}"\)/.test(m.text))).toBe(true);
       for (const file of await conversationFiles(hh.dataDir)) expect(hasBase64Run(file)).toBe(false);
@@ -143,30 +127,30 @@ describe('tool images: ephemeral delivery and retraction', () => {
     const hh = await harness();
     hh.core.tools.add(chartTool(hh.core));
     const again = { toolCalls: [{ name: 'capture_chart', arguments: {} }] };
-    server.script(again, again, again, again, again, { text: 'Done looking.' });
+    server().script(again, again, again, again, again, { text: 'Done looking.' });
     const { outcome, events } = await hh.turn({ model: 'llava-seer', text: 'keep looking' });
     expect(outcome.status).toBe('done');
     expect(ofType(events, 'image_delivered')).toHaveLength(3);
-    const imagesPerRequest = server.requests.map((r) => r.images.length);
+    const imagesPerRequest = server().requests.map((r) => r.images.length);
     // Each request carries the deliveries made so far in this turn; never more than 3.
     expect(Math.max(...imagesPerRequest)).toBe(3);
     const fourth = ofType(events, 'tool_result')[3]!;
     expect(fourth.text).toMatch(/limit of 3 image deliveries/);
-    expect(server.requests.at(-1)!.messages.some((m) => m.role === 'tool' && /No more images will be shown/.test(m.text))).toBe(true);
+    expect(server().requests.at(-1)!.messages.some((m) => m.role === 'tool' && /No more images will be shown/.test(m.text))).toBe(true);
   });
 
   it('show_attachment re-delivers a retracted image in a later turn, ephemerally', async () => {
     const hh = await harness();
     hh.core.tools.add(chartTool(hh.core));
-    server.script({ toolCalls: [{ name: 'capture_chart', arguments: {} }] });
+    server().script({ toolCalls: [{ name: 'capture_chart', arguments: {} }] });
     const first = await hh.turn({ model: 'llava-seer', text: 'capture' });
     const id = ofType(first.events, 'image_delivered')[0]!.attachmentIds[0]!;
-    server.reset();
-    server.script({ toolCalls: [{ name: 'show_attachment', arguments: { attachmentId: id } }] });
+    server().reset();
+    server().script({ toolCalls: [{ name: 'show_attachment', arguments: { attachmentId: id } }] });
     const second = await hh.turn({ conversationId: first.outcome.conversationId, model: 'llava-seer', text: 'look again' });
-    expect(server.requests[0]!.images).toHaveLength(0);
-    expect(server.requests[1]!.images).toHaveLength(1);
-    expect(server.requests[1]!.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+    expect(server().requests[0]!.images).toHaveLength(0);
+    expect(server().requests[1]!.images).toHaveLength(1);
+    expect(server().requests[1]!.images[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
     expect(ofType(second.events, 'image_retracted')[0]!.attachmentIds).toEqual([id]);
   });
 });
@@ -176,7 +160,7 @@ describe('blind models', () => {
     const hh = await harness();
     hh.core.tools.add(chartTool(hh.core));
     await hh.turn({ model: 'blind-llm', text: 'hello' });
-    const offered = server.requests[0]!.toolNames;
+    const offered = server().requests[0]!.toolNames;
     expect(offered).not.toContain('capture_chart');
     expect(offered).not.toContain('show_attachment');
     expect(offered).not.toContain('analyze_image');
@@ -185,7 +169,7 @@ describe('blind models', () => {
   it('with a vision helper: the helper sees, the blind model gets a description and zero images', async () => {
     const hh = await harness();
     hh.core.tools.add(chartTool(hh.core));
-    server.script({ model: 'blind-llm', toolCalls: [{ name: 'capture_chart', arguments: {} }] });
+    server().script({ model: 'blind-llm', toolCalls: [{ name: 'capture_chart', arguments: {} }] });
     const chart = await makeBarChart();
     const { outcome, events } = await hh.turn({
       model: 'blind-llm',
@@ -194,8 +178,8 @@ describe('blind models', () => {
       attachments: [{ source: chart, name: 'chart.png', origin: 'user', requestedBy: 'user' }],
     });
     expect(outcome.status).toBe('done');
-    const toBlind = server.requests.filter((r) => r.model.startsWith('blind-llm'));
-    const toHelper = server.requests.filter((r) => r.model.startsWith('llava-seer'));
+    const toBlind = server().requests.filter((r) => r.model.startsWith('blind-llm'));
+    const toHelper = server().requests.filter((r) => r.model.startsWith('llava-seer'));
     expect(toBlind.length).toBeGreaterThanOrEqual(2);
     for (const r of toBlind) expect(r.images).toHaveLength(0);
     expect(toHelper.length).toBe(2); // the user's image, then the tool's capture
@@ -210,7 +194,7 @@ describe('blind models', () => {
 describe('failures keep what arrived', () => {
   it('a stream dropped mid-answer: error event, partial text kept, conversation file valid', async () => {
     const hh = await harness();
-    server.script({ text: 'The first half of a long answer that then stops', fail: 'drop' });
+    server().script({ text: 'The first half of a long answer that then stops', fail: 'drop' });
     const { outcome, events } = await hh.turn({ model: 'llava-seer', text: 'tell me' });
     expect(outcome.status).toBe('failed');
     const error = ofType(events, 'error')[0]!;
@@ -229,12 +213,12 @@ describe('failures keep what arrived', () => {
 
   it('a retry replaces the failed turn instead of repeating the user message', async () => {
     const hh = await harness();
-    server.script({ text: 'partial', fail: 'drop', chunkDelayMs: 20 });
+    server().script({ text: 'partial', fail: 'drop', chunkDelayMs: 20 });
     const failed = await hh.turn({ model: 'llava-seer', text: 'tell me' });
     expect(failed.outcome.status).toBe('failed');
     const retried = await hh.turn({ conversationId: failed.outcome.conversationId, replaceLastTurn: true, model: 'llava-seer', text: 'tell me' });
     expect(retried.outcome.status).toBe('done');
-    expect(server.requests.at(-1)!.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['tell me']);
+    expect(server().requests.at(-1)!.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['tell me']);
     const stored = await hh.core.conversations.get(failed.outcome.conversationId);
     expect(stored!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(stored!.messages[1]).not.toHaveProperty('interrupted');
@@ -246,10 +230,10 @@ describe('failures keep what arrived', () => {
 
   it('cancel mid-stream stops the request and keeps the partial answer', async () => {
     const hh = await harness();
-    server.script({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 150 });
+    server().script({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 150 });
     const controller = new AbortController();
     const events: string[] = [];
-    const chat = await (await import('../../main/core/resolveModel.ts')).resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server.url });
+    const chat = await (await import('../../main/core/resolveModel.ts')).resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server().url });
     const outcome = await hh.core.engine.runTurn({ text: 'count', chat, signal: controller.signal }, (e) => {
       events.push(e.type);
       if (e.type === 'text') controller.abort();
@@ -263,14 +247,14 @@ describe('failures keep what arrived', () => {
 
   it('an unreachable server fails the turn with the ollama serve hint', async () => {
     const hh = await harness();
-    await server.setDown(true);
+    await server().setDown(true);
     try {
       const { outcome } = await hh.turn({ model: 'llava-seer', vision: 'yes', text: 'hi' });
       expect(outcome.status).toBe('failed');
       expect(outcome.error!.code).toBe('unreachable');
       expect(outcome.error!.message).toMatch(/ollama serve/);
     } finally {
-      await server.setDown(false);
+      await server().setDown(false);
     }
   });
 });

@@ -3,12 +3,14 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ChatEvent } from '../../common/events.ts';
 import type { ProviderKind } from '../../common/models.ts';
 import type { TurnRequest, TurnOutcome } from '../../main/chat/chatEngine.ts';
 import { createCore, type CoreOptions, type GlanceCore } from '../../main/core/createCore.ts';
 import { resolveModel } from '../../main/core/resolveModel.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
+import { createModelServer, type ModelServer, type ModelServerOptions } from '../fixtures/modelServer.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 
 export type Harness = {
@@ -36,6 +38,41 @@ export async function makeHarness(baseUrl: { ollama: string; openai: string }, o
     async close() {
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type EngineSuite = {
+  /** The fixture model server (reset after each test). */
+  server(): ModelServer;
+  /** A core on a fresh data dir talking to that server; closed after its test. */
+  harness(options?: Partial<CoreOptions>): Promise<Harness>;
+};
+
+/** The set-up the engine suites share: one fixture model server per file, harnesses per test. */
+export function engineSuite(serverOptions: ModelServerOptions = {}): EngineSuite {
+  let server: ModelServer | undefined;
+  const open: Harness[] = [];
+  beforeAll(async () => {
+    server = await createModelServer(serverOptions);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(async () => {
+    server?.reset();
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  const running = () => {
+    if (!server) throw new Error('engineSuite: the model server starts in beforeAll');
+    return server;
+  };
+  return {
+    server: running,
+    async harness(options = {}) {
+      const h = await makeHarness({ ollama: running().url, openai: running().openaiBaseUrl }, options);
+      open.push(h);
+      return h;
     },
   };
 }

@@ -2,32 +2,21 @@
 // models report Ollama model_info (or OpenRouter ids) and which applies each server's own
 // transform to the images it receives, independently of Glance's prediction.
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBarChart } from '../fixtures/chart.ts';
-import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
-import { makeHarness, ofType, type Harness } from './engineHarness.ts';
+import { DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
+import { engineSuite, ofType, type Harness } from './engineHarness.ts';
 
-let server: ModelServer;
-let h: Harness | undefined;
+const suite = engineSuite({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
+const server = suite.server;
+let h: Harness;
 let screen: Buffer;
 
 beforeAll(async () => {
-  server = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
   // The known-answer chart blown up to a 16:9 4K screen: big enough that every rule resizes it.
   screen = await sharp(await makeBarChart()).resize(3840, 2160, { fit: 'fill', kernel: 'nearest' }).png().toBuffer();
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
-afterEach(async () => {
-  server.reset();
-  await h?.close();
-  h = undefined;
-});
-
-const urls = () => ({ ollama: server.url, openai: server.openaiBaseUrl });
 
 describe('each model gets the image its server uses, and Glance says what the encoder sees', () => {
   it.each([
@@ -38,12 +27,12 @@ describe('each model gets the image its server uses, and Glance says what the en
     ['anthropic/claude-sonnet-4.5', 'openai', [1456, 819], [1456, 819], 1560],
     ['gpt-4o', 'openai', [1365, 768], [1365, 768], 1105],
   ] as const)('%s (%s)', async (model, kind, sent, input, tokens) => {
-    h = await makeHarness(urls());
+    h = await suite.harness();
     // OpenAI's own /v1/models says nothing about vision: declared, as in Settings.
     const vision = model === 'gpt-4o' ? { vision: 'yes' as const } : {};
     const { outcome, events } = await h.turn({ model, kind, ...vision, text: 'What is on the chart?', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
     expect(outcome.status).toBe('done');
-    const received = server.requests.at(-1)!.images[0]!;
+    const received = server().requests.at(-1)!.images[0]!;
     // What arrived: never more pixels than the server keeps.
     expect([received.width, received.height]).toEqual(sent);
     // The fixture's own transform agrees with Glance's prediction…
@@ -56,39 +45,38 @@ describe('each model gets the image its server uses, and Glance says what the en
   });
 
   it('labels every image the model is shown, and warns when small text will not survive the resize', async () => {
-    h = await makeHarness(urls());
+    h = await suite.harness();
     await h.turn({ model: 'gemma3:4b', text: 'Read the code on my screen.', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
-    const user = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
+    const user = server().requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
     expect(user.text).toMatch(/^Read the code on my screen\.\n\n\[image [a-f0-9]{16}: screen\.png, shown as 896×896, ≈256 tokens, small text is likely unreadable at this size \(≈3\.3 px\)/);
-    await h.close(); // a second model on a fresh data dir
-    h = await makeHarness(urls());
+    h = await suite.harness();
     await h.turn({ model: 'qwen2.5vl:7b', text: 'And now?', attachments: [{ source: await sharp(screen).resize(1280, 720).png().toBuffer(), name: 'small.png', origin: 'user', requestedBy: 'user' }] });
-    const legible = server.requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
+    const legible = server().requests.at(-1)!.messages.findLast((m) => m.role === 'user')!;
     expect(legible.text).toMatch(/\[image [a-f0-9]{16}: small\.png, shown as 1280×720, your encoder sees 1288×728, ≈\d+ tokens\]$/);
   });
 
   it('a model Glance does not know keeps the provider default profile and an unknown encoder size', async () => {
-    h = await makeHarness(urls());
+    h = await suite.harness();
     const { events } = await h.turn({ model: 'llava-seer', text: 'hi', attachments: [{ source: screen, name: 'screen.png', origin: 'user', requestedBy: 'user' }] });
-    expect(server.requests.at(-1)!.images[0]).toMatchObject({ width: 1568, height: 882 });
+    expect(server().requests.at(-1)!.images[0]).toMatchObject({ width: 1568, height: 882 });
     expect(ofType(events, 'image_attached')[0]).toMatchObject({ modelInput: null, tokens: null });
   });
 });
 
 describe('history within the context window', () => {
   it('Ollama gets num_ctx for what the request needs, within the model maximum', async () => {
-    h = await makeHarness(urls());
+    h = await suite.harness();
     await h.turn({ model: 'gemma3:4b', text: 'hello' });
     // gemma3:4b runs 4096 by default (its Modelfile) and this request is small.
-    const options = (server.requests.at(-1)!.body as { options?: { num_ctx?: number } }).options;
+    const options = (server().requests.at(-1)!.body as { options?: { num_ctx?: number } }).options;
     expect(options?.num_ctx).toBe(4096);
     // A remote model gets no num_ctx (its server has its own window).
     await h.turn({ model: 'gpt-4o', kind: 'openai', vision: 'yes', text: 'hello' });
-    expect(JSON.stringify(server.requests.at(-1)!.body)).not.toMatch(/num_ctx/);
+    expect(JSON.stringify(server().requests.at(-1)!.body)).not.toMatch(/num_ctx/);
   });
 
   it('older turns are dropped with a stub once the conversation outgrows the window; the new question always goes', async () => {
-    h = await makeHarness(urls());
+    h = await suite.harness();
     // llava-seer: context_length 8192 (model_info), so the budget is 8192 less room for the answer.
     const long = 'word '.repeat(2400); // ≈ 3.4k tokens a turn, the fixture echoes it back
     let conversationId: string | undefined;
@@ -97,7 +85,7 @@ describe('history within the context window', () => {
       expect(outcome.status).toBe('done');
       conversationId = outcome.conversationId;
     }
-    const last = server.requests.at(-1)!;
+    const last = server().requests.at(-1)!;
     const system = last.messages[0]!;
     expect(system.role).toBe('system');
     expect(system.text).toMatch(/earlier turns? of this conversation (was|were) left out to fit the model's context window \(8192 tokens\)\. The user had asked: "turn 1: word word/);

@@ -1,29 +1,18 @@
 // Issue 12 items 3, 5 (engine path) and 6, against the seeing fixture model server, which
 // decodes and counts every image that really arrives.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { resolveModel } from '../../main/core/resolveModel.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
-import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { makeHarness, ofType, type Harness } from './engineHarness.ts';
+import { engineSuite, ofType, type Harness } from './engineHarness.ts';
 
-let server: ModelServer;
+const suite = engineSuite();
+const server = suite.server;
 let h: Harness;
 
-beforeAll(async () => {
-  server = await createModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  server.reset();
-  await h?.close();
-});
-
 async function seerTarget() {
-  return (await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server.url })).target;
+  return (await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server().url })).target;
 }
 
 /** A tool whose one result carries `count` images (the same chart: the store dedupes it to one id). */
@@ -41,7 +30,7 @@ function manyImages(count: number): Tool {
 
 describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
   it('the same screenshot attached in 8 turns rides at most 4 times', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl }, { limits: { maxImagesPerRequest: 4 } });
+    h = await suite.harness({ limits: { maxImagesPerRequest: 4 } });
     const added = await h.core.intake.tryAttachImage({ source: await makeBarChart(), name: 'shot.png', origin: 'user', requestedBy: 'user' }, await seerTarget());
     expect(added.ok).toBe(true);
     const id = added.ok ? added.attachment.id : '';
@@ -50,7 +39,7 @@ describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
       const { outcome } = await h.turn({ model: 'llava-seer', conversationId, createIfMissing: true, text: `turn ${i}`, attachments: [{ attachmentId: id }] });
       expect(outcome.status).toBe('done');
     }
-    const last = server.requests.at(-1)!;
+    const last = server().requests.at(-1)!;
     expect(last.images).toHaveLength(4);
     // The newest four ride; the older turns carry a stub instead.
     const users = last.messages.filter((m) => m.role === 'user');
@@ -59,12 +48,12 @@ describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
   });
 
   it('one tool result with 12 images delivers at most maxImagesPerToolResult; the rest stay descriptors', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl }, { limits: { maxImagesPerRequest: 8, maxImagesPerToolResult: 3 } });
+    h = await suite.harness({ limits: { maxImagesPerRequest: 8, maxImagesPerToolResult: 3 } });
     h.core.tools.add(manyImages(12));
-    server.script({ toolCalls: [{ name: 'many_images', arguments: {} }] }, { text: 'seen' });
+    server().script({ toolCalls: [{ name: 'many_images', arguments: {} }] }, { text: 'seen' });
     const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'show me' });
     expect(outcome.status).toBe('done');
-    const after = server.requests[1]!;
+    const after = server().requests[1]!;
     expect(after.images).toHaveLength(3);
     const result = ofType(events, 'tool_result')[0]!;
     expect(result.text).toMatch(/9 more images not shown: at most 3 per tool result/);
@@ -73,26 +62,26 @@ describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
   });
 
   it('user attachments and a delivery share one budget', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl }, { limits: { maxImagesPerRequest: 4, maxImagesPerToolResult: 4 } });
+    h = await suite.harness({ limits: { maxImagesPerRequest: 4, maxImagesPerToolResult: 4 } });
     h.core.tools.add(manyImages(4));
     const chart = await makeBarChart();
-    server.script({ toolCalls: [{ name: 'many_images', arguments: {} }] }, { text: 'seen' });
+    server().script({ toolCalls: [{ name: 'many_images', arguments: {} }] }, { text: 'seen' });
     const { outcome } = await h.turn({
       model: 'llava-seer',
       text: 'compare',
       attachments: [1, 2, 3].map((n) => ({ source: chart, name: `mine-${n}.png`, origin: 'user', requestedBy: 'user' as const })),
     });
     expect(outcome.status).toBe('done');
-    expect(server.requests[0]!.images).toHaveLength(3);
+    expect(server().requests[0]!.images).toHaveLength(3);
     // 3 user images + 4 delivered: the newest 4 (the delivery) ride.
-    expect(server.requests[1]!.images).toHaveLength(4);
-    expect(server.requests[1]!.images.every((i) => i.role === 'user')).toBe(true);
+    expect(server().requests[1]!.images).toHaveLength(4);
+    expect(server().requests[1]!.images.every((i) => i.role === 'user')).toBe(true);
   });
 });
 
 describe('a crashed turn (item 6)', () => {
   it('a delivery left unretracted is retracted on load and not re-sent', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    h = await suite.harness();
     const shot = await h.core.intake.tryAttachImage({ source: await makeBarChart(), name: 'screen.png', origin: 'screenshot_desktop', requestedBy: 'user' }, await seerTarget());
     expect(shot.ok).toBe(true);
     const id = shot.ok ? shot.attachment.id : '';
@@ -108,7 +97,7 @@ describe('a crashed turn (item 6)', () => {
     await h.core.conversations.save(c);
     const { outcome } = await h.turn({ model: 'llava-seer', conversationId: 'crashed-1', text: 'and now?' });
     expect(outcome.status).toBe('done');
-    expect(server.requests.at(-1)!.images).toHaveLength(0);
+    expect(server().requests.at(-1)!.images).toHaveLength(0);
     const stored = await h.core.conversations.get('crashed-1');
     expect(stored!.messages.find((m) => m.role === 'delivery')).toMatchObject({ retracted: true });
     // The call that never got a result now has one, so the request stays well-formed.
@@ -118,10 +107,10 @@ describe('a crashed turn (item 6)', () => {
 
 describe('concurrent turns on one conversation, in one process (item 5)', () => {
   it('five turns at once: all five land, none overwritten', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    h = await suite.harness();
     const conversationId = 'busy-1';
     await h.turn({ model: 'llava-seer', conversationId, createIfMissing: true, text: 'start' });
-    server.script(...Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}`, chunkDelayMs: 20 })));
+    server().script(...Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}`, chunkDelayMs: 20 })));
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => h.turn({ model: 'llava-seer', conversationId, text: `parallel ${i}` })));
     expect(results.map((r) => r.outcome.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
     const stored = await h.core.conversations.get(conversationId);
@@ -132,7 +121,7 @@ describe('concurrent turns on one conversation, in one process (item 5)', () => 
   });
 
   it('a turn that cannot get the conversation in time fails with a clear "busy" error, storing nothing', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    h = await suite.harness();
     h.core.conversations.lockOptions = { waitMs: 300 };
     const conversationId = 'busy-2';
     await h.turn({ model: 'llava-seer', conversationId, createIfMissing: true, text: 'start' });
@@ -152,7 +141,7 @@ describe('concurrent turns on one conversation, in one process (item 5)', () => 
 
 describe('Stop (item 4)', () => {
   it('the first Stop ends a turn whose tool ignores the signal', async () => {
-    h = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl });
+    h = await suite.harness();
     let started = false;
     h.core.tools.add({
       needsVision: false,
@@ -162,9 +151,9 @@ describe('Stop (item 4)', () => {
         return new Promise<never>(() => {});
       },
     });
-    server.script({ toolCalls: [{ name: 'stuck', arguments: {} }] });
+    server().script({ toolCalls: [{ name: 'stuck', arguments: {} }] });
     const controller = new AbortController();
-    const chat = await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server.url });
+    const chat = await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server().url });
     const events: { type: string }[] = [];
     const running = h.core.engine.runTurn({ text: 'run it', chat, signal: controller.signal }, (e) => events.push(e));
     await expect.poll(() => started).toBe(true);
