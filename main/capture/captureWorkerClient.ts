@@ -68,21 +68,42 @@ export class CaptureWorkerClient {
     await this.#worker.terminate();
   }
 
-  grab(request: GrabRequest): Promise<GrabResult> {
+  /**
+   * One grab. Given up on when `signal` aborts (its answer, if it ever comes, is dropped), so a
+   * grab stuck on a desktop's dialog never keeps the process alive.
+   */
+  grab(request: GrabRequest, signal?: AbortSignal): Promise<GrabResult> {
     if (this.#stopped) return Promise.reject(new Error(`the capture worker stopped (${this.#stopped})`));
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.#nextId++;
     if (this.#pending.size === 0) this.#worker.ref();
     return new Promise<GrabResult>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const onAbort = () => {
+        this.#settle(id);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.#pending.set(id, {
+        resolve: (result) => (done(), resolve(result)),
+        reject: (error) => (done(), reject(error)),
+      });
       this.#worker.postMessage({ id, request } satisfies WorkerRequest);
     });
   }
 
+  /** The pending grab `id`, taken off the list (the worker is let go when none is left). */
+  #settle(id: number): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (!pending) return undefined;
+    this.#pending.delete(id);
+    if (this.#pending.size === 0 && !this.#stopped) this.#worker.unref();
+    return pending;
+  }
+
   #answer(m: Extract<WorkerMessage, { id: number }>): void {
-    const pending = this.#pending.get(m.id);
+    const pending = this.#settle(m.id);
     if (!pending) return;
-    this.#pending.delete(m.id);
-    if (this.#pending.size === 0) this.#worker.unref();
     if (m.kind === 'error') pending.reject(new Error(m.message));
     else pending.resolve(m.result);
   }

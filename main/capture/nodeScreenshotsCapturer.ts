@@ -118,37 +118,37 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     try {
       if (chosen.length === 1) {
         const display = chosen[0] as DisplayInfo;
-        return await this.#captureOne(display, natives, region);
+        return await this.#captureOne(display, natives, region, signal);
       }
-      return await this.#captureAll(chosen, natives, region);
+      return await this.#captureAll(chosen, natives, region, signal);
     } catch (error) {
       return this.#nativeFailure(error);
     }
   }
 
-  async #captureOne(display: DisplayInfo, natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
-    const grabbed = await this.#grab(natives, { monitorId: display.id, ...(region ? { region } : {}), copyOutputData: this.#copyOutputData });
+  async #captureOne(display: DisplayInfo, natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
+    const grabbed = await this.#grab(natives, { monitorId: display.id, ...(region ? { region } : {}), copyOutputData: this.#copyOutputData }, signal);
     if (!grabbed.ok) return grabbed;
     return { ok: true, capture: capture(grabbed.png, grabbed.width, grabbed.height, display, grabbed.region) };
   }
 
   /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
-  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
+  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
     const { width, height, display: all, tiles } = desktopLayout(displays);
     const grabbed = await this.#grab(natives, {
       tiles: tiles.map(({ display, left, top, width: w, height: h }) => ({ monitorId: display.id, left, top, width: w, height: h })),
       canvas: { width, height },
       ...(region ? { region } : {}),
       copyOutputData: this.#copyOutputData,
-    });
+    }, signal);
     if (!grabbed.ok) return grabbed;
     return { ok: true, capture: capture(grabbed.png, grabbed.width, grabbed.height, all, grabbed.region) };
   }
 
   /** The pixels as PNG: in the capture worker, or here with the monitors already listed. */
-  async #grab(natives: Map<string, NativeMonitor>, request: GrabRequest): Promise<GrabResult> {
+  async #grab(natives: Map<string, NativeMonitor>, request: GrabRequest, signal: AbortSignal): Promise<GrabResult> {
     const worker = await this.#captureWorker();
-    return worker ? worker.grab(request) : grab(() => [...natives.values()], request);
+    return worker ? worker.grab(request, signal) : grab(() => [...natives.values()], request);
   }
 
   #captureWorker(): Promise<CaptureWorkerClient | undefined> {
