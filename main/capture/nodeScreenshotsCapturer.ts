@@ -72,6 +72,11 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     this.#copyOutputData = options.copyOutputData ?? process.versions.electron !== undefined;
   }
 
+  /** Starts the capture worker now rather than on the first capture (the app does, at launch). */
+  warm(): void {
+    void this.#captureWorker();
+  }
+
   async listDisplays(): Promise<DisplayInfo[]> {
     const monitors = await this.#monitors();
     return 'displays' in monitors ? monitors.displays : [];
