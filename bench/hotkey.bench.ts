@@ -54,6 +54,7 @@ try {
   const provider = new OllamaProvider({ host: `http://127.0.0.1:${port}` });
   const target = targetFor('ollama', 'gemma3', { vision: 'yes', visionSource: 'ollama-capabilities' });
   await waitForPage(capturer);
+  const inWorker = !args['in-thread'] && (await capturer.warm());
 
   const captureAlone = async () => {
     const shot = await capturer.capture('under-cursor');
@@ -109,7 +110,7 @@ try {
   const section = [
     '## Hotkey → request on the wire (`npm run bench:hotkey`)',
     '',
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp}; load average ${load} at the start. Xvfb ${W}×${H}, an editor page (14 px code) in Chromium; gemma3's rule (Ollama). The grab and its PNG ${args['in-thread'] ? 'on the main thread (--in-thread)' : 'in the capture worker'}. ${RUNS} runs, interleaved, each in turn first.`,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp}; load average ${load} at the start. Xvfb ${W}×${H}, an editor page (14 px code) in Chromium; gemma3's rule (Ollama). The grab and its PNG ${inWorker ? 'in the capture worker' : `on the main thread${args['in-thread'] ? ' (--in-thread)' : ' (the worker did not start)'}`}. ${RUNS} runs, interleaved, each in turn first.`,
     '',
     table,
     '',

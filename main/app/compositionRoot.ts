@@ -75,7 +75,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
   };
   // Electron's memory cage: the native pixels are copied into V8's memory (node-screenshots' README).
   const screenshots = new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission, copyOutputData: true });
-  screenshots.warm(); // the capture worker is up before the first hotkey press
+  void screenshots.warm(); // the capture worker is up before the first hotkey press
   const capturer = new FallbackCapturer(screenshots, new ElectronCapturer(electron));
 
   // MCP servers ask the person through the renderer (a dialog per question).

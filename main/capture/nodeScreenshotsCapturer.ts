@@ -61,7 +61,10 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   readonly #platform: NodeJS.Platform;
   readonly #copyOutputData: boolean;
   #native: Promise<NativeModule | CaptureFailure> | undefined;
-  #worker: Promise<CaptureWorkerClient | undefined> | undefined;
+  /** The capture worker once it is up; `#starting` while it starts; none where it cannot. */
+  #worker: CaptureWorkerClient | undefined;
+  #starting: Promise<boolean> | undefined;
+  #workerUnavailable = false;
   #xReachable = false;
 
   constructor(options: NodeScreenshotsCapturerOptions = {}) {
@@ -72,9 +75,21 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     this.#copyOutputData = options.copyOutputData ?? process.versions.electron !== undefined;
   }
 
-  /** Starts the capture worker now rather than on the first capture (the app does, at launch). */
-  warm(): void {
-    void this.#captureWorker();
+  /**
+   * Starts the capture worker now rather than with the first capture (the app does, at launch).
+   * Answers whether it is up: a capture never waits for it, but grabs in this thread meanwhile.
+   */
+  warm(): Promise<boolean> {
+    if (this.#options.worker === false || this.#workerUnavailable) return Promise.resolve(false);
+    if (this.#worker?.alive) return Promise.resolve(true);
+    // A worker that stopped is replaced; one that could not start is not tried again.
+    this.#starting ??= CaptureWorkerClient.start().then((client) => {
+      this.#starting = undefined;
+      this.#worker = client;
+      this.#workerUnavailable = !client;
+      return !!client;
+    });
+    return this.#starting;
   }
 
   async listDisplays(): Promise<DisplayInfo[]> {
@@ -98,7 +113,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   }
 
   async #capture(target: CaptureTarget, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
-    void this.#captureWorker(); // starts while the display is found
+    void this.warm(); // starts while the display is found; this capture does not wait for it
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
       if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
     }
@@ -150,17 +165,10 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     return { ok: true, capture: capture(grabbed.png, grabbed.width, grabbed.height, all, grabbed.region) };
   }
 
-  /** The pixels as PNG: in the capture worker, or here with the monitors already listed. */
+  /** The pixels as PNG: in the capture worker when it is up, else here with the monitors already listed. */
   async #grab(natives: Map<string, NativeMonitor>, request: GrabRequest, signal: AbortSignal): Promise<GrabResult> {
-    const worker = await this.#captureWorker();
+    const worker = this.#worker?.alive ? this.#worker : undefined;
     return worker ? worker.grab(request, signal) : grab(() => [...natives.values()], request);
-  }
-
-  #captureWorker(): Promise<CaptureWorkerClient | undefined> {
-    if (this.#options.worker === false) return Promise.resolve(undefined);
-    // A worker that stopped is replaced; one that could not start is not tried again.
-    this.#worker = (this.#worker ?? CaptureWorkerClient.start()).then((client) => (client && !client.alive ? CaptureWorkerClient.start() : client));
-    return this.#worker;
   }
 
   async #underCursor(displays: DisplayInfo[]): Promise<DisplayInfo> {

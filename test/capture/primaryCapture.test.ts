@@ -95,6 +95,7 @@ describe('NodeScreenshotsCapturer under Xvfb', () => {
   });
 
   it('grabs the same pixels in the capture worker, in this thread, and copied into V8 memory (what Electron needs)', async () => {
+    expect(await capturer.warm()).toBe(true); // the worker really starts here: the captures below go through it
     const inThread = new NodeScreenshotsCapturer({ timeoutMs: 20_000, worker: false });
     const copying = new NodeScreenshotsCapturer({ timeoutMs: 20_000, copyOutputData: true });
     const raw = async (c: Capture) => (await sharp(c.png).raw().toBuffer()).toString('base64');
