@@ -3,8 +3,7 @@
 // the wire (capture, the gate's prepare, the attachment store with the original kept, then an
 // Ollama chat request until its last byte has reached a loopback server speaking Ollama's wire
 // format). Interleaved, in turn first, in one process; the ratio is the median of per-run ratios.
-//   node bench/hotkey.bench.ts [--runs N] [--in-thread] [--no-write]
-// --in-thread grabs and encodes on the bench's own thread instead of the capture worker.
+//   node bench/hotkey.bench.ts [--runs N] [--no-write]
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,7 +21,7 @@ import { startXvfb } from '../test/fixtures/xvfb.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'in-thread': { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'no-write': { type: 'boolean', default: false } } });
 const RUNS = Math.max(5, Number(args.runs) || 15);
 const W = 3840;
 const H = 2160;
@@ -48,13 +47,12 @@ const port = (wire.address() as { port: number }).port;
 try {
   const started = new Date();
   const load = loadavg().map((l) => l.toFixed(2)).join(' / ');
-  const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000, worker: !args['in-thread'] });
+  const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
   const store = new FileAttachmentStore(dataDir);
   const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store });
   const provider = new OllamaProvider({ host: `http://127.0.0.1:${port}` });
   const target = targetFor('ollama', 'gemma3', { vision: 'yes', visionSource: 'ollama-capabilities' });
   await waitForPage(capturer);
-  const inWorker = !args['in-thread'] && (await capturer.warm());
 
   const captureAlone = async () => {
     const shot = await capturer.capture('under-cursor');
@@ -110,7 +108,7 @@ try {
   const section = [
     '## Hotkey → request on the wire (`npm run bench:hotkey`)',
     '',
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp}; load average ${load} at the start. Xvfb ${W}×${H}, an editor page (14 px code) in Chromium; gemma3's rule (Ollama). The grab and its PNG ${inWorker ? 'in the capture worker' : `on the main thread${args['in-thread'] ? ' (--in-thread)' : ' (the worker did not start)'}`}. ${RUNS} runs, interleaved, each in turn first.`,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores, Node ${process.versions.node}, sharp ${sharp.versions.sharp}; load average ${load} at the start. Xvfb ${W}×${H}, an editor page (14 px code) in Chromium; gemma3's rule (Ollama). ${RUNS} runs, interleaved, each in turn first.`,
     '',
     table,
     '',

@@ -73,10 +73,11 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     const status = electron.systemPreferences.getMediaAccessStatus('screen');
     return status === 'granted' ? 'granted' : status === 'denied' || status === 'restricted' ? 'denied' : 'unknown';
   };
-  // Electron's memory cage: the native pixels are copied into V8's memory (node-screenshots' README).
-  const screenshots = new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission, copyOutputData: true });
-  void screenshots.warm(); // the capture worker is up before the first hotkey press
-  const capturer = new FallbackCapturer(screenshots, new ElectronCapturer(electron));
+  const capturer = new FallbackCapturer(
+    // Electron's memory cage: the native pixels are copied into V8's memory (node-screenshots' README).
+    new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission, copyOutputData: true }),
+    new ElectronCapturer(electron),
+  );
 
   // MCP servers ask the person through the renderer (a dialog per question).
   const questions = new McpQuestions();

@@ -9,9 +9,8 @@
 // - It finds monitors through X (RandR monitors that have an output: every real monitor),
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
-import { CaptureWorkerClient } from './captureWorkerClient.ts';
-import { grab, type GrabRequest, type GrabResult } from './nativeGrab.ts';
-import { desktopLayout, displayAt } from './screenCapturer.ts';
+import sharp from 'sharp';
+import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
 import type {
   Capture,
   CaptureFailure,
@@ -25,7 +24,7 @@ import type {
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
 import { abortable } from '../abortable.ts';
-import type { Monitor as NativeMonitor } from 'node-screenshots';
+import type { Image as NativeImage, Monitor as NativeMonitor } from 'node-screenshots';
 
 type NativeModule = { Monitor: { all(): NativeMonitor[] } };
 
@@ -45,15 +44,11 @@ export type NodeScreenshotsCapturerOptions = {
    * Electron (`process.versions.electron`), off elsewhere.
    */
   copyOutputData?: boolean;
-  /**
-   * Grab and encode in a worker thread (default), so a 4K grab's 33 MB of pixels and their
-   * encode never reach this thread's heap (V8 collected them here on every capture, 30–50 ms of
-   * marking), or in this thread (false; also where the worker cannot start).
-   */
-  worker?: boolean;
 };
 
 type Monitors = { displays: DisplayInfo[]; natives: Map<string, NativeMonitor> };
+
+const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const; // fast: the chokepoint re-encodes anyway
 
 export class NodeScreenshotsCapturer implements ScreenCapturer {
   readonly #options: NodeScreenshotsCapturerOptions;
@@ -61,10 +56,6 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   readonly #platform: NodeJS.Platform;
   readonly #copyOutputData: boolean;
   #native: Promise<NativeModule | CaptureFailure> | undefined;
-  /** The capture worker once it is up; `#starting` while it starts; none where it cannot. */
-  #worker: CaptureWorkerClient | undefined;
-  #starting: Promise<boolean> | undefined;
-  #workerUnavailable = false;
   #xReachable = false;
 
   constructor(options: NodeScreenshotsCapturerOptions = {}) {
@@ -73,23 +64,6 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     this.#env = process.env;
     this.#platform = process.platform;
     this.#copyOutputData = options.copyOutputData ?? process.versions.electron !== undefined;
-  }
-
-  /**
-   * Starts the capture worker now rather than with the first capture (the app does, at launch).
-   * Answers whether it is up: a capture never waits for it, but grabs in this thread meanwhile.
-   */
-  warm(): Promise<boolean> {
-    if (this.#options.worker === false || this.#workerUnavailable) return Promise.resolve(false);
-    if (this.#worker?.alive) return Promise.resolve(true);
-    // A worker that stopped is replaced; one that could not start is not tried again.
-    this.#starting ??= CaptureWorkerClient.start().then((client) => {
-      this.#starting = undefined;
-      this.#worker = client;
-      this.#workerUnavailable = !client;
-      return !!client;
-    });
-    return this.#starting;
   }
 
   async listDisplays(): Promise<DisplayInfo[]> {
@@ -113,7 +87,6 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   }
 
   async #capture(target: CaptureTarget, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
-    void this.warm(); // starts while the display is found; this capture does not wait for it
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
       if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
     }
@@ -138,37 +111,50 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     try {
       if (chosen.length === 1) {
         const display = chosen[0] as DisplayInfo;
-        return await this.#captureOne(display, natives, region, signal);
+        return await this.#captureOne(display, natives.get(display.id) as NativeMonitor, region);
       }
-      return await this.#captureAll(chosen, natives, region, signal);
+      return await this.#captureAll(chosen, natives, region);
     } catch (error) {
       return this.#nativeFailure(error);
     }
   }
 
-  async #captureOne(display: DisplayInfo, natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
-    const grabbed = await this.#grab(natives, { monitorId: display.id, ...(region ? { region } : {}), copyOutputData: this.#copyOutputData }, signal);
-    if (!grabbed.ok) return grabbed;
-    return { ok: true, capture: capture(grabbed.png, grabbed.width, grabbed.height, display, grabbed.region) };
+  async #captureOne(display: DisplayInfo, monitor: NativeMonitor, region: CaptureRegion | undefined): Promise<CaptureResult> {
+    let image: NativeImage = await monitor.captureImage();
+    let fitted: CaptureRegion | undefined;
+    if (region) {
+      const fit = fitRegion(region, image.width, image.height);
+      if (!fit.ok) return fit;
+      fitted = fit.region;
+      image = await image.crop(fitted.x, fitted.y, fitted.width, fitted.height);
+    }
+    const raw = await image.toRaw(this.#copyOutputData);
+    const png = await sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+    return { ok: true, capture: capture(png, image.width, image.height, display, fitted) };
   }
 
   /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
-  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
+  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
     const { width, height, display: all, tiles } = desktopLayout(displays);
-    const grabbed = await this.#grab(natives, {
-      tiles: tiles.map(({ display, left, top, width: w, height: h }) => ({ monitorId: display.id, left, top, width: w, height: h })),
-      canvas: { width, height },
-      ...(region ? { region } : {}),
-      copyOutputData: this.#copyOutputData,
-    }, signal);
-    if (!grabbed.ok) return grabbed;
-    return { ok: true, capture: capture(grabbed.png, grabbed.width, grabbed.height, all, grabbed.region) };
-  }
-
-  /** The pixels as PNG: in the capture worker when it is up, else here with the monitors already listed. */
-  async #grab(natives: Map<string, NativeMonitor>, request: GrabRequest, signal: AbortSignal): Promise<GrabResult> {
-    const worker = this.#worker?.alive ? this.#worker : undefined;
-    return worker ? worker.grab(request, signal) : grab(() => [...natives.values()], request);
+    const layers = await Promise.all(
+      tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
+        const image = await (natives.get(d.id) as NativeMonitor).captureImage();
+        let tile = sharp(await image.toRaw(this.#copyOutputData), { raw: { width: image.width, height: image.height, channels: 4 } });
+        if (image.width !== w || image.height !== h) tile = tile.resize(w, h, { fit: 'fill' });
+        return { input: await tile.raw().toBuffer(), raw: { width: w, height: h, channels: 4 as const }, left, top };
+      }),
+    );
+    let canvas = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).composite(layers);
+    let fitted: CaptureRegion | undefined;
+    if (region) {
+      const fit = fitRegion(region, width, height);
+      if (!fit.ok) return fit;
+      fitted = fit.region;
+      // composite() runs after extract() in sharp's pipeline: flatten first, then crop.
+      canvas = sharp(await canvas.raw().toBuffer(), { raw: { width, height, channels: 4 } }).extract({ left: fitted.x, top: fitted.y, width: fitted.width, height: fitted.height });
+    }
+    const png = await canvas.removeAlpha().png(PNG_OPTIONS).toBuffer();
+    return { ok: true, capture: capture(png, fitted?.width ?? width, fitted?.height ?? height, all, fitted) };
   }
 
   async #underCursor(displays: DisplayInfo[]): Promise<DisplayInfo> {
@@ -283,7 +269,7 @@ const MACOS_PERMISSION =
   'On macOS, Glance needs the Screen Recording permission: open System Settings → Privacy & Security → Screen & System Audio Recording, ' +
   'turn it on for Glance (for the command line, for your terminal app), then quit and reopen it.';
 
-function capture(png: Uint8Array, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture {
+function capture(png: Buffer, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture {
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height, display, ...(region ? { region } : {}), capturedAt: new Date().toISOString() };
 }
 

@@ -52,8 +52,7 @@ export const askCommand = {
     const mcpConfig = values['mcp-config'] ? await loadMcpConfig(absolute(values['mcp-config']), { env: io.env }) : undefined;
     for (const error of mcpConfig?.errors ?? []) io.err(`glance: ${formatConfigError(error)}\n`);
     for (const warning of mcpConfig?.warnings ?? []) io.err(`glance: warning: ${formatConfigError(warning)}\n`);
-    // One run, a capture or two: starting the capture worker (~150 ms) would cost more than it saves.
-    const capturer = new NodeScreenshotsCapturer({ worker: false });
+    const capturer = new NodeScreenshotsCapturer();
     const { settings, flags, services } = await cliContext(io, values, {
       capturer,
       ...(mcpConfig ? { mcpConfig } : {}),
