@@ -1,6 +1,6 @@
 // Every temp file the tests make (data dirs, renderer builds, Chromium's artifacts) goes under one
-// folder for the run, removed at the end: a test that forgets to clean up, or a run cut short, no
-// longer leaves folders in the system temp dir. The test processes inherit TMPDIR from here.
+// folder for the run, removed at the end: a test that forgets to clean up leaves nothing behind,
+// and a run cut short leaves that one folder. The test processes inherit TMPDIR from here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
