@@ -84,6 +84,18 @@ export function inPage<T>(page: Page, source: string, arg: unknown = null): Prom
   return page.evaluate(`(${source})(${JSON.stringify(arg)})`) as Promise<T>;
 }
 
+/** Waits until the model picker shows `name` (the model list has loaded, or a pick took). */
+export async function modelShown(page: Page, name: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
+}
+
+/** Picks `name` in the model picker and waits until it shows. */
+export async function pickModel(page: Page, name: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Model' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  await modelShown(page, name);
+}
+
 /** Every stored conversation file, as text. */
 export async function conversationFiles(dataDir: string): Promise<string[]> {
   const dir = join(dataDir, 'conversations');

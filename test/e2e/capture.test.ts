@@ -10,7 +10,7 @@ import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import type { ScreenPage } from '../fixtures/screenPage.ts';
 import type { XServer } from '../fixtures/xvfb.ts';
-import { inPage, launchChromium, openSession, type Session } from './browserHarness.ts';
+import { inPage, launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
 let x: XServer;
 let screen: ScreenPage;
@@ -39,7 +39,7 @@ afterEach(async () => {
 
 async function session(options: Parameters<typeof openSession>[1] = {}): Promise<Session> {
   s = await openSession(browser, { ollamaHost: server.url, capturer, ...options });
-  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+  await modelShown(s.page, 'llava-seer');
   return s;
 }
 const answer = (page: Page) => page.getByRole('article', { name: 'Assistant message' });

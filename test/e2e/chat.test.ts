@@ -2,26 +2,15 @@
 // user sees (attachments with their final size, streaming, Stop, retry, history) checked
 // against what the model server actually received.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { formatImageSize } from '../../common/images.ts';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
 import { KNOWN_CHART, makeBarChart } from '../fixtures/chart.ts';
 import { SVG, TEXT } from '../fixtures/images.ts';
-import { conversationFiles, hasBase64Run, inPage } from './browserHarness.ts';
+import { conversationFiles, hasBase64Run, inPage, modelShown, pickModel } from './browserHarness.ts';
 import { answers, chatSuite } from './chatSuite.ts';
 
 const suite = chatSuite();
 const { server, session } = suite;
-
-async function modelShown(page: Page, name: string) {
-  await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
-}
-
-async function pickModel(page: Page, name: string) {
-  await page.getByRole('combobox', { name: 'Model' }).click();
-  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
-  await modelShown(page, name);
-}
 
 const chartFile = async () => ({ name: 'chart.png', mimeType: 'image/png', buffer: await makeBarChart() });
 describe('attachments', () => {

@@ -4,16 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
-import { inPage, MCP_FIXTURE } from './browserHarness.ts';
+import { inPage, MCP_FIXTURE, modelShown, pickModel } from './browserHarness.ts';
 import { answers, chatSuite, finished, messageBox as box } from './chatSuite.ts';
 
 const suite = chatSuite();
 const session = suite.session;
-async function pickModel(page: Page, name: string) {
-  await page.getByRole('combobox', { name: 'Model' }).click();
-  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
-  await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
-}
 const attachments = (page: Page) => page.getByRole('list', { name: 'Attachments' });
 
 describe('refused images', () => {
@@ -52,7 +47,7 @@ describe('refused images', () => {
 
     await alert.getByRole('button', { name: 'Retry with llava-seer:latest' }).click();
     await finished(page, 1);
-    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+    await modelShown(page, 'llava-seer');
     expect(await page.getByRole('alert').filter({ hasText: 'not sent' }).count()).toBe(0);
     expect(suite.server().requests.at(-1)!.images).toHaveLength(4);
   });

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { textImage } from '../fixtures/textImage.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
+import { pickModel } from './browserHarness.ts';
 import { chatSuite, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -21,9 +22,7 @@ describe('image costs', () => {
     const models = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
     onTestFinished(() => models.close());
     const { page } = await suite.session({ ollamaHost: models.url });
-    await page.getByRole('combobox', { name: 'Model' }).click();
-    await page.getByRole('option', { name: /^gemma3:4b/ }).click();
-    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'gemma3:4b' }).waitFor();
+    await pickModel(page, 'gemma3:4b');
     // The estimate for gemma3 (no tools offered: it does not call them) once it has been asked for.
     await page.waitForTimeout(1000);
     const before = await contextValue(page);
@@ -58,9 +57,7 @@ describe('image costs', () => {
 describe('a blind model without a helper', () => {
   it('gets the text local OCR reads from an image, and the chat shows the image as sent as text', async () => {
     const { page } = await suite.session();
-    await page.getByRole('combobox', { name: 'Model' }).click();
-    await page.getByRole('option', { name: /^blind-llm/ }).click();
-    await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'blind-llm' }).waitFor();
+    await pickModel(page, 'blind-llm');
     const scan = await textImage({ lines: ['Invoice 4711', 'Total 99.50 EUR'], width: 700, height: 220, fontPx: 32 });
     await page.locator('main').drop({ files: { name: 'invoice.png', mimeType: 'image/png', buffer: scan.png } });
     // Accepted (it has text), and the box says what will happen to it.

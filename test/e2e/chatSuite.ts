@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { launchChromium, openSession, type Session } from './browserHarness.ts';
+import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
 export type ChatSuite = {
   /** The fixture model server (reset after each test). */
@@ -39,7 +39,7 @@ export function chatSuite(): ChatSuite {
     bareSession,
     async session(options = {}) {
       const session = await bareSession(options);
-      await session.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+      await modelShown(session.page, 'llava-seer');
       return session;
     },
   };

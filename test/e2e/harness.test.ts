@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import NodeWebSocket from 'ws';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { inPage, launchChromium, openSession, type Session } from './browserHarness.ts';
+import { inPage, launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
 let server: ModelServer;
 let browser: Browser;
@@ -131,10 +131,10 @@ describe('the harness guard', () => {
 
   it('takes the token out of the address bar and keeps it for reloads', async () => {
     s = await openSession(browser, { ollamaHost: server.url });
-    await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+    await modelShown(s.page, 'llava-seer');
     expect(s.page.url()).not.toContain(s.harness.token);
     await s.page.reload();
-    await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+    await modelShown(s.page, 'llava-seer');
     // The served page forbids framing, inline script and remote content.
     const res = await fetch(`${s.harness.origin}/`);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);

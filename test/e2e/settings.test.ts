@@ -4,10 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { launchChromium, MCP_FIXTURE, openSession, type Session } from './browserHarness.ts';
+import { launchChromium, MCP_FIXTURE, modelShown, openSession, pickModel, type Session } from './browserHarness.ts';
 
 const KEY = 'sk-glance-test-4d1f9a7c';
 
@@ -33,16 +33,10 @@ afterEach(async () => {
 
 async function openSettings(): Promise<Session> {
   s = await openSession(browser, { ollamaHost: server.url });
-  await s.page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+  await modelShown(s.page, 'llava-seer');
   await s.page.getByRole('button', { name: 'Settings' }).click();
   await s.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
   return s;
-}
-
-async function pickModel(page: Page, name: string) {
-  await page.getByRole('combobox', { name: 'Model' }).click();
-  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
-  await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: name }).waitFor();
 }
 
 describe('settings', () => {
