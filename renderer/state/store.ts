@@ -17,8 +17,12 @@ import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
 export type WindowKind = 'main' | 'ask';
 
 type AppSlice = {
-  /** Subscribes to main's pushes and loads what the window shows first. Returns the unsubscribe. */
-  init(kind: WindowKind, options?: { onShowConversation?: (conversationId: string) => void }): () => void;
+  /**
+   * Subscribes to main's pushes and loads what the window shows first. Returns the unsubscribe.
+   * `afterFirstPaint` defers the rest (model list, settings, conversation list) until the window
+   * has painted what it opened on (renderer/ui/windowOpened.ts); without it, they load at once.
+   */
+  init(kind: WindowKind, options?: { onShowConversation?: (conversationId: string) => void; afterFirstPaint?: (load: () => void) => void }): () => void;
   /** The ask window's "Open in Glance": main shows the main window on this conversation. */
   openMain(conversationId?: string): Promise<string | null>;
 };
@@ -69,15 +73,17 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         // Opened mid-answer (a reload): what streamed before this window listened is fetched again.
         if (runningTurnId(get().chat) !== undefined) void get().refreshConversation();
       };
-      // A window opened on a conversation shows it first; the rest (model list, settings) follows.
+      // A window opened on a conversation shows it first; the rest (model list, settings) follows,
+      // once that frame is drawn: their answers would otherwise each render on the way to it.
+      const later = options?.afterFirstPaint ?? ((load: () => void) => load());
       let waiting: (() => void) | undefined;
-      if (get().loadingConversation === null) loadRest();
+      if (get().loadingConversation === null) later(loadRest);
       else {
         waiting = store.subscribe((state) => {
           if (state.loadingConversation !== null) return;
           waiting?.();
           waiting = undefined;
-          loadRest();
+          later(loadRest);
         });
       }
       return () => {

@@ -6,6 +6,7 @@ import { useAppStore } from '../state/store.ts';
 import { AskWindow } from './AskWindow.tsx';
 import { MainWindow } from './MainWindow.tsx';
 import { McpQuestionDialog } from './McpQuestionDialog.tsx';
+import { afterWindowOpened } from './windowOpened.ts';
 
 function useRoute(): [Route, (route: Route, replace?: boolean) => void] {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -50,7 +51,7 @@ export function App({ connection }: { connection: Connection }) {
   const store = useAppStore();
   const [route, navigate] = useRoute();
   const kind = route.name === 'ask' ? 'ask' : 'main';
-  useEffect(() => store.getState().init(kind, { onShowConversation: (conversationId) => navigate({ name: 'chat', conversationId }) }), [store, kind]);
+  useEffect(() => store.getState().init(kind, { onShowConversation: (conversationId) => navigate({ name: 'chat', conversationId }), afterFirstPaint: afterWindowOpened }), [store, kind]);
   return (
     <>
       <ConnectionBanner connection={connection} />

@@ -7,7 +7,7 @@ import { useApp } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
 import { centredRegion, describeRegion, isArrowKey, pixelRegion, stepRegion } from './cropKeys.ts';
 import { ImageViewer } from './ImageViewer.tsx';
-import { formatTimesSoon } from './localeTime.ts';
+import { windowOpened } from './windowOpened.ts';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { sizeText } from './Thumbnail.tsx';
 import { AssistantMessage, UserMessage } from './Turn.tsx';
@@ -185,7 +185,7 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
   const running = order.some((id) => isRunning(turns[id]!));
 
   // The ask window opens on nothing to load: times may fill in after its first frame.
-  useEffect(formatTimesSoon, []);
+  useEffect(windowOpened, []);
 
   // A capture arriving (or the window opening) puts the cursor in the message box.
   useEffect(() => {

@@ -4,7 +4,7 @@ import { useApp, useAppStore } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
 import { ChevronIcon, GearIcon, MenuIcon } from './icons.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
-import { formatTimesSoon } from './localeTime.ts';
+import { windowOpened } from './windowOpened.ts';
 import { DropZone } from './DropZone.tsx';
 import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -73,7 +73,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
   const inSettings = route.name === 'settings';
   // Settings has no message list to say when its first frame is drawn (MessageList does for a chat).
   useEffect(() => {
-    if (inSettings) formatTimesSoon();
+    if (inSettings) windowOpened();
   }, [inSettings]);
   return (
     <div className={`app ${navOpen ? 'nav-open' : ''}`}>

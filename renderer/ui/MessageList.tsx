@@ -1,12 +1,10 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useApp } from '../state/store.ts';
-import { formatTimesSoon } from './localeTime.ts';
+import { useApp, useAppStore } from '../state/store.ts';
+import { estimateTurnHeight } from './rowEstimate.ts';
 import { TurnBlock } from './Turn.tsx';
 import { visibleRange } from './visibleRange.ts';
-
-/** Height assumed for a turn not yet measured (px). */
-const ESTIMATE = 160;
+import { windowOpened } from './windowOpened.ts';
 /** Rendered beyond the viewport on each side (px), so fast scrolling rarely shows a gap. */
 const OVERSCAN = 800;
 /** Within this of the bottom, the list follows new content. */
@@ -22,6 +20,19 @@ const Row = memo(function Row({ id, top, observe }: { id: string; top: number; o
     </div>
   );
 });
+
+/**
+ * A row's height as the ResizeObserver reports it (fractional: text is 22.5 px a line), so that
+ * its first report of a row measured here finds nothing changed. offsetHeight rounds, and each
+ * half-pixel it differed by cost the opened conversation another render and layout.
+ */
+const heightOfElement = (el: HTMLElement) => el.getBoundingClientRect().height;
+
+type View = { top: number; height: number; width: number };
+
+/** The scroller's viewport; the same object when nothing moved, so setting it does not re-render. */
+const viewOf = (el: HTMLElement) => (view: View): View =>
+  view.top === el.scrollTop && view.height === el.clientHeight && view.width === el.clientWidth ? view : { top: el.scrollTop, height: el.clientHeight, width: el.clientWidth };
 
 function Welcome() {
   return (
@@ -46,21 +57,40 @@ export function MessageList() {
   const order = useApp(useShallow((s) => s.chat.order));
   const conversationId = useApp((s) => s.chat.conversationId);
   const loading = useApp((s) => s.loadingConversation);
+  const store = useAppStore();
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [version, bump] = useReducer((x: number) => x + 1, 0);
-  const [view, setView] = useState({ top: 0, height: 800 });
+  // Before the first layout: the window's size (the list is at most as wide, and its rows' text
+  // no wider than 820 px anyway).
+  const [view, setView] = useState((): View => ({ top: 0, height: 800, width: typeof window === 'undefined' ? 1024 : window.innerWidth }));
   const stick = useRef(true);
   const frame = useRef(0);
   const offsetsRef = useRef<Float64Array>(new Float64Array(1));
   const orderRef = useRef(order);
 
+  // A turn not measured yet counts as tall as its content suggests (rowEstimate.ts), once per
+  // turn and list width.
+  const estimates = useRef({ width: view.width, heights: new Map<string, number>() });
+  if (estimates.current.width !== view.width) estimates.current = { width: view.width, heights: new Map() };
+  const heightOf = useCallback((id: string): number => {
+    const measured = heights.current.get(id);
+    if (measured !== undefined) return measured;
+    const { width, heights: known } = estimates.current;
+    let estimate = known.get(id);
+    if (estimate === undefined) {
+      const turn = store.getState().chat.turns[id];
+      estimate = turn ? estimateTurnHeight(turn, width) : 0;
+      known.set(id, estimate);
+    }
+    return estimate;
+  }, [store]);
   const offsets = useMemo(() => {
     const o = new Float64Array(order.length + 1);
-    for (let i = 0; i < order.length; i++) o[i + 1] = o[i]! + (heights.current.get(order[i]!) ?? ESTIMATE);
+    for (let i = 0; i < order.length; i++) o[i + 1] = o[i]! + heightOf(order[i]!);
     return o;
-    // `version` changes when a measured height does.
-  }, [order, version]);
+    // `version` changes when a measured height does; `view.width` changes the estimates.
+  }, [order, version, view.width, heightOf]);
   offsetsRef.current = offsets;
   orderRef.current = order;
   const total = offsets[order.length]!;
@@ -71,7 +101,7 @@ export function MessageList() {
     let changed = false;
     let anchorShift = 0;
     for (const [id, height] of measured) {
-      const before = heights.current.get(id) ?? ESTIMATE;
+      const before = heightOf(id);
       if (Math.abs(before - height) < 0.5) continue;
       heights.current.set(id, height);
       changed = true;
@@ -80,7 +110,7 @@ export function MessageList() {
     }
     if (changed && el && anchorShift && !stick.current) el.scrollTop += anchorShift;
     return changed;
-  }, []);
+  }, [heightOf]);
 
   // Later changes (an image loading, an answer streaming in) arrive through a ResizeObserver.
   const observer = useMemo(() => {
@@ -88,7 +118,7 @@ export function MessageList() {
     return new ResizeObserver((entries) => {
       const measured = entries.flatMap((entry): [string, number][] => {
         const id = (entry.target as HTMLElement).dataset.turn;
-        return id ? [[id, entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight]] : [];
+        return id ? [[id, entry.borderBoxSize[0]?.blockSize ?? heightOfElement(entry.target as HTMLElement)]] : [];
       });
       if (record(measured)) bump();
     });
@@ -124,15 +154,15 @@ export function MessageList() {
     if (frame.current) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
-      setView({ top: el.scrollTop, height: el.clientHeight });
+      setView(viewOf(el));
     });
   };
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    setView({ top: el.scrollTop, height: el.clientHeight });
-    const resize = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    setView(viewOf(el));
+    const resize = new ResizeObserver(() => setView(viewOf(el)));
     resize.observe(el);
     return () => resize.disconnect();
   }, []);
@@ -145,7 +175,7 @@ export function MessageList() {
       passes.current = 0;
       return;
     }
-    const measured = [...observed.current].map(([id, el]): [string, number] => [id, el.offsetHeight]);
+    const measured = [...observed.current].map(([id, el]): [string, number] => [id, heightOfElement(el)]);
     if (record(measured)) {
       passes.current++;
       bump();
@@ -153,9 +183,9 @@ export function MessageList() {
   });
 
   // Once what the window opened on is drawn (a conversation's rows, or no conversation to open),
-  // the times can load the locale's data without delaying that frame.
+  // what waits for it (the locale's data, the model list: windowOpened.ts) may follow.
   useEffect(() => {
-    if (order.length > 0 || loading === null) formatTimesSoon();
+    if (order.length > 0 || loading === null) windowOpened();
   }, [order.length, loading]);
 
   // A conversation opens at its end.
@@ -183,7 +213,7 @@ export function MessageList() {
     if (el && stick.current && el.scrollTop !== el.scrollHeight - el.clientHeight) {
       el.scrollTop = el.scrollHeight;
       lastTop.current = el.scrollTop;
-      setView({ top: el.scrollTop, height: el.clientHeight });
+      setView(viewOf(el));
     }
   }, [total, order.length]);
 

@@ -2,20 +2,16 @@
 // a renderer loads ICU's data: 30–90 ms of the main thread on the bench machine, paid before a
 // conversation could paint when the formatters were made at import (bench:ui, 24 alternating
 // cold loads: 632 → 599 ms). Now a <time> renders empty until the window has painted what it
-// opened on (`formatTimesSoon`: the message list, the ask window, Settings), or at the latest
-// FALLBACK_MS after the first one asked; ICU then loads in a task of its own and the times fill
-// in. A row's height does not change: a footer's height is its buttons'.
+// opened on (windowOpened.ts); ICU then loads in a task of its own and the times fill in. A
+// row's height does not change: a footer's height is its buttons'.
 import { useSyncExternalStore } from 'react';
+import { afterWindowOpened } from './windowOpened.ts';
 
 type Formatters = { time: Intl.DateTimeFormat; dateTime: Intl.DateTimeFormat; weekday: Intl.DateTimeFormat; day: Intl.DateTimeFormat };
 
-/** Windows that open on no message list (Settings) show their times by then. */
-const FALLBACK_MS = 1000;
-
 let made: Formatters | undefined;
 let ready = false;
-let soon = false;
-let fallback = false;
+let asked = false;
 const listeners = new Set<() => void>();
 
 /** The formatters, made on first use (one each: toLocale*String would build one per call). */
@@ -36,19 +32,11 @@ function becomeReady(): void {
   for (const l of listeners) l();
 }
 
-/** The window shows what it opened on: times may fill in once that frame is on screen. */
-export function formatTimesSoon(): void {
-  if (soon) return;
-  soon = true;
-  // The second frame's callback runs once the first (the one drawing it) has been presented.
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(becomeReady)));
-}
-
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  if (!fallback) {
-    fallback = true;
-    setTimeout(becomeReady, FALLBACK_MS);
+  if (!asked) {
+    asked = true;
+    afterWindowOpened(becomeReady);
   }
   return () => listeners.delete(listener);
 }
