@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LineReadBuffer } from './stdioTransport.ts';
 
@@ -40,5 +42,35 @@ describe('LineReadBuffer', () => {
       buffer.append(Buffer.from(`${msg(i)}\n`));
       expect(buffer.readMessage()).toMatchObject({ id: i });
     }
+  });
+});
+
+describe('createStdioTransport', () => {
+  it('does not leave a server that ignores the end of its stdin running when this process exits', async () => {
+    const module = fileURLToPath(new URL('./stdioTransport.ts', import.meta.url));
+    // A process (like a CLI run) that starts a silent server, closes the transport and exits
+    // before the SDK's 2 s SIGTERM timer, which does not keep it alive, would have fired.
+    const script = [
+      `import { createStdioTransport } from ${JSON.stringify(module)};`,
+      `const t = createStdioTransport({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], stderr: 'pipe', maxBufferSize: 1 << 20 });`,
+      'await t.start();',
+      'console.log(t.pid);',
+      'void t.close();',
+      'setTimeout(() => process.exit(0), 200);',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const pid = Number(run.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
 // - it Buffer.concat()s the whole buffer on every 64 KB pipe chunk and rescans it for "\n",
 //   which is quadratic: a 30 MB result took 8.7 s to read here, 0.84 s with the buffer below.
 // So: a raised limit (the SDK's own option) and a chunk list that scans only new bytes.
+import type { ChildProcess } from 'node:child_process';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -68,9 +69,34 @@ export class LineReadBuffer {
   }
 }
 
-/** StdioClientTransport whose read buffer is a LineReadBuffer of `maxBufferSize` bytes. */
+/**
+ * Servers started here and still running. The SDK's close() ends the server's stdin, then waits
+ * 2 s before SIGTERM on a timer that does not keep the process alive: a CLI run that exits
+ * meanwhile (or a test worker) left a server that ignores the end of its stdin running for good
+ * (seen: a test's silent server still alive hours after CI). They are sent SIGTERM on exit.
+ */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+function track(child: ChildProcess | undefined): void {
+  if (!child || child.exitCode !== null) return;
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const c of running) c.kill('SIGTERM');
+  });
+}
+
+/** StdioClientTransport whose read buffer is a LineReadBuffer of `maxBufferSize` bytes; its server does not outlive this process. */
 export function createStdioTransport(params: StdioServerParameters & { maxBufferSize: number }): StdioClientTransport {
   const transport = new StdioClientTransport(params);
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    track((transport as unknown as { _process?: ChildProcess })._process);
+  };
   const internals = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown } };
   // The SDK's field is private; if a later SDK renames it, its own buffer (with the raised limit) stays.
   if (typeof internals._readBuffer?.append === 'function' && typeof internals._readBuffer.readMessage === 'function') {
