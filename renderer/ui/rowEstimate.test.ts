@@ -2,17 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { TurnView } from '../state/chatReducer.ts';
 import { estimateMarkdownHeight, estimateTurnHeight } from './rowEstimate.ts';
 
-const turn = (over: Partial<TurnView> & { answer?: string }): TurnView => ({
-  id: 'u1',
+/** What the estimate reads of a turn: the question, its images and the answer's parts. */
+const turn = ({ answer, ...over }: Partial<TurnView> & { answer?: string }) => ({
   text: 'What does this show?',
   userAttachmentIds: [],
-  optimistic: false,
-  parts: over.answer === undefined ? [] : [{ kind: 'text', text: over.answer }],
-  tools: {},
-  images: {},
+  parts: answer === undefined ? [] : [{ kind: 'text' as const, text: answer }],
   refusals: [],
-  status: 'done',
-  seen: 0,
   ...over,
 });
 

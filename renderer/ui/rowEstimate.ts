@@ -68,7 +68,7 @@ export function estimateMarkdownHeight(text: string, width: number): number {
 }
 
 /** Estimated height (px) of a turn — the user's message and the answer — in a list `listWidth` px wide. */
-export function estimateTurnHeight(turn: TurnView, listWidth: number): number {
+export function estimateTurnHeight(turn: Pick<TurnView, 'text' | 'userAttachmentIds' | 'parts' | 'refusals' | 'error'>, listWidth: number): number {
   const width = Math.max(120, Math.min(MAX_TEXT_WIDTH, listWidth - SIDE_PADDING));
   let height = ROW_CHROME;
   if (turn.text || turn.userAttachmentIds.length) {
