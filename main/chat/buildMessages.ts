@@ -3,7 +3,7 @@ import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
 import { ridingImages, slotOf, type ImageSlot } from './imageBudget.ts';
-import { transcriptText } from './transcribeForBlind.ts';
+import { transcriptText } from './transcriptText.ts';
 
 export type BuildOptions = {
   store: AttachmentStore;

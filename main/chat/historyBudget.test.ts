@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from '../models/provider.ts';
 import { answerReserve, contextWindowFor, estimateMessageTokens, fitHistory, ollamaNumCtx, OLLAMA_CONTEXT_CAP, type ContextWindow } from './historyBudget.ts';
+import { transcriptSpans, transcriptText } from './transcriptText.ts';
 
 const turn = (n: number, chars: number): ModelMessage[] => [
   { role: 'user', content: `question ${n}: ${'q'.repeat(chars)}` },
@@ -119,6 +120,49 @@ describe('fitHistory', () => {
     expect(fitted.estimatedTokens).toBeLessThanOrEqual(8192 - answerReserve(8192));
     const hopeless = fitHistory([{ role: 'user', content: 'u'.repeat(100_000) }], ollama8k);
     expect(hopeless).toMatchObject({ overBudget: true, numCtx: 8192 });
+  });
+
+  it("a blind model's turn with long OCR readings: the readings are cut (head and tail, said so), never the person's words", () => {
+    // Three 4K editor screens read by local OCR are ~25,000 characters each (~19k estimated tokens together).
+    const reading = (n: number) => `READ${n}-START ${`line ${n} of code, read by OCR ${'x'.repeat(40)}\n`.repeat(450)}READ${n}-END`;
+    const typed = `Which of these files defines fitProfile? ${'Please be thorough. '.repeat(20)}`;
+    const content = [typed, ...[1, 2, 3].map((n) => transcriptText({ id: `a${n}`, name: `shot${n}.png` }, { text: reading(n), engine: 'tesseract.js 7 (eng)' }))].join('\n\n');
+    const messages: ModelMessage[] = [{ role: 'system', content: 'You are Glance.' }, { role: 'user', content }];
+    expect(estimateMessageTokens(messages[1]!)).toBeGreaterThan(8192);
+
+    const fitted = fitHistory(messages, ollama8k);
+    const sent = fitted.messages[1]!.content;
+    expect(fitted.overBudget).toBe(false);
+    expect(fitted.estimatedTokens).toBeLessThanOrEqual(8192 - answerReserve(8192));
+    expect(sent.startsWith(typed)).toBe(true);
+    const spans = transcriptSpans(sent);
+    expect(spans).toHaveLength(3);
+    for (const [k, span] of spans.entries()) {
+      const text = sent.slice(span.start, span.end);
+      // Each reading keeps its beginning and end, or is whole; a cut says how much went.
+      expect(text.startsWith(`READ${k + 1}-START`)).toBe(true);
+      expect(text.endsWith(`READ${k + 1}-END`)).toBe(true);
+    }
+    // Cut to one length: equal shares, not one reading whole and the others gone.
+    const lengths = spans.map((span) => span.end - span.start);
+    expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThan(20);
+    expect(Math.min(...lengths)).toBeGreaterThan(4000);
+    expect(sent.match(/\[… \d+ characters cut to fit the model's context window …\]/g)).toHaveLength(3);
+    expect(sent).toContain('[image a2: shot2.png — not shown: this model cannot see images]');
+
+    // A short reading beside long ones stays whole; the long ones share the rest.
+    const short = `SHORT-START ${'s'.repeat(1500)} SHORT-END`;
+    const mixed = [typed, transcriptText({ id: 'b1', name: 'big.png' }, { text: reading(1), engine: 'ocr' }), transcriptText({ id: 'b2', name: 'small.png' }, { text: short, engine: 'ocr' }), transcriptText({ id: 'b3', name: 'big2.png' }, { text: reading(3), engine: 'ocr' })].join('\n\n');
+    const mixedSent = fitHistory([{ role: 'user', content: mixed }], ollama8k).messages[0]!.content;
+    const [a, b, c] = transcriptSpans(mixedSent).map((span) => mixedSent.slice(span.start, span.end));
+    expect(b).toBe(short);
+    expect(a!.length).toBe(c!.length);
+    expect(a!.length).toBeLessThan(reading(1).length);
+
+    // Words the person typed are never cut: too long with nothing else to cut, it is flagged.
+    const typedOnly = fitHistory([{ role: 'user', content: `${typed}${'y'.repeat(40_000)}` }], ollama8k);
+    expect(typedOnly.overBudget).toBe(true);
+    expect(typedOnly.messages[0]!.content).toBe(`${typed}${'y'.repeat(40_000)}`);
   });
 
   it('unknown window: nothing is dropped', () => {

@@ -7,6 +7,7 @@ import { estimateTextTokens, fallbackImageTokens } from '../../common/tokens.ts'
 import type { ProviderKind } from '../../common/models.ts';
 import { knownContextWindow } from '../images/modelRules.ts';
 import type { ModelDetails, ModelMessage } from '../models/provider.ts';
+import { transcriptSpans } from './transcriptText.ts';
 
 export type ContextWindow = {
   /** Tokens a request may use (the history budget); null when unknown: nothing is dropped. */
@@ -90,7 +91,7 @@ export type FittedHistory = {
   droppedTurns: number;
   /** Ollama: the num_ctx to send (what the request needs, within the model's maximum). */
   numCtx?: number;
-  /** Even the current turn alone is larger than the window (sent anyway, at the largest num_ctx). */
+  /** Even the current turn alone, its tool results and image readings cut, is larger than the window (sent anyway, at the largest num_ctx). */
   overBudget: boolean;
 };
 
@@ -124,6 +125,9 @@ function droppedStub(quotes: readonly string[], turns: number, window: number): 
   return `[${turns} earlier turn${turns === 1 ? '' : 's'} of this conversation ${turns === 1 ? 'was' : 'were'} left out to fit the model's context window (${window} tokens).${about} If something from them matters, ask the user.]`;
 }
 
+/** An image's OCR reading is not cut below this many characters. */
+const READING_KEPT = 1000;
+
 /** Shortens a long text to its head and tail, saying how much was cut. */
 function cutText(text: string, keepChars: number): string {
   if (text.length <= keepChars) return text;
@@ -134,9 +138,10 @@ function cutText(text: string, keepChars: number): string {
 
 /**
  * Fits the messages into the window: oldest whole turns first (replaced by one stub on the
- * system message), then the current turn's long tool results (head and tail kept). Never
- * silent: every cut leaves words saying so. `extraTokens` counts what rides beside the
- * messages (tool definitions).
+ * system message), then the current turn's long tool results, then its images' local-OCR
+ * readings for a blind model (head and tail kept; three readings of a 4K editor screen are
+ * ~19k estimated tokens). The person's own words are never cut. Never silent: every cut
+ * leaves words saying so. `extraTokens` counts what rides beside the messages (tool definitions).
  */
 export function fitHistory(messages: ModelMessage[], window: ContextWindow, options: { extraTokens?: number } = {}): FittedHistory {
   const extra = options.extraTokens ?? 0;
@@ -196,7 +201,43 @@ export function fitHistory(messages: ModelMessage[], window: ContextWindow, opti
     const keep = Math.max(2000, m.content.length - Math.ceil(over * 3.5) - 200);
     current = current.map((x, j) => (j === i ? { ...x, content: cutText(x.content, keep) } : x)) as ModelMessage[];
   }
+  // Still too big: the readings, all to one length (a fair share each), at least a thousand characters.
+  const over = sum(current) - budget;
+  if (over > 0) current = cutReadings(current, Math.ceil(over * 3.5));
   return done(current, droppedTurns, sum(current) > budget);
+}
+
+/**
+ * Shortens the image readings in user messages by about `chars` characters in all: every reading
+ * longer than a common length is cut to it (head and tail kept), so three screenshots keep equal
+ * shares instead of one whole and two gone.
+ */
+function cutReadings(messages: ModelMessage[], chars: number): ModelMessage[] {
+  const spans = messages.flatMap((m, i) => (m.role === 'user' ? transcriptSpans(m.content).map((s) => ({ i, ...s, length: s.end - s.start })) : []));
+  if (spans.length === 0) return messages;
+  const slack = 200; // the cut note, and rounding
+  let keep = spans.reduce((n, s) => n + s.length, 0) - chars - slack * spans.length;
+  // The common length: the short readings stay whole, the rest share what is left evenly.
+  let cap = Infinity;
+  let left = spans.length;
+  for (const length of spans.map((s) => s.length).sort((a, b) => a - b)) {
+    if (length <= keep / left) {
+      keep -= length;
+      left--;
+    } else {
+      cap = Math.max(READING_KEPT, Math.floor(keep / left));
+      break;
+    }
+  }
+  if (cap === Infinity) return messages;
+  const out = [...messages];
+  // From the end of each message, so the spans before a cut stay where they were.
+  for (const s of spans.sort((a, b) => a.i - b.i || b.start - a.start)) {
+    if (s.length <= cap) continue;
+    const text = out[s.i]!.content;
+    out[s.i] = { ...out[s.i]!, content: text.slice(0, s.start) + cutText(text.slice(s.start, s.end), cap) + text.slice(s.end) } as ModelMessage;
+  }
+  return out;
 }
 
 /** num_ctx: the next power of two that holds the request (at least the model's default), capped by the window. */

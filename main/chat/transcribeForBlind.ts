@@ -38,12 +38,3 @@ export async function transcribeForBlind(
   if (!hasText(read.reading)) return refusal;
   return { ok: true, attachment: info, text: read.reading.text, engine: read.reading.engine };
 }
-
-/** How a transcript reads in the model's message: plainly not the image, plainly machine-read. */
-export function transcriptText(a: Pick<AttachmentInfo, 'id' | 'name'>, transcript: { text: string; engine: string }): string {
-  return (
-    `[image ${a.id}: ${a.name} — not shown: this model cannot see images]\n` +
-    `Text read from ${a.name} by local OCR (${transcript.engine}; it may contain misread characters):\n` +
-    `<<<\n${transcript.text}\n>>>`
-  );
-}
