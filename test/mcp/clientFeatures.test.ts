@@ -44,7 +44,9 @@ describe('the environment of a stdio server', () => {
   });
 
   it('a server that never answers initialize says so, with the tail of its stderr', async () => {
-    const silent = { command: process.execPath, args: ['-e', "process.stderr.write('waiting for a licence key on stdin\\n'); setInterval(() => {}, 1000)"] };
+    // It reads its stdin and never answers, and goes when stdin ends: a test worker that is killed
+    // (no 'exit' event, so no SIGTERM from createStdioTransport) must not leave it running.
+    const silent = { command: process.execPath, args: ['-e', "process.stderr.write('waiting for a licence key on stdin\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))"] };
     const hub = hubFor({ silent }, { startTimeoutMs: 1500 });
     await hub.listTools();
     expect(hub.status()[0]).toMatchObject({ state: 'failed' });
