@@ -82,8 +82,10 @@ export const ImageTranscribedEvent = z.object({
   type: z.literal('image_transcribed'),
   attachmentId: z.string(),
   origin: z.string(),
-  /** Characters of text the model got. */
+  /** Characters of text read (what the model gets, unless sentChars says less). */
   chars: z.number().int().nonnegative(),
+  /** Only this many characters of it (its beginning and end) fitted the model's context window. */
+  sentChars: z.number().int().nonnegative().optional(),
   /** The OCR engine, e.g. "tesseract.js 7 (eng)". */
   engine: z.string(),
   /** The text itself, so the person sees what the model read (absent from older events). */

@@ -25,8 +25,11 @@ const UserMessage = z.object({
   descriptions: z.record(z.string(), z.string()).optional(),
   /** The helper model that wrote them (absent in older files). */
   describedBy: z.string().optional(),
-  /** Text read by local OCR for a blind chat model with no helper, by attachment id (sent instead of the image). */
-  transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string() })).optional(),
+  /**
+   * Text read by local OCR for a blind chat model with no helper, by attachment id (sent instead of
+   * the image); `sentChars` when only that much of it fitted the model's context window in this turn.
+   */
+  transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string(), sentChars: z.number().int().nonnegative().optional() })).optional(),
   /** The model asked to answer it. */
   model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
   createdAt: z.string(),

@@ -148,6 +148,9 @@ describe('fitHistory', () => {
     expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThan(20);
     expect(Math.min(...lengths)).toBeGreaterThan(4000);
     expect(sent.match(/\[… \d+ characters cut to fit the model's context window …\]/g)).toHaveLength(3);
+    // Each cut reading is named, with the characters of it that went.
+    expect(Object.keys(fitted.cutReadings ?? {}).sort()).toEqual(['a1', 'a2', 'a3']);
+    expect(new Set(Object.values(fitted.cutReadings ?? {})).size).toBe(1);
     expect(sent).toContain('[image a2: shot2.png — not shown: this model cannot see images]');
 
     // A short reading beside long ones stays whole; the long ones share the rest.
@@ -156,6 +159,7 @@ describe('fitHistory', () => {
     const mixedSent = fitHistory([{ role: 'user', content: mixed }], ollama8k).messages[0]!.content;
     const [a, b, c] = transcriptSpans(mixedSent).map((span) => mixedSent.slice(span.start, span.end));
     expect(b).toBe(short);
+    expect(fitHistory([{ role: 'user', content: mixed }], ollama8k).cutReadings).not.toHaveProperty('b2');
     expect(a!.length).toBe(c!.length);
     expect(a!.length).toBeLessThan(reading(1).length);
 

@@ -93,6 +93,8 @@ export type FittedHistory = {
   numCtx?: number;
   /** Even the current turn alone, its tool results and image readings cut, is larger than the window (sent anyway, at the largest num_ctx). */
   overBudget: boolean;
+  /** Image readings (local OCR for a blind model) cut to fit: characters sent, by attachment id. */
+  cutReadings?: Record<string, number>;
 };
 
 /** A turn starts at a user message that does not follow a tool result (deliveries do). */
@@ -203,8 +205,11 @@ export function fitHistory(messages: ModelMessage[], window: ContextWindow, opti
   }
   // Still too big: the readings, all to one length (a fair share each), at least a thousand characters.
   const over = sum(current) - budget;
-  if (over > 0) current = cutReadings(current, Math.ceil(over * 3.5));
-  return done(current, droppedTurns, sum(current) > budget);
+  if (over <= 0) return done(current, droppedTurns);
+  const readings = cutReadings(current, Math.ceil(over * 3.5));
+  const result = done(readings.messages, droppedTurns, sum(readings.messages) > budget);
+  if (Object.keys(readings.sent).length) result.cutReadings = readings.sent;
+  return result;
 }
 
 /**
@@ -212,9 +217,10 @@ export function fitHistory(messages: ModelMessage[], window: ContextWindow, opti
  * longer than a common length is cut to it (head and tail kept), so three screenshots keep equal
  * shares instead of one whole and two gone.
  */
-function cutReadings(messages: ModelMessage[], chars: number): ModelMessage[] {
+function cutReadings(messages: ModelMessage[], chars: number): { messages: ModelMessage[]; sent: Record<string, number> } {
+  const sent: Record<string, number> = {};
   const spans = messages.flatMap((m, i) => (m.role === 'user' ? transcriptSpans(m.content).map((s) => ({ i, ...s, length: s.end - s.start })) : []));
-  if (spans.length === 0) return messages;
+  if (spans.length === 0) return { messages, sent };
   const slack = 200; // the cut note, and rounding
   let keep = spans.reduce((n, s) => n + s.length, 0) - chars - slack * spans.length;
   // The common length: the short readings stay whole, the rest share what is left evenly.
@@ -229,15 +235,16 @@ function cutReadings(messages: ModelMessage[], chars: number): ModelMessage[] {
       break;
     }
   }
-  if (cap === Infinity) return messages;
+  if (cap === Infinity) return { messages, sent };
   const out = [...messages];
   // From the end of each message, so the spans before a cut stay where they were.
   for (const s of spans.sort((a, b) => a.i - b.i || b.start - a.start)) {
     if (s.length <= cap) continue;
     const text = out[s.i]!.content;
     out[s.i] = { ...out[s.i]!, content: text.slice(0, s.start) + cutText(text.slice(s.start, s.end), cap) + text.slice(s.end) } as ModelMessage;
+    sent[s.id] = cap;
   }
-  return out;
+  return { messages: out, sent };
 }
 
 /** num_ctx: the next power of two that holds the request (at least the model's default), capped by the window. */

@@ -13,15 +13,16 @@ export function transcriptText(a: Pick<AttachmentInfo, 'id' | 'name'>, transcrip
   );
 }
 
-/** Where the readings' texts are in a message made with transcriptText: [start, end) of each, in order. */
-export function transcriptSpans(content: string): Array<{ start: number; end: number }> {
-  const spans: Array<{ start: number; end: number }> = [];
-  for (const m of content.matchAll(/\nText read from [^\n]* by local OCR \([^\n]*\):\n<<<\n/g)) {
+/** Where the readings' texts are in a message made with transcriptText: [start, end) of each, in order, with the image's id. */
+export function transcriptSpans(content: string): Array<{ id: string; start: number; end: number }> {
+  const spans: Array<{ id: string; start: number; end: number }> = [];
+  for (const m of content.matchAll(/\[image ([^\s:\]]+): [^\n]* — not shown: this model cannot see images\]\nText read from [^\n]* by local OCR \([^\n]*\):\n<<<\n/g)) {
     const start = m.index + m[0].length;
+    const id = m[1]!;
     // A reading ends at the last "\n>>>" before the next reading (the text itself may hold ">>>").
     const next = content.indexOf('\nText read from ', start);
     const close = content.lastIndexOf(CLOSE, next < 0 ? content.length : next);
-    if (close >= start) spans.push({ start, end: close });
+    if (close >= start) spans.push({ id, start, end: close });
   }
   return spans;
 }

@@ -76,6 +76,7 @@ export class TurnLoop {
       const fitted = chat.context ? fitHistory(messages, chat.context, { extraTokens: estimateTextTokens(JSON.stringify(specs)) }) : undefined;
       const request: ModelRequest = { model: chat.model, messages: fitted?.messages ?? messages };
       if (fitted?.numCtx !== undefined) request.contextTokens = fitted.numCtx;
+      if (fitted?.cutReadings) this.#readingsCut(fitted.cutReadings);
       if (offerTools) request.tools = specs;
       if (this.#request.think !== undefined) request.think = this.#request.think;
 
@@ -91,6 +92,19 @@ export class TurnLoop {
       await this.#runTools(calls, tools);
       if (this.#closed) throw new ProviderError('cancelled', 'Stopped.');
       await this.#deps.conversations.save(this.#conversation);
+    }
+  }
+
+  /** Image readings cut to fit the window: kept on the user message and told to the UI, so nobody thinks the model got all of them. */
+  #readingsCut(sent: Record<string, number>): void {
+    for (const m of this.#conversation.messages) {
+      if (m.role !== 'user' || !m.transcripts) continue;
+      for (const [id, chars] of Object.entries(sent)) {
+        const t = m.transcripts[id];
+        if (!t || t.sentChars === chars) continue;
+        t.sentChars = chars;
+        this.#emit({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, sentChars: chars, engine: t.engine, text: t.text });
+      }
     }
   }
 

@@ -125,6 +125,9 @@ describe('reduceChat: a live turn', () => {
       ev({ type: 'image_transcribed', attachmentId: chart.id, origin: 'user', chars: 42, engine: 'tesseract.js 7 (eng)' }),
     );
     expect(s.turns[T]!.images[chart.id]!.sentAsText).toEqual({ chars: 42, engine: 'tesseract.js 7 (eng)' });
+    // Cut later to fit the context window: the same image learns how much of its reading went.
+    const cut = fold(s, ev({ type: 'image_transcribed', attachmentId: chart.id, origin: 'user', chars: 42, sentChars: 30, engine: 'tesseract.js 7 (eng)' }));
+    expect(cut.turns[T]!.images[chart.id]!.sentAsText).toEqual({ chars: 42, sentChars: 30, engine: 'tesseract.js 7 (eng)' });
     // An id the turn never showed changes nothing.
     const same = fold(s, ev({ type: 'image_transcribed', attachmentId: 'c'.repeat(16), origin: 'user', chars: 1, engine: 'x' }));
     expect(same.turns[T]!.images).toBe(s.turns[T]!.images);

@@ -26,7 +26,8 @@ export type ImageView = {
   /** …and replaced by a text stub when the turn ended. */
   retracted: boolean;
   /** A blind model got this image's text, read by local OCR, instead of the image. */
-  sentAsText?: { chars: number; engine: string; text?: string };
+  /** sentChars: only that much of the reading (its beginning and end) fitted the model's context window. */
+  sentAsText?: { chars: number; engine: string; text?: string; sentChars?: number };
 };
 
 export type ToolCallView = {
@@ -206,7 +207,8 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     case 'image_transcribed': {
       const image = turn.images[event.attachmentId];
       if (!image) return turn;
-      return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText: { chars: event.chars, engine: event.engine, ...(event.text === undefined ? {} : { text: event.text }) } } } };
+      const sentAsText = { chars: event.chars, engine: event.engine, ...(event.text === undefined ? {} : { text: event.text }), ...(event.sentChars === undefined ? {} : { sentChars: event.sentChars }) };
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText } } };
     }
     case 'image_delivered':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatTokens } from '../../common/imageFormat.ts';
+import { formatTokens, groupDigits } from '../../common/imageFormat.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
@@ -17,18 +17,7 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
         </span>
         {size && <span className="size">{size}</span>}
         {!image.sentAsText && formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
-        {image.sentAsText &&
-          (image.sentAsText.text === undefined ? (
-            <span className="sent-as-text" title={`This model cannot see images: it got the ${image.sentAsText.chars} characters of text that ${image.sentAsText.engine} read from it.`}>
-              sent as text (local OCR)
-            </span>
-          ) : (
-            <details className="helper-description sent-as-text">
-              <summary>sent as text (local OCR)</summary>
-              <p className="muted small-text">The model cannot see images; it got what {image.sentAsText.engine} read:</p>
-              <p className="read-text">{image.sentAsText.text}</p>
-            </details>
-          ))}
+        {image.sentAsText && <SentAsText reading={image.sentAsText} />}
         {image.description && (
           <details className="helper-description">
             <summary>Described by {image.description.model}</summary>
@@ -38,5 +27,28 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
         {children}
       </span>
     </li>
+  );
+}
+
+/** What a blind model got instead of the image: the local-OCR text, all of it or (cut to fit its context window) its beginning and end. */
+function SentAsText({ reading }: { reading: NonNullable<ImageView['sentAsText']> }) {
+  const cut = reading.sentChars !== undefined && reading.sentChars < reading.chars;
+  const label = cut ? 'sent as text, shortened (local OCR)' : 'sent as text (local OCR)';
+  const got = cut
+    ? `it got the beginning and end of what ${reading.engine} read — ${groupDigits(reading.sentChars!)} of ${groupDigits(reading.chars)} characters, cut to fit its context window`
+    : `it got the ${groupDigits(reading.chars)} characters of text that ${reading.engine} read`;
+  if (reading.text === undefined) {
+    return (
+      <span className="sent-as-text" title={`This model cannot see images: ${got}.`}>
+        {label}
+      </span>
+    );
+  }
+  return (
+    <details className="helper-description sent-as-text">
+      <summary>{label}</summary>
+      <p className="muted small-text">The model cannot see images; {got}:</p>
+      <p className="read-text">{reading.text}</p>
+    </details>
   );
 }

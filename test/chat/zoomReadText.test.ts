@@ -203,6 +203,38 @@ describe('local OCR for a blind model', () => {
     expect(a?.original).toBeDefined();
   }, 120_000);
 
+  it('a reading longer than a small context window is cut to fit, and the UI and the stored turn say how much went', async () => {
+    const small = await createModelServer({ models: [{ name: 'small-blind', capabilities: ['completion'], contextLength: 768 }] });
+    const hs = await makeHarness({ ollama: small.url, openai: small.openaiBaseUrl });
+    try {
+      const lines = invoiceLines(40, 11);
+      const long = await textImage({ lines, width: 900, height: 960, x: 20, y: 20, fontPx: 14 });
+      const { outcome, events } = await hs.turn({ model: 'small-blind', text: 'Sum the totals.', attachments: [{ source: long.png, name: 'orders.png', origin: 'user', requestedBy: 'user' }] });
+      expect(outcome.status).toBe('done');
+      const [read, cut] = ofType(events, 'image_transcribed');
+      expect(read!.sentChars).toBeUndefined();
+      expect(cut).toMatchObject({ attachmentId: read!.attachmentId, chars: read!.chars, text: read!.text });
+      expect(cut!.sentChars).toBeGreaterThanOrEqual(1000);
+      expect(cut!.sentChars).toBeLessThan(cut!.chars);
+      // What reached the server: the question whole, the reading's first and last lines, the cut said in words.
+      const user = small.requests[0]!.messages.findLast((m) => m.role === 'user')!.text;
+      expect(user.startsWith('Sum the totals.')).toBe(true);
+      expect(user).toMatch(/\[… \d+ characters cut to fit the model's context window …\]/);
+      const sent = user.slice(user.indexOf('<<<') + 4, user.lastIndexOf('>>>'));
+      const sentLines = sent.trim().split('\n');
+      expect(accuracy(sentLines.slice(0, 2).join('\n'), lines.slice(0, 2)).characters).toBeGreaterThanOrEqual(0.9);
+      expect(accuracy(sentLines.slice(-2).join('\n'), lines.slice(-2)).characters).toBeGreaterThanOrEqual(0.9);
+      expect(small.requests[0]!.body).toMatchObject({ options: { num_ctx: 768 } });
+      // Kept with the turn, so a reopened conversation still says it.
+      const stored = await hs.core.conversations.get(outcome.conversationId);
+      const message = stored!.messages.find((m) => m.role === 'user');
+      expect(message?.role === 'user' && message.transcripts?.[read!.attachmentId]?.sentChars).toBe(cut!.sentChars);
+    } finally {
+      await hs.close();
+      await small.close();
+    }
+  }, 120_000);
+
   it('an image without text is still refused as model-blind and nothing is sent', async () => {
     const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).blur(4).png().toBuffer();
     const { outcome, events } = await h.turn({ model: 'blind-llm', text: 'What is this?', attachments: [{ source: photo, name: 'photo.png', origin: 'user', requestedBy: 'user' }] });
