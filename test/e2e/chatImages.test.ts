@@ -3,7 +3,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeBarChart } from '../fixtures/chart.ts';
-import { textImage } from '../fixtures/textImage.ts';
+import { invoiceLines, textImage } from '../fixtures/textImage.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
 import { pickModel } from './browserHarness.ts';
 import { chatSuite, messageBox } from './chatSuite.ts';
@@ -78,6 +78,30 @@ describe('a blind model without a helper', () => {
     // Stored so: a reload shows it the same way.
     await page.reload();
     await page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'invoice.png' }).getByText('sent as text (local OCR)').waitFor();
+  });
+});
+
+describe('a reading too long for the context window', () => {
+  it('is cut to fit, and the chat says the model got only its beginning and end', async () => {
+    const models = await createModelServer({ models: [...DEFAULT_MODELS, { name: 'small-blind', capabilities: ['completion'], contextLength: 768 }] });
+    onTestFinished(() => models.close());
+    const { page, shot } = await suite.session({ ollamaHost: models.url });
+    await pickModel(page, 'small-blind');
+    // ~2,200 characters read: more than the 576 tokens a 768-token window leaves for the request.
+    const scan = await textImage({ lines: invoiceLines(40, 11), width: 900, height: 960, x: 20, y: 20, fontPx: 14 });
+    await page.locator('main').drop({ files: { name: 'orders.png', mimeType: 'image/png', buffer: scan.png } });
+    await attachments(page).getByRole('listitem', { name: 'orders.png' }).getByText('goes as text (local OCR)').waitFor({ timeout: 60_000 });
+    await messageBox(page).fill('Sum the totals.');
+    await messageBox(page).press('Enter');
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+    const sent = page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'orders.png' });
+    await sent.getByText('sent as text, shortened (local OCR)').click();
+    expect(await sent.textContent()).toMatch(/it got the beginning and end of what tesseract\.js 7 \(eng\) read — [\d,]+ of [\d,]+ characters, cut to fit its context window/);
+    await shot('reading-cut-to-fit');
+    expect(models.requests.at(-1)!.messages.map((m) => m.text).join('\n')).toMatch(/characters cut to fit the model's context window/);
+    // Stored so: a reload says it the same way.
+    await page.reload();
+    await page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'orders.png' }).getByText('sent as text, shortened (local OCR)').waitFor();
   });
 });
 
