@@ -97,14 +97,14 @@ export class TurnLoop {
 
   /** Image readings cut to fit the window: kept on the user message and told to the UI, so nobody thinks the model got all of them. */
   #readingsCut(sent: Record<string, number>): void {
-    for (const m of this.#conversation.messages) {
-      if (m.role !== 'user' || !m.transcripts) continue;
-      for (const [id, chars] of Object.entries(sent)) {
-        const t = m.transcripts[id];
-        if (!t || t.sentChars === chars) continue;
-        t.sentChars = chars;
-        this.#emit({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, sentChars: chars, engine: t.engine, text: t.text });
-      }
+    // Only this turn's readings are ever cut (older turns go whole first): they are on its user message.
+    const m = this.#conversation.messages.findLast((x) => x.role === 'user');
+    if (m?.role !== 'user' || !m.transcripts) return;
+    for (const [id, chars] of Object.entries(sent)) {
+      const t = m.transcripts[id];
+      if (!t || t.sentChars === chars) continue;
+      t.sentChars = chars;
+      this.#emit({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, sentChars: chars, engine: t.engine, text: t.text });
     }
   }
 
