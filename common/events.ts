@@ -91,6 +91,12 @@ export const ImageTranscribedEvent = z.object({
   /** The text itself, so the person sees what the model read (absent from older events). */
   text: z.string().optional(),
 });
+/** The one way an `image_transcribed` event is made from a stored reading (engine, turn loop, history view). */
+export function imageTranscribedEvent(attachmentId: string, origin: string, reading: { text: string; engine: string; sentChars?: number }): z.infer<typeof ImageTranscribedEvent> {
+  const event: z.infer<typeof ImageTranscribedEvent> = { type: 'image_transcribed', attachmentId, origin, chars: reading.text.length, engine: reading.engine, text: reading.text };
+  if (reading.sentChars !== undefined) event.sentChars = reading.sentChars;
+  return event;
+}
 /** A vision helper described a user's image for a blind chat model: this text is all that model gets of it. */
 export const ImageDescribedEvent = z.object({
   type: z.literal('image_described'),

@@ -1,4 +1,4 @@
-import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ConversationView } from '../../common/ipc.ts';
 import type { Conversation } from '../chat/conversation.ts';
 import type { LiveTurn } from '../chat/liveTurns.ts';
@@ -34,7 +34,7 @@ export async function conversationView(conversation: Conversation, store: Attach
         const e = attached(id, 'user');
         if (e) current.events.push(e);
         const t = m.transcripts?.[id];
-        if (e && t) current.events.push({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, ...(t.sentChars === undefined ? {} : { sentChars: t.sentChars }), engine: t.engine, text: t.text });
+        if (e && t) current.events.push(imageTranscribedEvent(id, 'user', t));
         const described = m.descriptions?.[id];
         // The helper's name was not stored with older descriptions.
         if (e && described !== undefined) current.events.push({ type: 'image_described', attachmentId: id, model: m.describedBy ?? 'the vision helper', text: described });

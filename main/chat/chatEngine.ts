@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ToolSwitches } from '../../common/ipcPayloads.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
@@ -188,7 +188,7 @@ export class ChatEngine {
     for (const a of attached) {
       emit(imageAttachedEvent(a, a.origin));
       const t = transcripts.get(a.id);
-      if (t) emit({ type: 'image_transcribed', attachmentId: a.id, origin: a.origin, chars: t.text.length, engine: t.engine, text: t.text });
+      if (t) emit(imageTranscribedEvent(a.id, a.origin, t));
     }
     const userMessage: StoredUserMessage = {
       role: 'user',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { imageAttachedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
@@ -104,7 +104,7 @@ export class TurnLoop {
       const t = m.transcripts[id];
       if (!t || t.sentChars === chars) continue;
       t.sentChars = chars;
-      this.#emit({ type: 'image_transcribed', attachmentId: id, origin: 'user', chars: t.text.length, sentChars: chars, engine: t.engine, text: t.text });
+      this.#emit(imageTranscribedEvent(id, 'user', t));
     }
   }
 
