@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { switchedOff } from '../../common/toolSwitches.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
@@ -13,6 +13,8 @@ const STATE_WORDS = { idle: 'not started', starting: 'starting…', ready: '', f
  */
 export function ToolsMenu() {
   const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const sources = useApp((s) => s.toolSources);
   const switches = useApp((s) => s.toolSwitches);
   const error = useApp((s) => s.toolsError);
@@ -26,10 +28,25 @@ export function ToolsMenu() {
     if (open) void load();
   }, [open, servers, load]);
 
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+  useDismiss(open, root, close);
+  const place = usePlacement(open, button);
+
   const off = switches.offServers.length + switches.offTools.length;
   return (
-    <div className="tools-menu">
+    <div
+      className="tools-menu"
+      ref={root}
+      onBlur={(e) => {
+        // Tabbing (or a shortcut moving focus) out of the menu closes it, as other menus do.
+        if (open && e.relatedTarget instanceof Node && !root.current?.contains(e.relatedTarget)) setOpen(false);
+      }}
+    >
       <button
+        ref={button}
         type="button"
         className="ghost small"
         aria-expanded={open}
@@ -45,12 +62,7 @@ export function ToolsMenu() {
           className="tools-panel"
           role="group"
           aria-label="Tools for this conversation"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.stopPropagation();
-              setOpen(false);
-            }
-          }}
+          style={place}
         >
           <p className="muted small-text">Switched off here, a tool is not offered to the model in this conversation.</p>
           {running && <p className="muted small-text">Wait for the answer to finish to change them.</p>}
@@ -94,4 +106,69 @@ export function ToolsMenu() {
       )}
     </div>
   );
+}
+
+/**
+ * The menu closes as every menu does: Escape (focus back on its button), a press outside it,
+ * and whatever moves the window on — a send, another or a new conversation, the image viewer.
+ */
+function useDismiss(open: boolean, root: RefObject<HTMLDivElement | null>, close: (refocus: boolean) => void) {
+  const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  const conversationId = useApp((s) => s.chat.conversationId);
+  const turns = useApp((s) => s.chat.order.length);
+  const viewer = useApp((s) => s.viewer !== null);
+  const latest = useRef(close);
+  latest.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const onPress = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) latest.current(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // Only the menu, when the focus is on it (or nowhere, after a press on its text): a running
+      // answer's Escape in the message box still stops it.
+      const active = document.activeElement;
+      const ours = !active || active === document.body || (root.current?.contains(active) ?? false);
+      if (ours) e.stopPropagation();
+      latest.current(ours);
+    };
+    document.addEventListener('pointerdown', onPress, true);
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPress, true);
+      window.removeEventListener('keydown', onKey, true);
+    };
+  }, [open, root]);
+  useEffect(() => {
+    if (running || viewer) latest.current(false);
+  }, [running, viewer]);
+  const opened = useRef({ conversationId, turns });
+  useEffect(() => {
+    if (open) opened.current = { conversationId, turns };
+  }, [open]);
+  useEffect(() => {
+    if (open && (opened.current.conversationId !== conversationId || opened.current.turns !== turns)) latest.current(false);
+  }, [open, conversationId, turns]);
+}
+
+const MARGIN = 8;
+
+/** Above its button, right-aligned to it, but never past the window's edges (a 400 px window). */
+function usePlacement(open: boolean, button: RefObject<HTMLButtonElement | null>): CSSProperties | undefined {
+  const [place, setPlace] = useState<CSSProperties>();
+  useLayoutEffect(() => {
+    if (!open) return;
+    const measure = () => {
+      const at = button.current?.getBoundingClientRect();
+      if (!at) return;
+      const width = Math.min(320, window.innerWidth - 2 * MARGIN);
+      const left = Math.max(MARGIN, Math.min(at.right - width, window.innerWidth - width - MARGIN));
+      setPlace({ position: 'fixed', left, width, bottom: window.innerHeight - at.top + 6, right: 'auto', maxHeight: Math.max(120, at.top - 2 * MARGIN) });
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [open, button]);
+  return place;
 }
