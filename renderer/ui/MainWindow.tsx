@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { Route } from '../route.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
@@ -71,6 +71,21 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
   }, [navOpen]);
 
   const inSettings = route.name === 'settings';
+  // Escape leaves Settings for the chat, as it closes other windows' panels — unless something
+  // inside took it (a menu, a dialog, the hotkey recorder).
+  const back = () => navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' });
+  const backRef = useRef(back);
+  backRef.current = back;
+  useEffect(() => {
+    if (!inSettings) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open]')) return;
+      backRef.current();
+      focusMessageBox();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [inSettings]);
   // Settings has no message list to say when its first frame is drawn (MessageList does for a chat).
   useEffect(() => {
     if (inSettings) windowOpened();

@@ -91,7 +91,7 @@ export function ImageSizesSection({ settings }: { settings: Settings }) {
           }}
         >
           <div className="table-wrap">
-            <table className="models-table" aria-label="Image size per model">
+            <table className="models-table stacks" aria-label="Image size per model">
               <thead>
                 <tr>
                   <th scope="col">Model</th>
@@ -104,11 +104,11 @@ export function ImageSizesSection({ settings }: { settings: Settings }) {
                 {rows.map((r) => (
                   <tr key={rowKey(r)}>
                     <th scope="row">{r.name}</th>
-                    <td>{r.endpoint}</td>
-                    <td>
+                    <td data-label="Endpoint">{r.endpoint}</td>
+                    <td data-label="Longest edge (px)">
                       <input className="number" inputMode="numeric" aria-label={`Longest edge for ${r.name}`} placeholder="model’s rule" value={r.edge} onChange={(e) => edit(rowKey(r), 'edge', e.target.value)} />
                     </td>
-                    <td>
+                    <td data-label="Most pixels (MP)">
                       <input className="number" inputMode="decimal" aria-label={`Most pixels for ${r.name}`} placeholder="model’s rule" value={r.megapixels} onChange={(e) => edit(rowKey(r), 'megapixels', e.target.value)} />
                     </td>
                   </tr>

@@ -10,19 +10,21 @@ import { ProvidersSection } from './ProvidersSection.tsx';
 import { ToolApprovalSection } from './ToolApprovalSection.tsx';
 import { VisionSection } from './VisionSection.tsx';
 
+/** The whole section box in view, its heading focused (so keyboard and screen reader users land there too). */
+function showSection(id: string) {
+  const heading = document.getElementById(`settings-${id}-title`);
+  document.getElementById(`settings-${id}`)?.scrollIntoView({ block: 'start' });
+  heading?.setAttribute('tabindex', '-1');
+  heading?.focus({ preventScroll: true });
+}
+
 /** `section`: from the address (#/settings/vision), so a link in the chat lands on the right place. */
 export function SettingsView({ section }: { section?: string }) {
   const settings = useApp((s) => s.settings);
   const error = useApp((s) => s.settingsError);
   const ready = settings !== null;
   useEffect(() => {
-    if (!ready || !section) return;
-    const heading = document.getElementById(`settings-${section}-title`);
-    // The whole section box in view, its heading focused.
-    document.getElementById(`settings-${section}`)?.scrollIntoView({ block: 'start' });
-    // The heading takes the focus so keyboard and screen reader users land there too.
-    heading?.setAttribute('tabindex', '-1');
-    heading?.focus({ preventScroll: true });
+    if (ready && section) showSection(section);
   }, [ready, section]);
   if (!settings) {
     return <div className="settings">{error ? <p role="alert">Settings could not be read: {error}</p> : <p className="muted">Loading settings…</p>}</div>;
@@ -32,7 +34,7 @@ export function SettingsView({ section }: { section?: string }) {
       <h1>Settings</h1>
       <nav className="settings-nav" aria-label="Settings sections">
         {SETTINGS_PAGES.map(([id, label]) => (
-          <a key={id} href={`#/settings/${id}`} onClick={(e) => (e.preventDefault(), document.getElementById(`settings-${id}`)?.scrollIntoView({ behavior: 'smooth' }))}>
+          <a key={id} href={`#/settings/${id}`} onClick={(e) => (e.preventDefault(), showSection(id))}>
             {label}
           </a>
         ))}

@@ -24,7 +24,7 @@ export function VisionSection({ settings }: { settings: Settings }) {
   return (
     <Section id="vision" title="Vision" description="Whether each model can see. Glance asks the server; where it says nothing, declare it here.">
       <div className="table-wrap">
-        <table className="models-table">
+        <table className="models-table stacks" aria-label="Vision per model">
           <thead>
             <tr>
               <th scope="col">Model</th>
@@ -39,12 +39,12 @@ export function VisionSection({ settings }: { settings: Settings }) {
               return (
                 <tr key={modelKey(m)}>
                   <th scope="row">{m.name}</th>
-                  <td>{m.endpoint}</td>
-                  <td>
+                  <td data-label="Endpoint">{m.endpoint}</td>
+                  <td data-label="Glance thinks">
                     <VisionBadge model={m} />{' '}
                     <span className="muted small-text">{m.capabilities.visionSource === 'none' ? 'its server does not say' : `per ${visionSourceText(m.capabilities.visionSource)}`}</span>
                   </td>
-                  <td>
+                  <td data-label="Declare">
                     <select aria-label={`Vision for ${m.name}`} value={declared ?? 'auto'} onChange={(e) => setOverride(m.endpoint, m.name, e.target.value)}>
                       <option value="auto">Detect</option>
                       <option value="yes">Sees images</option>
