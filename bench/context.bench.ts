@@ -89,7 +89,7 @@ try {
     const t0 = performance.now();
     const shot = await capturer.capture('primary');
     if (!shot.ok) throw new Error(shot.message);
-    const prepared = await core.intake.prepare({ source: shot.capture.png, origin: 'bench', requestedBy: 'user' }, DEFAULT_PROFILES.ollama);
+    const prepared = await core.intake.admit({ source: shot.capture.png, origin: 'bench', requestedBy: 'user' }, { profile: DEFAULT_PROFILES.ollama }, 'check');
     if (!prepared.ok) throw new Error(prepared.message);
     prepMs.push(performance.now() - t0);
   }

@@ -63,7 +63,7 @@ try {
     const shot = await capturer.capture('under-cursor');
     if (!shot.ok) throw new Error(shot.message);
     const { png, display } = shot.capture;
-    const attached = await intake.tryAttachImage({ source: png, name: 'screenshot.png', origin: 'screenshot', requestedBy: 'user', pixelRatio: display.scaleFactor }, target);
+    const attached = await intake.admit({ source: png, name: 'screenshot.png', origin: 'screenshot', requestedBy: 'user', pixelRatio: display.scaleFactor }, target, 'user');
     if (!attached.ok) throw new Error(attached.message);
     const payload = await store.get(attached.attachment.id);
     if (!payload) throw new Error('stored payload missing');

@@ -338,7 +338,7 @@ ${d.shotBytes} bytes of PNG; its naive base64 is ${d.naive} bytes. The text is g
 ${d.table}
 
 What the columns mean:
-- **output / bytes**: what \`ImageIntake.prepare(input, profile)\` returned — the model-ready payload.
+- **output / bytes**: what \`ImageIntake.admit(input, { profile }, 'check')\` returned — the model-ready payload.
 - **of naive base64**: base64 of the payload over base64 of the original PNG (what sending the capture as-is costs).
 - **median / max ms**: wall time of one \`prepare\` call (sniff, decode guard, one decode and fit, then the encoding:
   PNG or JPEG predicted from a sample of rows and encoded once, see \`main/images/encoderChoice.ts\` and

@@ -108,7 +108,7 @@ function scaleBox(box: Box, from: Size, to: Size): Box {
 }
 
 async function measure(intake: ImageIntake, ocr: Ocr, shot: Shot, model: Model, variant: Row['variant'], profile: ImageProfile, rule: ImageProfile['rule']): Promise<Row> {
-  const prepared = await intake.prepare({ source: shot.png, name: 'screen.png', origin: 'bench', requestedBy: 'user', pixelRatio: shot.display.ratio }, profile);
+  const prepared = await intake.admit({ source: shot.png, name: 'screen.png', origin: 'bench', requestedBy: 'user', pixelRatio: shot.display.ratio }, { profile }, 'check');
   if (!prepared.ok) throw new Error(`${model.label} ${variant}: refused: ${prepared.message}`);
   const image = prepared.image;
   const sent = { width: image.width, height: image.height };

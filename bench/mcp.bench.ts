@@ -52,7 +52,7 @@ async function timeCall(c: Client, megabytes: number, runs: number): Promise<num
 function newCapture(dir: string): BinaryCapture {
   const store = new FileAttachmentStore(dir);
   const intake = new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store });
-  return new BinaryCapture({ intake, store, capturesDir: join(dir, 'captures') });
+  return new BinaryCapture({ intake, capturesDir: join(dir, 'captures') });
 }
 
 // 1. The raw result, as it comes off the wire.

@@ -170,7 +170,7 @@ try {
     '',
     `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${load} at the start, ${loadavg().map((l) => l.toFixed(2)).join(' / ')} at the end (a shared machine: the ratios, measured back to back under the same load, are the figures to trust).`,
     '',
-    `Input: the editor page (14 px code, syntax colours) rendered by Chromium per display kind. **Floor**: \`sharp(png).resize(w, h).jpeg({ quality: 80 })\` to the size prepare chose. **prepare**: \`ImageIntake.prepare(bytes, profile)\` — sniff, decode guard, one decode and fit, the encoding chosen from the source or predicted from the fitted pixels, one encode, sha256. ${baseline ? `**Baseline**: the same call in a checkout of ${baselineCommit(args.baseline ?? '')} (before this work). ` : ''}Medians of ${RUNS} runs after a warm-up; each ratio is the median of per-run ratios (the contenders run back to back, in turn first).`,
+    `Input: the editor page (14 px code, syntax colours) rendered by Chromium per display kind. **Floor**: \`sharp(png).resize(w, h).jpeg({ quality: 80 })\` to the size prepare chose. **prepare**: \`ImageIntake.admit(bytes, { profile }, 'check')\` — sniff, decode guard, one decode and fit, the encoding chosen from the source or predicted from the fitted pixels, one encode, sha256. ${baseline ? `**Baseline**: the same call in a checkout of ${baselineCommit(args.baseline ?? '')} (before this work). ` : ''}Medians of ${RUNS} runs after a warm-up; each ratio is the median of per-run ratios (the contenders run back to back, in turn first).`,
     '',
     table,
     '',
@@ -193,7 +193,7 @@ function baselineCommit(dir: string): string {
 
 function intakeFrom(Intake: typeof ImageIntake, Store: typeof FileAttachmentStore, dir: string): Prepare {
   const intake = new Intake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new Store(dir) });
-  return (png, profile) => intake.prepare({ source: png, origin: 'bench', requestedBy: 'user' }, profile);
+  return (png, profile) => intake.admit({ source: png, origin: 'bench', requestedBy: 'user' }, { profile }, 'check');
 }
 
 async function loadBaseline(root: string, dir: string): Promise<Prepare> {

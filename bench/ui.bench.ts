@@ -85,7 +85,7 @@ async function seed(dataDir: string): Promise<{ id: string; lastTurn: string; im
       height: 270,
       bars: [0, 1, 2].map((k) => ({ color: colors[(i + k * 2) % colors.length]!, height: 40 + ((i * 37 + k * 53) % 220) })),
     });
-    const result = await core.intake.tryAttachImage({ source: chart, name: `chart-${i}.png`, origin: 'user', requestedBy: 'user' }, target);
+    const result = await core.intake.admit({ source: chart, name: `chart-${i}.png`, origin: 'user', requestedBy: 'user' }, target, 'user');
     if (!result.ok) throw new Error(result.message);
     ids.push(result.attachment.id);
   }

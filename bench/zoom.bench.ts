@@ -43,7 +43,7 @@ try {
   // 1. Overview + one zoom, gemma3.
   const shot = await renderEditorScreenshot();
   const target = targetFor('ollama', 'gemma3', { vision: 'yes', visionSource: 'ollama-capabilities' });
-  const overview = await core.intake.tryAttachImage({ source: shot.png, name: 'screen.png', origin: 'hotkey', requestedBy: 'user' }, target);
+  const overview = await core.intake.admit({ source: shot.png, name: 'screen.png', origin: 'hotkey', requestedBy: 'user' }, target, 'user');
   if (!overview.ok) throw new Error(overview.message);
   const a = overview.attachment;
   const pane = shot.panes[0]!;
@@ -55,7 +55,7 @@ try {
   const region = { x: Math.floor((bandBox.x - 8) * sx), y: Math.floor(bandBox.y * sy), width: Math.ceil((bandBox.width + 16) * sx), height: Math.ceil((bandBox.height + 4) * sy) };
   const crop = await cropAttachment(core.attachments, a, region, DEFAULT_LIMITS);
   if (!crop.ok) throw new Error(crop.message);
-  const zoomed = await core.intake.tryAttachImage({ source: crop.png, name: 'screen-zoom.png', origin: 'zoom_image', requestedBy: 'user' }, target);
+  const zoomed = await core.intake.admit({ source: crop.png, name: 'screen-zoom.png', origin: 'zoom_image', requestedBy: 'user' }, target, 'tool');
   if (!zoomed.ok) throw new Error(zoomed.message);
   const z = zoomed.attachment;
 

@@ -49,7 +49,6 @@ const config = parseMcpConfig({
 const store = new FileAttachmentStore(dataDir);
 const hub = createMcpHub({
   config,
-  store,
   intake: new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store }),
   dataDir,
   roots: () => [dataDir],

@@ -34,7 +34,7 @@ try {
   const r =
     mode === '--floor'
       ? await floor(file, profile)
-      : await intake.prepare({ source: file, origin: 'bench', requestedBy: 'user' }, profile);
+      : await intake.admit({ source: file, origin: 'bench', requestedBy: 'user' }, { profile }, 'check');
   const peakMb = peakRssMb();
   const report: MemoryReport = {
     baseMb,

@@ -32,7 +32,7 @@ const input = new Uint8Array(await readFile(inputPath));
 const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-'));
 try {
   const intake = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store: new FileAttachmentStore(dataDir) });
-  const prepare = () => intake.prepare({ source: input, origin: 'bench', requestedBy: 'user' }, profile);
+  const prepare = () => intake.admit({ source: input, origin: 'bench', requestedBy: 'user' }, { profile }, 'check');
   const rssBeforeMb = peakRssMb();
   // Two untimed runs: first-use costs (libvips start-up, thread pool) are not per-image costs.
   await prepare();

@@ -1,8 +1,8 @@
 // Images from the UI: added (drop, paste, picker), thumbnailed, cropped, captured. Every one
-// goes through the gate for the model that will look at it (the chat model, or its helper).
+// goes through the door (ImageIntake.admit) for the model that will look at it (the chat model,
+// or its helper); the door also decides when a blind model gets an image's text instead.
 import { screenshotName } from '../../common/fileNames.ts';
 import { basename } from 'node:path';
-import { transcribeForBlind } from '../chat/transcribeForBlind.ts';
 import { visionRefusal } from '../images/imageIntake.ts';
 import { cropAttachment } from '../images/cropImage.ts';
 import { thumbnail } from '../images/imageOps.ts';
@@ -32,13 +32,9 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
         source.kind === 'path'
           ? { source: source.path, name: basename(source.path), origin: 'user', requestedBy: 'user' as const }
           : { source: source.bytes, name: source.name, origin: 'user', requestedBy: 'user' as const };
-      const result = await services.intake.tryAttachImage(input, target);
-      if (!result.ok && result.code === 'model-blind') {
-        // A blind model with no helper takes a text-bearing image as its text (local OCR, at send);
-        // one without text is refused now, as before.
-        const read = await transcribeForBlind(input, result, services, target, AbortSignal.timeout(120_000));
-        return read.ok ? ok(read.attachment) : fail(read.code, read.message);
-      }
+      // A blind model with no helper takes a text-bearing image as its text (local OCR, at send);
+      // one without text is refused now, as before.
+      const result = await services.intake.admit(input, target, 'user');
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
@@ -70,7 +66,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
         return providerFailure(error);
       }
       const name = info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
-      const result = await services.intake.tryAttachImage({ source: crop.png, name, origin: info.origin, requestedBy: 'user' }, target);
+      const result = await services.intake.admit({ source: crop.png, name, origin: info.origin, requestedBy: 'user' }, target, 'user');
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
@@ -82,7 +78,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       } catch (error) {
         return providerFailure(error);
       }
-      // Refuse before capturing when nobody can look at the result.
+      // Refuse before capturing when nobody can look at the result (the door's own gate, asked early).
       const refusal = visionRefusal(target);
       if (refusal) return fail(refusal.code, refusal.message);
       const restore = (await deps.shell.hideForCapture?.()) ?? (() => undefined);
@@ -94,7 +90,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       }
       if (!shot.ok) return fail(shot.code, shot.message);
       const name = screenshotName(shot.capture.display.name);
-      const result = await services.intake.tryAttachImage({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target);
+      const result = await services.intake.admit({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target, 'user');
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },

@@ -17,8 +17,6 @@ import { recoverUnfinishedTurn } from './recoverTurn.ts';
 import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
 import type { ContextWindow } from './historyBudget.ts';
-import type { TextReader } from '../ocr/textReader.ts';
-import { transcribeForBlind } from './transcribeForBlind.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
 import { estimateContext, type ContextRequest } from './contextEstimate.ts';
 
@@ -77,8 +75,6 @@ export type ChatEngineDeps = {
   tools: ToolRegistry;
   /** maxStepsPerTurn: the last step is offered no tools, so the model must answer. */
   limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars' | 'maxInputPixels'>;
-  /** Local OCR: a blind chat model with no helper gets the text of a text-bearing image. */
-  ocr?: TextReader;
   systemPrompt?: string;
   /** Secret values (API keys, MCP tokens) to strip from error text, besides key-shaped patterns. */
   secrets?: () => Iterable<string>;
@@ -146,13 +142,9 @@ export class ChatEngine {
     const transcripts = new Map<string, { text: string; engine: string }>();
     let refused = false;
     for (const item of request.attachments ?? []) {
-      let result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
-      if (!result.ok && result.code === 'model-blind' && !seer && deps.ocr) {
-        // A blind model with no helper gets the text of a text-bearing image (local OCR).
-        const read = await transcribeForBlind(item, result, { ...deps, ocr: deps.ocr, limits: deps.limits }, request.chat.target, signal);
-        if (read.ok) transcripts.set(read.attachment.id, { text: read.text, engine: read.engine });
-        result = read.ok ? { ok: true, attachment: read.attachment } : read;
-      }
+      // A blind model with no helper gets the text of a text-bearing image: the door decides.
+      const result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
+      if (result.ok && result.transcript) transcripts.set(result.attachment.id, result.transcript);
       if (result.ok) attached.push(result.attachment);
       else {
         refused = true;
@@ -235,11 +227,10 @@ export class ChatEngine {
   }
 
   async #attach(item: TurnAttachment, target: ImageTarget, signal: AbortSignal) {
-    // Always through the gate: the model may have changed since the image was first attached.
+    // Always through the door: the model may have changed since the image was first attached.
     // A stored image is fitted anew from its original, once per target. Stop ends the wait
     // even if a read ignores the signal.
-    const work = 'attachmentId' in item ? this.#deps.intake.refit(item.attachmentId, target, { signal }) : this.#deps.intake.tryAttachImage(item, target, { signal });
-    return abortable(work, signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
+    return abortable(this.#deps.intake.admit(item, target, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
   }
 }
 

@@ -1,4 +1,4 @@
-// How an image's local-OCR reading appears in a blind model's message (transcribeForBlind.ts):
+// How an image's local-OCR reading appears in a blind model's message (images/blindText.ts, through the door):
 // plainly not the image, plainly machine-read. The history budget (historyBudget.ts) finds these
 // readings again to shorten them, never the person's own words, when a turn outgrows the window.
 import type { AttachmentInfo } from '../../common/images.ts';

@@ -4,9 +4,8 @@
 // writes the exact payload). With --model the capability gate and that model's image rule apply.
 import { writeFile } from 'node:fs/promises';
 import { formatImageSize, formatTokens, type ImageRefusal } from '../../common/images.ts';
-import { ImageIntake, visionRefusal } from '../images/imageIntake.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
-import { storesNothing } from '../images/attachmentStore.ts';
+import type { AdmitTarget } from '../images/types.ts';
 import { ProviderError } from '../models/provider.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
@@ -30,9 +29,6 @@ token estimate, and whether small screen text stays legible. Nothing is sent or 
 Exit status: 0 accepted, 3 refused, 4 the model server failed, 2 usage.
 `;
 
-// check-image never stores: a store that is used would be a bug.
-const NO_STORE = storesNothing('check-image');
-
 function printRefusal(io: CommandIO, json: boolean, refusal: { code: string; message: string }): void {
   if (json) io.out(JSON.stringify({ ok: false, code: refusal.code, message: refusal.message }) + '\n');
   else io.err(`Refused (${refusal.code}): ${refusal.message}\n`);
@@ -55,10 +51,10 @@ export const checkImageCommand = {
     const { flags, services } = await cliContext(io, values, { noMcp: true });
     const kind = flags.kind;
 
-    // The gate first: nothing is read for a model that cannot see.
-    let profile = profileFor(kind);
+    // The door's dry run: its gate (nothing is read for a model that cannot see), then everything
+    // up to the store, with the services' own intake (allowed roots, loopback rule) — nothing stored.
+    let target: AdmitTarget = { profile: profileFor(kind) };
     if (model !== undefined || flags.vision !== undefined) {
-      let target;
       if (model === undefined) {
         target = targetFor(kind, '', undefined, flags.vision);
       } else {
@@ -70,17 +66,10 @@ export const checkImageCommand = {
           return EXIT.modelFailed;
         }
       }
-      const refusal = visionRefusal(target);
-      if (refusal) {
-        printRefusal(io, json, refusal);
-        return EXIT.imageRefused;
-      }
-      profile = target.profile;
     }
-
-    const intake = new ImageIntake({ config: { limits: services.limits, allowedRoots: [] }, store: NO_STORE });
+    const profile = target.profile;
     // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
-    const result = await intake.prepare({ source, origin: 'cli', requestedBy: 'user' }, profile);
+    const result = await services.intake.admit({ source, origin: 'cli', requestedBy: 'user' }, target, 'check');
     if (!result.ok) {
       printRefusal(io, json, result satisfies ImageRefusal);
       return EXIT.imageRefused;

@@ -101,7 +101,6 @@ export function composeServices(options: ComposeOptions): Services {
       hub = createMcpHub({
         config,
         intake: core.intake,
-        store: core.attachments,
         dataDir,
         roots: () => settings.current().allowedRoots,
         log,

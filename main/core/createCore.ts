@@ -6,6 +6,7 @@ import { ChatEngine } from '../chat/chatEngine.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
+import { imageTextReader } from '../ocr/readImageText.ts';
 import { RememberingReader } from '../ocr/rememberedReadings.ts';
 import { TesseractReader } from '../ocr/tesseractReader.ts';
 import type { TextReader } from '../ocr/textReader.ts';
@@ -64,19 +65,20 @@ export function defaultAllowedRoots(dataDir: string): string[] {
 export function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const attachments = new FileAttachmentStore(options.dataDir);
+  const ocr = new RememberingReader(options.ocr ?? new TesseractReader());
   const intake = new ImageIntake({
     config: { limits, allowedRoots: options.allowedRoots ?? defaultAllowedRoots(options.dataDir), allowLoopbackFetch: options.allowLoopbackFetch },
     store: attachments,
+    readText: imageTextReader(ocr, limits),
   });
   const conversations = new ConversationStore(options.dataDir);
-  const ocr = new RememberingReader(options.ocr ?? new TesseractReader());
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))
-    .add(zoomImageTool({ store: attachments, intake, limits }))
-    .add(readTextTool({ store: attachments, ocr, limits }));
+    .add(zoomImageTool({ store: attachments, intake }))
+    .add(readTextTool({ store: attachments, intake, ocr, limits }));
   if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
-  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, ocr, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
+  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
   return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close: () => ocr.close() };
 }

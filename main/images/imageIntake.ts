@@ -1,16 +1,32 @@
-// The one chokepoint every image passes (architecture §3):
-// resolve → ingest cap → sniff → allowlist → decode guard → normalise → gate → store.
-// Bad input never throws: it comes back as { ok:false, code, message } in plain words.
-// A caller's abort rejects with the signal's reason; a failing disk (store.put) throws.
+// THE door every image passes (architecture §3): whoever brings an image — attach, paste, drop,
+// the hotkey, a tool, an MCP result, `check-image` — calls `admit`, and only `admit` stores it.
+// resolve → ingest cap → sniff → allowlist → decode guard → [pixel stage: redact] → normalise →
+// gate → store → the target's copy. Bad input never throws: it comes back as
+// { ok:false, code, message } in plain words. A caller's abort rejects with the signal's reason;
+// a failing disk (store.put) throws.
 import { createHash } from 'node:crypto';
-import { imageExtension, type ImageRefusal } from '../../common/images.ts';
+import { imageExtension, type AttachmentInfo, type ImageRefusal } from '../../common/images.ts';
 import { displayName } from '../../common/fileNames.ts';
+import { asText } from './blindText.ts';
+import { cropAttachment, type Crop, type Region } from './cropImage.ts';
 import { heicAsPng } from './heic.ts';
 import { describeFit } from './imageRule.ts';
 import { normaliseImage } from './normalise.ts';
 import { resolveSource } from './resolveSource.ts';
-import { sniffImage } from './sniff.ts';
-import type { AttachResult, AttachmentStore, ImageInput, ImageProfile, ImageTarget, IntakeConfig, PrepareResult } from './types.ts';
+import { sniffImage, type SniffedKind } from './sniff.ts';
+import type {
+  AdmitPurpose,
+  AdmitTarget,
+  Admitted,
+  AttachmentStore,
+  ImageInput,
+  ImageTarget,
+  ImageTextReader,
+  IntakeConfig,
+  PixelStage,
+  PrepareResult,
+  StoredImageRef,
+} from './types.ts';
 
 const VISION_EXAMPLE: Record<ImageTarget['provider'], string> = { ollama: 'gemma3', openai: 'gpt-4o' };
 
@@ -36,27 +52,99 @@ export function visionRefusal(target: Pick<ImageTarget, 'provider' | 'model' | '
   };
 }
 
+type AdmitOptions = { signal?: AbortSignal };
+/** What `read` hands local OCR: the kept original (or a region cut from it), never a fitted copy. */
+export type ReadPixels = { ok: true; attachment: AttachmentInfo; pixels: { data: Uint8Array; mime: string }; crop?: Crop };
+type Refused = ImageRefusal | { ok: false; code: string; message: string };
+
+export type ImageIntakeDeps = {
+  config: IntakeConfig;
+  store: AttachmentStore;
+  /** Local OCR for a blind target (composed from main/ocr): a person's text-bearing image is sent as its text. */
+  readText?: ImageTextReader;
+  /** Runs on every image's pixels before a target's copy is encoded: the slot issue 25's redaction plugs into. */
+  pixelStage?: PixelStage;
+};
+
 export class ImageIntake {
   readonly #config: IntakeConfig;
   readonly #store: AttachmentStore;
+  readonly #readText: ImageTextReader | undefined;
+  readonly #stage: PixelStage | undefined;
 
-  constructor(deps: { config: IntakeConfig; store: AttachmentStore }) {
+  constructor(deps: ImageIntakeDeps) {
     this.#config = deps.config;
     this.#store = deps.store;
+    this.#readText = deps.readText;
+    this.#stage = deps.pixelStage;
   }
 
-  /** Resolve, sniff, guard and normalise to `profile`; stores nothing (check-image, previews). */
-  async prepare(input: ImageInput, profile: ImageProfile, options: { signal?: AbortSignal } = {}): Promise<PrepareResult> {
+  /**
+   * The one door. `purpose` says who brings the image and so what the door does:
+   * - `user` (attach, paste, drop, the picker, the hotkey's capture, a crop, a turn's images):
+   *   gate, prepare, store, remember the target's copy. A blind target gets the text of a
+   *   text-bearing image instead (local OCR, `transcript`), when a reader is composed in.
+   * - `tool` (screenshot_desktop, zoom_image, analyze_image): the same, without the OCR fallback
+   *   (image tools are not offered to a model that cannot see).
+   * - `capture` (MCP results): no capability gate — what a server returned is kept whatever the
+   *   model; a blind model gets the descriptor alone.
+   * - `check` (`glance check-image`): gate (when a model is named) and prepare; nothing stored.
+   * - `read` (read_text): a stored image's original, or a region of it, for local OCR.
+   * A stored image (`{ attachmentId }`) is fitted anew for the target from its original, once per target.
+   */
+  admit(input: ImageInput, target: AdmitTarget, purpose: 'check', options?: AdmitOptions): Promise<PrepareResult>;
+  admit(input: StoredImageRef, target: AdmitTarget | undefined, purpose: 'read', options?: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused>;
+  admit(input: ImageInput | StoredImageRef, target: AdmitTarget, purpose: 'user' | 'tool' | 'capture', options?: AdmitOptions): Promise<Admitted | ImageRefusal>;
+  async admit(
+    input: ImageInput | StoredImageRef,
+    target: AdmitTarget | undefined,
+    purpose: AdmitPurpose,
+    options: AdmitOptions & { region?: Region } = {},
+  ): Promise<Admitted | PrepareResult | ReadPixels | Refused> {
     const { signal } = options;
+    if (purpose === 'read') return this.#read(input, options);
+    if (!target) throw new Error(`admit(${purpose}) needs a target`);
+    // The gate first: nothing is read for a model that cannot see. MCP results are kept regardless.
+    const refusal = purpose !== 'capture' && isModel(target) ? visionRefusal(target) : undefined;
+    if (refusal) {
+      // The one place that decides to read an image as text for a blind model (architecture §5).
+      if (purpose === 'user' && refusal.code === 'model-blind' && this.#readText && isModel(target)) {
+        return asText(input, refusal, target, { store: this.#store, readText: this.#readText, prepare: (i, t, s) => this.#prepare(i, t, s) }, signal);
+      }
+      return refusal;
+    }
+    if ('attachmentId' in input) {
+      if (purpose === 'check') throw new Error('check-image takes a source, not a stored image');
+      return this.#refit(input.attachmentId, target, signal);
+    }
+    const prepared = await this.#prepare(input, target, signal);
+    if (!prepared.ok || purpose === 'check') return prepared;
+    signal?.throwIfAborted();
+    const attachment = await this.#store.put(prepared.image, input.origin);
+    // Gated once per image and target: a send to the same model reuses this payload (refit).
+    if (attachment.original && isModel(target)) await this.#store.rememberDerived(targetKey(target), attachment);
+    return { ok: true, attachment };
+  }
+
+  /** Resolve, sniff, guard, the pixel stage, normalise to the target's profile. Stores nothing. */
+  async #prepare(input: ImageInput, target: AdmitTarget, signal: AbortSignal | undefined): Promise<PrepareResult> {
+    const { profile } = target;
     const resolved = await resolveSource(input, this.#config, { signal });
     if (!resolved.ok) return resolved;
     const sniffed = await sniffImage(resolved.data);
     if (!sniffed.ok) return sniffed;
     signal?.throwIfAborted();
+    // The stage starts as the image enters (detection may run while the image is decoded); the
+    // target's copy waits for it below and is never made without it.
+    const run = this.#stage?.begin({ data: resolved.data, mime: sniffed.mime, origin: input.origin }, target, signal);
     // HEIC/HEIF: sharp has no HEVC decoder, libheif-js does (header size checked against the cap first).
-    const pixels = sniffed.kind === 'heic' ? await heicAsPng(resolved.data, this.#config.limits, signal) : resolved.data;
-    if (!(pixels instanceof Uint8Array)) return pixels;
-    const normalised = await normaliseImage(pixels, sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed, profile, this.#config.limits, { signal });
+    const decoded = sniffed.kind === 'heic' ? await heicAsPng(resolved.data, this.#config.limits, signal) : resolved.data;
+    if (!(decoded instanceof Uint8Array)) return decoded;
+    const staged = await run?.settle();
+    signal?.throwIfAborted();
+    const pixels = staged?.data ?? decoded;
+    const kind: { kind: SniffedKind; mime: string } = staged ? { kind: 'png', mime: 'image/png' } : sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed;
+    const normalised = await normaliseImage(pixels, kind, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
     const name = displayName(input.name ?? resolved.name ?? '');
     const image = { ...normalised.image, source: { ...normalised.image.source, bytes: resolved.data.byteLength, ...(input.pixelRatio ? { pixelRatio: input.pixelRatio } : {}) } };
@@ -67,39 +155,23 @@ export class ImageIntake {
         ...image,
         ...fit,
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
-        // Kept as they came (architecture §3 "Originals"): the model gets the derived copy above.
+        // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },
     };
   }
 
-  /** THE gate: capability first (nothing is read for a model that cannot see), then prepare, then store. */
-  async tryAttachImage(input: ImageInput, target: ImageTarget, options: { signal?: AbortSignal } = {}): Promise<AttachResult> {
-    const refusal = visionRefusal(target);
-    if (refusal) return refusal;
-    const prepared = await this.prepare(input, target.profile, options);
-    if (!prepared.ok) return prepared;
-    options.signal?.throwIfAborted();
-    const attachment = await this.#store.put(prepared.image, input.origin);
-    // Gated once per image and target: a send to the same model reuses this payload (refit).
-    if (attachment.original) await this.#store.rememberDerived(targetKey(target), attachment);
-    return { ok: true, attachment };
-  }
-
   /**
    * A stored image fitted for `target`, made from its original (not from a copy fitted for
-   * another model); the copy is made once per target and remembered. Through the gate, as
-   * every image: the model may have changed since the image was attached.
+   * another model); the copy is made once per target and remembered.
    */
-  async refit(id: string, target: ImageTarget, options: { signal?: AbortSignal } = {}): Promise<AttachResult> {
-    const refusal = visionRefusal(target);
-    if (refusal) return refusal;
+  async #refit(id: string, target: AdmitTarget, signal: AbortSignal | undefined): Promise<Admitted | ImageRefusal> {
     const info = await this.#store.info(id);
     const gone: ImageRefusal = { ok: false, code: 'source-unreachable', message: `The attachment ${id} is no longer stored. Attach the image again.` };
     if (!info) return gone;
-    const key = targetKey(target);
+    const key = isModel(target) ? targetKey(target) : undefined;
     const original = await this.#store.original(info);
-    if (original) {
+    if (original && key) {
       const cached = await this.#store.derived(original.sha256, key);
       if (cached && (await this.#store.get(cached.id))) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin } };
     }
@@ -107,13 +179,34 @@ export class ImageIntake {
     if (!source) return gone;
     // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
     const pixelRatio = info.source.pixelRatio;
-    const prepared = await this.prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}) }, target.profile, options);
+    const prepared = await this.#prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}) }, target, signal);
     if (!prepared.ok) return prepared;
-    options.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     const attachment = await this.#store.put(prepared.image, info.origin);
-    if (attachment.original) await this.#store.rememberDerived(key, attachment);
+    if (attachment.original && key) await this.#store.rememberDerived(key, attachment);
     return { ok: true, attachment };
   }
+
+  /** read_text's pixels: the original (or a region cut from it at native resolution). */
+  async #read(input: ImageInput | StoredImageRef, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
+    if (!('attachmentId' in input)) throw new Error('read takes a stored image');
+    const info = await this.#store.info(input.attachmentId);
+    if (!info) return { ok: false, code: 'not-found', message: `Image ${input.attachmentId} is no longer stored (it expired under the retention setting).` };
+    if (options.region) {
+      const crop = await cropAttachment(this.#store, info, options.region, this.#config.limits, options.signal ? { signal: options.signal } : {});
+      if (!crop.ok) return crop;
+      return { ok: true, attachment: info, pixels: { data: crop.png, mime: 'image/png' }, crop };
+    }
+    const original = await this.#store.original(info);
+    const data = original?.data ?? (await this.#store.get(info.id))?.data;
+    if (!data) return { ok: false, code: 'not-found', message: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
+    return { ok: true, attachment: info, pixels: { data, mime: original?.mime ?? info.mime } };
+  }
+}
+
+/** A named model (gated, its copy remembered), not just a profile to fit to. */
+function isModel(target: AdmitTarget): target is ImageTarget {
+  return 'vision' in target;
 }
 
 /** Names a target's image rules (not its vision verdict): equal keys get the same derived copy. */

@@ -49,6 +49,38 @@ export type ImageTarget = {
   profile: ImageProfile;
 };
 
+/** A stored image, by id: the door fits it anew for a target from its original. */
+export type StoredImageRef = { attachmentId: string };
+
+/** Who brings an image to the door, and so what the door does with it (ImageIntake.admit). */
+export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
+
+/** A named model (gated, its copy remembered), or only a profile to fit to (no model named: check-image, a CLI MCP capture). */
+export type AdmitTarget = ImageTarget | { profile: ImageProfile };
+
+/** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
+export type Admitted = { ok: true; attachment: AttachmentInfo; transcript?: { text: string; engine: string } };
+
+/** Local OCR as the door needs it (composed from main/ocr, which sits above images). */
+export type ImageTextReader = (
+  image: { data: Uint8Array; mime: string },
+  signal: AbortSignal,
+) => Promise<{ ok: true; text: string; engine: string; hasText: boolean } | { ok: false; message: string }>;
+
+/**
+ * A stage the door runs on every image before a target's copy is encoded (architecture §3) —
+ * where redaction (issue 25) plugs in. `begin` is called as the image enters, so work such as
+ * detection starts at once; the target's copy awaits `settle` and is never made without it.
+ * The original is stored as it came either way.
+ */
+export interface PixelStage {
+  begin(image: { data: Uint8Array; mime: string; origin: string }, target: AdmitTarget, signal?: AbortSignal): StageRun;
+}
+export interface StageRun {
+  /** PNG pixels to make the target's copy from (oriented as shown), or undefined to use the image unchanged. */
+  settle(): Promise<{ data: Uint8Array } | undefined>;
+}
+
 /** Dependencies of the chokepoint, made once in a composition root. */
 export type IntakeConfig = {
   limits: Limits;

@@ -18,7 +18,7 @@ const ctx = (extra: Partial<CaptureContext> = {}): CaptureContext => ({ server: 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'capture-'));
   const store = new FileAttachmentStore(dir);
-  capture = new BinaryCapture({ intake: new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store }), store, capturesDir: join(dir, 'captures') });
+  capture = new BinaryCapture({ intake: new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store }), capturesDir: join(dir, 'captures') });
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
@@ -68,7 +68,7 @@ describe('BinaryCapture.process', () => {
   });
 
   it('a passthrough is capped with a note; descriptors are never cut', async () => {
-    const small = new BinaryCapture({ intake: { prepare: async () => ({ ok: false, code: 'corrupt', message: 'bad' }) }, store: undefined as never, capturesDir: join(dir, 'c'), maxTextChars: 10 });
+    const small = new BinaryCapture({ intake: { admit: (async () => ({ ok: false, code: 'corrupt', message: 'bad' })) as never }, capturesDir: join(dir, 'c'), maxTextChars: 10 });
     const outcome = await small.process({ content: [{ type: 'text', text: 'x'.repeat(50) }, { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }] }, ctx({ rules: [] }));
     expect(outcome.text.split('\n')).toEqual(['x'.repeat(10), expect.stringMatching(/^\[image from .* not kept: .*corrupt: bad\]$/), '[… result cut: 50 characters of text, only the first 10 shown]']);
   });

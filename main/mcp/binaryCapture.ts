@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { DEFAULT_PROFILES } from '../images/profiles.ts';
-import type { AttachmentStore, ImageInput, ImageProfile, ImageTarget, PrepareResult } from '../images/types.ts';
+import type { ImageIntake } from '../images/imageIntake.ts';
+import type { ImageTarget } from '../images/types.ts';
 import { decodeBase64Strict } from '../base64.ts';
 import { readBinaryPayload } from './binaryPayload.ts';
 import { classifyContent, dropMangled, mangledBinary, mangledNotice, utf8 } from './classifyContent.ts';
@@ -35,14 +36,11 @@ export type McpFailureCode = 'unknown-tool' | 'server-unavailable' | 'server-cra
 
 export type CapturedFile = { path: string; name: string; mime: string; bytes: number };
 
-/** The part of the image intake (ImageIntake) capture needs: bytes in, a model-ready image out. */
-export type CaptureIntake = {
-  prepare(input: ImageInput, profile: ImageProfile, options?: { signal?: AbortSignal }): Promise<PrepareResult>;
-};
+/** The image door (ImageIntake.admit) as capture uses it: bytes in, a stored image out. */
+export type CaptureIntake = Pick<ImageIntake, 'admit'>;
 
 export type BinaryCaptureDeps = {
   intake: CaptureIntake;
-  store: AttachmentStore;
   /** Where non-image binaries go: <dataDir>/captures. */
   capturesDir: string;
   log?: (message: string) => void;
@@ -295,22 +293,23 @@ export class BinaryCapture {
     const { origin } = job.ctx;
     if (isImage) {
       const name = withExtension(safeFileName(what.name, `${job.ctx.tool}-image`), sniffed?.ext ?? extensionFor(mime));
-      const prepared = await this.#deps.intake.prepare({ source: bytes, name, origin, requestedBy: 'model' }, job.ctx.imageTarget?.profile ?? DEFAULT_PROFILES.openai, {
-        ...(job.ctx.signal ? { signal: job.ctx.signal } : {}),
-      });
-      if (!prepared.ok) {
-        if (what.strict) throw new Error(`not the image it claimed to be (${prepared.code}: ${prepared.message})`);
-        this.#note(job, `image ${name} from ${origin} refused by the intake (${prepared.code}): ${prepared.message}`);
-        return `[image from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — ${prepared.code}: ${prepared.message}]`;
-      }
-      let info: AttachmentInfo;
+      // Through the door like every image: kept byte-exact as the original, fitted to the target.
+      let admitted: Awaited<ReturnType<CaptureIntake['admit']>>;
       try {
-        info = await this.#deps.store.put(prepared.image, origin);
+        admitted = await this.#deps.intake.admit({ source: bytes, name, origin, requestedBy: 'model' }, job.ctx.imageTarget ?? { profile: DEFAULT_PROFILES.openai }, 'capture', {
+          ...(job.ctx.signal ? { signal: job.ctx.signal } : {}),
+        });
       } catch (error) {
-        if (what.strict) throw error;
+        if (what.strict || job.ctx.signal?.aborted) throw error;
         this.#note(job, `image ${name} from ${origin} could not be stored: ${errorText(error)}`);
         return `[image from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — the attachment store failed: ${errorText(error)}]`;
       }
+      if (!admitted.ok) {
+        if (what.strict) throw new Error(`not the image it claimed to be (${admitted.code}: ${admitted.message})`);
+        this.#note(job, `image ${name} from ${origin} refused by the intake (${admitted.code}): ${admitted.message}`);
+        return `[image from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — ${admitted.code}: ${admitted.message}]`;
+      }
+      const info = admitted.attachment;
       job.images.push(info);
       const source = info.source.width !== info.width || info.source.bytes !== info.bytes ? ` (received ${info.source.width}×${info.source.height}, ${info.source.bytes} bytes)` : '';
       return `[image captured from ${origin}: ${info.name}, ${info.mime}, ${info.width}×${info.height}, ${info.bytes} bytes${source}, attachment id ${info.id}]`;

@@ -1,7 +1,6 @@
 // One way to build the hub for every entry (app, harness, CLI): the same capture, roots, log
 // folder and sign-in; the entries differ only in how they ask a person (dialog or terminal).
 import { join } from 'node:path';
-import type { AttachmentStore } from '../images/types.ts';
 import { BinaryCapture, type CaptureIntake } from './binaryCapture.ts';
 import type { McpClientFeatures } from './clientFeatures.ts';
 import type { McpConfig } from './config.ts';
@@ -11,7 +10,6 @@ import { oauthSignIn, type OAuthInteraction, type TokenStore } from './mcpOAuth.
 export type CreateMcpHubOptions = {
   config: McpConfig;
   intake: CaptureIntake;
-  store: AttachmentStore;
   dataDir: string;
   /** The allowed roots, offered to servers as `roots` (read on every roots/list). */
   roots?: () => readonly string[];
@@ -25,7 +23,7 @@ export type CreateMcpHubOptions = {
 
 export function createMcpHub(options: CreateMcpHubOptions): McpHub {
   const { interaction = {} } = options;
-  const capture = new BinaryCapture({ intake: options.intake, store: options.store, capturesDir: join(options.dataDir, 'captures'), ...(options.log ? { log: options.log } : {}) });
+  const capture = new BinaryCapture({ intake: options.intake, capturesDir: join(options.dataDir, 'captures'), ...(options.log ? { log: options.log } : {}) });
   const features: McpClientFeatures = {
     logDir: join(options.dataDir, 'logs', 'mcp'),
     ...(options.roots ? { roots: options.roots } : {}),

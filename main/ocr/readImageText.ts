@@ -6,6 +6,7 @@
 import type { Limits } from '../../common/limits.ts';
 import type { Region } from '../images/cropImage.ts';
 import { decodedInput } from '../images/decodeInput.ts';
+import type { ImageTextReader } from '../images/types.ts';
 import { OcrError, type OcrReading, type TextReader } from './textReader.ts';
 
 /** A 4K screen (8.3 MP) is read as it is; anything larger is scaled down to this first. */
@@ -67,4 +68,13 @@ export function hasText(reading: OcrReading): boolean {
     chars += (line.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
   }
   return chars >= 8;
+}
+
+/** Local OCR as the image door takes it (ImageTextReader): the door decides when, this reads. */
+export function imageTextReader(reader: TextReader, limits: Pick<Limits, 'maxInputPixels'>): ImageTextReader {
+  return async (image, signal) => {
+    const read = await readImageText(reader, image.data, image.mime, { limits, signal });
+    if (!read.ok) return { ok: false, message: read.message };
+    return { ok: true, text: read.reading.text, engine: read.reading.engine, hasText: hasText(read.reading) };
+  };
 }

@@ -37,7 +37,7 @@ export function analyzeImageTool(intake: ImageIntake, store: AttachmentStore): T
         if (!info) return { ok: false, text: `No stored image has the id "${args.attachmentId}".` };
         id = info.id;
       } else if (typeof args.source === 'string' && args.source) {
-        const result = await intake.tryAttachImage({ source: args.source, origin: 'analyze_image', requestedBy: 'model' }, context.imageTarget, { signal: context.signal });
+        const result = await intake.admit({ source: args.source, origin: 'analyze_image', requestedBy: 'model' }, context.imageTarget, 'tool', { signal: context.signal });
         if (!result.ok) return { ok: false, text: `Could not use that image (${result.code}): ${result.message}`, refusals: [result] };
         id = result.attachment.id;
       } else {

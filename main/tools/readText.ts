@@ -4,7 +4,8 @@
 // timeout on the worker.
 import { z } from 'zod';
 import type { Limits } from '../../common/limits.ts';
-import { cropAttachment, parseRegion } from '../images/cropImage.ts';
+import { parseRegion } from '../images/cropImage.ts';
+import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import { readImageText } from '../ocr/readImageText.ts';
 import type { TextReader } from '../ocr/textReader.ts';
@@ -15,7 +16,7 @@ import { ImageIdArg, RegionArgs, toolParameters } from './toolArgs.ts';
 // All four of x, y, width, height or none (checked in run, in plain words).
 const Args = z.object({ image: ImageIdArg.optional(), x: RegionArgs.x.optional(), y: RegionArgs.y.optional(), width: RegionArgs.width.optional(), height: RegionArgs.height.optional() });
 
-export function readTextTool(deps: { store: AttachmentStore; ocr: TextReader; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
+export function readTextTool(deps: { store: AttachmentStore; intake: ImageIntake; ocr: TextReader; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
   return {
     needsVision: true,
     spec: {
@@ -34,20 +35,14 @@ export function readTextTool(deps: { store: AttachmentStore; ocr: TextReader; li
       const picked = await pickImage(args.image, context, deps.store);
       if (!picked.ok) return { ok: false, text: picked.text };
       const { info } = picked;
-      let bytes: Uint8Array | undefined;
-      let mime = info.mime as string;
       let what = `image ${info.id} (${info.name})`;
-      if (region) {
-        const crop = await cropAttachment(deps.store, info, region, deps.limits, { signal: context.signal });
-        if (!crop.ok) return { ok: false, text: `${crop.message} Nothing was read.` };
-        bytes = crop.png;
-        mime = 'image/png';
+      // The pixels come out of the door: the original, or a region of it at native resolution.
+      const pixels = await deps.intake.admit({ attachmentId: info.id }, context.imageTarget, 'read', { ...(region ? { region } : {}), signal: context.signal });
+      if (!pixels.ok) return { ok: false, text: region ? `${pixels.message} Nothing was read.` : pixels.message };
+      const { data: bytes, mime } = pixels.pixels;
+      const crop = pixels.crop;
+      if (crop) {
         what += `, rectangle ${Math.round(crop.shown.width)}×${Math.round(crop.shown.height)} at ${Math.round(crop.shown.x)},${Math.round(crop.shown.y)}${crop.fromOriginal ? ' (from the full-resolution original)' : ''}`;
-      } else {
-        const original = await deps.store.original(info);
-        bytes = original?.data ?? (await deps.store.get(info.id))?.data;
-        if (original) mime = original.mime;
-        if (!bytes) return { ok: false, text: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
       }
       const read = await readImageText(deps.ocr, bytes, mime, { limits: deps.limits, signal: context.signal });
       if (!read.ok) return { ok: false, text: `Could not read ${what}: ${read.message}` };

@@ -59,7 +59,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       const { capture } = captured;
       lastDisplayId = capture.display.id;
       const name = screenshotName(capture.display.name, Boolean(capture.region));
-      const attached = await deps.intake.tryAttachImage({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor }, target, { signal: context.signal });
+      const attached = await deps.intake.admit({ source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor }, target, 'tool', { signal: context.signal });
       if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
 

@@ -5,8 +5,7 @@
 // this way reads as the code (bench:legibility). Nothing is captured anew: screenshot_desktop's
 // region does that.
 import { z } from 'zod';
-import type { Limits } from '../../common/limits.ts';
-import { cropAttachment, parseRegion } from '../images/cropImage.ts';
+import { parseRegion } from '../images/cropImage.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import { pickImage } from './pickImage.ts';
@@ -16,7 +15,7 @@ import { ImageIdArg, RegionArgs, toolParameters } from './toolArgs.ts';
 // Checked by parseRegion (plain words for negative, huge or non-numeric values), not here.
 const Args = z.object({ ...RegionArgs, image: ImageIdArg.optional() });
 
-export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntake; limits: Pick<Limits, 'maxInputPixels'> }): Tool {
+export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntake }): Tool {
   return {
     needsVision: true,
     spec: {
@@ -36,11 +35,14 @@ export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntak
       const picked = await pickImage(args.image, context, deps.store);
       if (!picked.ok) return { ok: false, text: picked.text };
       const { info } = picked;
-      const crop = await cropAttachment(deps.store, info, region, deps.limits, { signal: context.signal });
-      if (!crop.ok) return { ok: false, text: `${crop.message} Nothing was zoomed.` };
+      // The region comes out of the door from the original, then goes back in as a new image.
+      const read = await deps.intake.admit({ attachmentId: info.id }, target, 'read', { region, signal: context.signal });
+      if (!read.ok) return { ok: false, text: `${read.message} Nothing was zoomed.` };
+      const crop = read.crop;
+      if (!crop) throw new Error('a region read returns its crop');
       const stem = info.name.replace(/\.[a-z0-9]{2,5}$/i, '') || 'image';
       const name = `${stem}-zoom-${crop.source.x},${crop.source.y}-${crop.source.width}x${crop.source.height}.png`;
-      const attached = await deps.intake.tryAttachImage({ source: crop.png, name, origin: 'zoom_image', requestedBy: 'user' }, target, { signal: context.signal });
+      const attached = await deps.intake.admit({ source: crop.png, name, origin: 'zoom_image', requestedBy: 'user' }, target, 'tool', { signal: context.signal });
       if (!attached.ok) return { ok: false, text: `The zoomed region could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
       const s = crop.shown;

@@ -28,7 +28,7 @@ afterAll(async () => {
 it('a smaller "Largest file" refuses the next image; a larger one lets it through again', async () => {
   const chart = await makeBarChart({ width: 800, height: 400 });
   const target = targetFor('ollama', 'llava-seer', { vision: 'yes', visionSource: 'ollama-capabilities' });
-  const attach = () => services.intake.tryAttachImage({ source: chart, name: 'chart.png', origin: 'user', requestedBy: 'user' }, target);
+  const attach = () => services.intake.admit({ source: chart, name: 'chart.png', origin: 'user', requestedBy: 'user' }, target, 'user');
   expect((await attach()).ok).toBe(true);
 
   const updated = await settings.update({ limits: { ...settings.current().limits, ingestBytes: 1024 } });

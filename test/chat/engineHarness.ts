@@ -84,7 +84,7 @@ export function chartTool(core: GlanceCore, name = 'capture_chart'): Tool {
     spec: { name, description: 'Capture the chart.', parameters: { type: 'object', properties: {} } },
     async run(_args, context) {
       if (!context.imageTarget) return { ok: false, text: 'nobody can see' };
-      const result = await core.intake.tryAttachImage({ source: await makeBarChart(), name: 'chart.png', origin: name, requestedBy: 'user' }, context.imageTarget);
+      const result = await core.intake.admit({ source: await makeBarChart(), name: 'chart.png', origin: name, requestedBy: 'user' }, context.imageTarget, 'user');
       if (!result.ok) return { ok: false, text: result.message };
       return { ok: true, text: `Captured [image ${result.attachment.id}]`, images: [result.attachment] };
     },

@@ -21,7 +21,7 @@ function manyImages(count: number): Tool {
     needsVision: true,
     spec: { name: 'many_images', description: 'Returns many images.', parameters: { type: 'object', properties: {} } },
     async run(_args, context) {
-      const result = await h.core.intake.tryAttachImage({ source: await makeBarChart(), name: 'chart.png', origin: 'many_images', requestedBy: 'user' }, context.imageTarget!);
+      const result = await h.core.intake.admit({ source: await makeBarChart(), name: 'chart.png', origin: 'many_images', requestedBy: 'user' }, context.imageTarget!, 'user');
       if (!result.ok) return { ok: false, text: result.message };
       return { ok: true, text: `${count} images`, images: Array.from({ length: count }, () => result.attachment) };
     },
@@ -31,7 +31,7 @@ function manyImages(count: number): Tool {
 describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
   it('the same screenshot attached in 8 turns rides at most 4 times', async () => {
     h = await suite.harness({ limits: { maxImagesPerRequest: 4 } });
-    const added = await h.core.intake.tryAttachImage({ source: await makeBarChart(), name: 'shot.png', origin: 'user', requestedBy: 'user' }, await seerTarget());
+    const added = await h.core.intake.admit({ source: await makeBarChart(), name: 'shot.png', origin: 'user', requestedBy: 'user' }, await seerTarget(), 'user');
     expect(added.ok).toBe(true);
     const id = added.ok ? added.attachment.id : '';
     const conversationId = `c-${randomUUID().slice(0, 8)}`;
@@ -82,7 +82,7 @@ describe('maxImagesPerRequest counts images, not ids (item 3)', () => {
 describe('a crashed turn (item 6)', () => {
   it('a delivery left unretracted is retracted on load and not re-sent', async () => {
     h = await suite.harness();
-    const shot = await h.core.intake.tryAttachImage({ source: await makeBarChart(), name: 'screen.png', origin: 'screenshot_desktop', requestedBy: 'user' }, await seerTarget());
+    const shot = await h.core.intake.admit({ source: await makeBarChart(), name: 'screen.png', origin: 'screenshot_desktop', requestedBy: 'user' }, await seerTarget(), 'user');
     expect(shot.ok).toBe(true);
     const id = shot.ok ? shot.attachment.id : '';
     // What a process killed mid-turn leaves: a tool call, its result, a live delivery, no answer.

@@ -24,7 +24,7 @@ beforeAll(async () => {
   ocr = new Ocr();
   page = await textImage({ lines: invoiceLines(12), width: 3200, height: 1800, x: 40, y: 40, fontPx: 14 });
   const target = targetFor('ollama', 'llava-seer', { vision: 'yes', visionSource: 'ollama-capabilities' });
-  const result = await h.core.intake.tryAttachImage({ source: page.png, name: 'invoice.png', origin: 'user', requestedBy: 'user' }, { ...target, profile: profileFor('ollama') });
+  const result = await h.core.intake.admit({ source: page.png, name: 'invoice.png', origin: 'user', requestedBy: 'user' }, { ...target, profile: profileFor('ollama') }, 'user');
   if (!result.ok) throw new Error(result.message);
   attached = result.attachment;
 }, 60_000);
@@ -131,7 +131,7 @@ describe('zoom_image and the per-turn delivery cap', () => {
     const capped = await makeHarness({ ollama: server.url, openai: server.openaiBaseUrl }, { limits: { maxImageDeliveriesPerTurn: 1 } });
     try {
       const target = targetFor('ollama', 'llava-seer', { vision: 'yes', visionSource: 'ollama-capabilities' });
-      const own = await capped.core.intake.tryAttachImage({ source: page.png, name: 'invoice.png', origin: 'user', requestedBy: 'user' }, { ...target, profile: profileFor('ollama') });
+      const own = await capped.core.intake.admit({ source: page.png, name: 'invoice.png', origin: 'user', requestedBy: 'user' }, { ...target, profile: profileFor('ollama') }, 'user');
       if (!own.ok) throw new Error(own.message);
       const region = { x: 0, y: 0, width: 200, height: 100, image: own.attachment.id };
       server.script({ toolCalls: [{ name: 'zoom_image', arguments: region }] }, { toolCalls: [{ name: 'zoom_image', arguments: { ...region, x: 100 } }] }, { text: 'ok' });

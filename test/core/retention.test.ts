@@ -19,7 +19,7 @@ describe('attachment retention', () => {
   it('deletes old unreferenced images and keeps referenced or recent ones', async () => {
     const core = createCore({ dataDir });
     const put = async (width: number) => {
-      const p = await core.intake.prepare({ source: await makeBarChart({ width }), origin: 'user', requestedBy: 'user' }, profileFor('ollama'));
+      const p = await core.intake.admit({ source: await makeBarChart({ width }), origin: 'user', requestedBy: 'user' }, { profile: profileFor('ollama') }, 'check');
       if (!p.ok) throw new Error(p.message);
       return core.attachments.put(p.image, 'user');
     };

@@ -46,7 +46,7 @@ describe('HEIC decode', () => {
     expect(result).toMatchObject({ ok: false, code: 'too-many-pixels' });
     if (!result.ok) expect(result.message).toMatch(/40000×40000 pixels \(1600 megapixels\)/);
     // Through the gate too: refused the same way, nothing stored.
-    const attached = await core.intake.tryAttachImage({ source: bomb, name: 'bomb.heic', origin: 'user', requestedBy: 'user' }, seeing);
+    const attached = await core.intake.admit({ source: bomb, name: 'bomb.heic', origin: 'user', requestedBy: 'user' }, seeing, 'user');
     expect(attached).toMatchObject({ ok: false, code: 'too-many-pixels' });
   });
 
@@ -54,7 +54,7 @@ describe('HEIC decode', () => {
     const result = await decodeHeic(heicFile(64, 48), DEFAULT_LIMITS);
     expect(result).toMatchObject({ ok: false, code: 'corrupt' });
     if (!result.ok) expect(result.message).toMatch(/^This HEIC\/HEIF photo cannot be decoded \(.+\)\. Export it as JPEG/);
-    const attached = await core.intake.tryAttachImage({ source: heicFile(64, 48), name: 'IMG_0001.HEIC', origin: 'user', requestedBy: 'user' }, seeing);
+    const attached = await core.intake.admit({ source: heicFile(64, 48), name: 'IMG_0001.HEIC', origin: 'user', requestedBy: 'user' }, seeing, 'user');
     expect(attached).toMatchObject({ ok: false, code: 'corrupt' });
   });
 });

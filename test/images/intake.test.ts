@@ -50,11 +50,11 @@ function intakeWith(config: Partial<IntakeConfig> = {}): ImageIntake {
 }
 
 function attachFile(name: string, target = SEEING, intake = intakeWith()): Promise<AttachResult> {
-  return intake.tryAttachImage({ source: join(files, name), origin: 'user', requestedBy: 'user' }, target);
+  return intake.admit({ source: join(files, name), origin: 'user', requestedBy: 'user' }, target, 'user');
 }
 
 function attach(input: Partial<ImageInput> & Pick<ImageInput, 'source'>, intake = intakeWith(), target = SEEING): Promise<AttachResult> {
-  return intake.tryAttachImage({ origin: 'user', requestedBy: 'user', ...input }, target);
+  return intake.admit({ origin: 'user', requestedBy: 'user', ...input }, target, 'user');
 }
 
 async function accepted(result: Promise<AttachResult>) {

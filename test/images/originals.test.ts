@@ -45,7 +45,7 @@ afterEach(async () => rm(dataDir, { recursive: true, force: true }));
 describe('originals', () => {
   it('a drop keeps its exact bytes, named after the sniffed type (not the given name); the model gets the fitted copy', async () => {
     const { data: jpeg, upright } = await exifRotatedJpeg();
-    const result = await core.intake.tryAttachImage({ source: jpeg, name: 'holiday.png', origin: 'user', requestedBy: 'user' }, seeing());
+    const result = await core.intake.admit({ source: jpeg, name: 'holiday.png', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!result.ok) throw new Error(result.message);
     const a = result.attachment;
     expect(a.original).toEqual({ sha256: sha(jpeg), mime: 'image/jpeg' });
@@ -61,7 +61,7 @@ describe('originals', () => {
 
   it('WebP bytes named .png are kept as .webp', async () => {
     const webp = await quadrantImage('webp', 640, 480);
-    const result = await core.intake.tryAttachImage({ source: webp, name: 'shot.png', origin: 'user', requestedBy: 'user' }, seeing());
+    const result = await core.intake.admit({ source: webp, name: 'shot.png', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!result.ok) throw new Error(result.message);
     expect((await readdir(join(dataDir, 'attachments', 'originals'))).filter((n) => !n.endsWith('.derived.json'))).toEqual([`${sha(webp)}.webp`]);
     // The payload file is named after its own type too.
@@ -70,7 +70,7 @@ describe('originals', () => {
 
   it('an MCP image block is kept byte-exact to what the server sent', async () => {
     const png = await sharp(photoRaw(1600, 900), { raw: { width: 1600, height: 900, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
-    const capture = new BinaryCapture({ intake: core.intake, store: core.attachments, capturesDir: join(dataDir, 'captures') });
+    const capture = new BinaryCapture({ intake: core.intake, capturesDir: join(dataDir, 'captures') });
     const outcome = await capture.process(
       { content: [{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }] },
       { server: 'pw', tool: 'browser_take_screenshot', origin: 'pw__browser_take_screenshot', rules: [], imageTarget: seeing() },
@@ -83,35 +83,35 @@ describe('originals', () => {
 
   it('re-fitting for another model starts from the original and is done once per target', async () => {
     const big = await finePattern();
-    const small = await core.intake.tryAttachImage({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing({ ...profileFor('ollama'), maxLongEdge: 600, maxPixels: 600 * 300 }));
+    const small = await core.intake.admit({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing({ ...profileFor('ollama'), maxLongEdge: 600, maxPixels: 600 * 300 }), 'user');
     if (!small.ok) throw new Error(small.message);
     expect(small.attachment.width).toBe(600);
     const wide = seeing(profileFor('openai'));
-    const refit = await core.intake.refit(small.attachment.id, wide);
+    const refit = await core.intake.admit({ attachmentId: small.attachment.id }, wide, 'user');
     if (!refit.ok) throw new Error(refit.message);
     // From the 3000 px original, not the 600 px copy (which would not be enlarged).
     expect(refit.attachment.width).toBe(2048);
     expect(refit.attachment.original?.sha256).toBe(sha(big));
     const payloads = async () => (await readdir(join(dataDir, 'attachments'))).filter((n) => n.endsWith('.json')).length;
     const before = await payloads();
-    const again = await core.intake.refit(small.attachment.id, wide);
+    const again = await core.intake.admit({ attachmentId: small.attachment.id }, wide, 'user');
     expect(again.ok && again.attachment.id).toBe(refit.attachment.id);
     expect(await payloads()).toBe(before);
     // A blind target is refused by the gate, as always.
-    const blind = await core.intake.refit(small.attachment.id, { ...wide, vision: 'no', visionSource: 'settings' });
+    const blind = await core.intake.admit({ attachmentId: small.attachment.id }, { ...wide, vision: 'no', visionSource: 'settings' }, 'user');
     expect(blind.ok ? 'sent' : blind.code).toBe('model-blind');
   });
 
   it("a capture's pixel ratio survives a re-fit: the legibility estimate for the new model still counts Retina text as twice as large", async () => {
     const big = await finePattern();
-    const first = await core.intake.tryAttachImage({ source: big, name: 'retina.png', origin: 'screenshot', requestedBy: 'user', pixelRatio: 2 }, seeing());
+    const first = await core.intake.admit({ source: big, name: 'retina.png', origin: 'screenshot', requestedBy: 'user', pixelRatio: 2 }, seeing(), 'user');
     if (!first.ok) throw new Error(first.message);
     expect(first.attachment.source.pixelRatio).toBe(2);
     const other = seeing({ ...profileFor('ollama'), maxLongEdge: 1000, maxPixels: 1000 * 500 });
-    const refit = await core.intake.refit(first.attachment.id, other);
+    const refit = await core.intake.admit({ attachmentId: first.attachment.id }, other, 'user');
     if (!refit.ok) throw new Error(refit.message);
     // The same re-fit of a capture at ratio 1 estimates text half as large.
-    const plain = await core.intake.prepare({ source: big, name: 'plain.png', origin: 'screenshot', requestedBy: 'user' }, other.profile);
+    const plain = await core.intake.admit({ source: big, name: 'plain.png', origin: 'screenshot', requestedBy: 'user' }, { profile: other.profile }, 'check');
     if (!plain.ok) throw new Error(plain.message);
     expect(refit.attachment.width).toBe(plain.image.width);
     expect(refit.attachment.legibility!.textPx).toBeCloseTo(plain.image.legibility.textPx * 2, 0);
@@ -120,26 +120,27 @@ describe('originals', () => {
   it('an image attached for a model is not prepared again when it is sent to that model (the gate runs once)', async () => {
     const big = await finePattern();
     const target = seeing();
-    const added = await core.intake.tryAttachImage({ source: big, name: 'once.png', origin: 'user', requestedBy: 'user' }, target);
+    const added = await core.intake.admit({ source: big, name: 'once.png', origin: 'user', requestedBy: 'user' }, target, 'user');
     if (!added.ok) throw new Error(added.message);
+    // A prepared copy always ends in the store: no put means nothing was prepared again.
     let prepares = 0;
-    const prepare = core.intake.prepare.bind(core.intake);
-    core.intake.prepare = (...args) => {
+    const put = core.attachments.put.bind(core.attachments);
+    core.attachments.put = (...args) => {
       prepares++;
-      return prepare(...args);
+      return put(...args);
     };
     try {
-      const sent = await core.intake.refit(added.attachment.id, target);
+      const sent = await core.intake.admit({ attachmentId: added.attachment.id }, target, 'user');
       expect(sent.ok && sent.attachment.id).toBe(added.attachment.id);
       expect(prepares).toBe(0);
     } finally {
-      core.intake.prepare = prepare;
+      core.attachments.put = put;
     }
   });
 
   it('a crop of the shown copy is cut from the original at native resolution (sharper than the copy)', async () => {
     const big = await finePattern();
-    const result = await core.intake.tryAttachImage({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing());
+    const result = await core.intake.admit({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!result.ok) throw new Error(result.message);
     const a = result.attachment;
     expect(a.width).toBeLessThanOrEqual(1568);
@@ -156,7 +157,7 @@ describe('originals', () => {
   });
 
   it('refuses regions outside the image, negative, NaN or empty, in plain words', async () => {
-    const result = await core.intake.tryAttachImage({ source: await quadrantImage('png', 400, 300), origin: 'user', requestedBy: 'user' }, seeing());
+    const result = await core.intake.admit({ source: await quadrantImage('png', 400, 300), origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!result.ok) throw new Error(result.message);
     const outside = await cropAttachment(core.attachments, result.attachment, { x: 500, y: 10, width: 20, height: 20 }, DEFAULT_LIMITS);
     expect(outside.ok ? '' : outside.message).toMatch(/outside the 400×300 image/);
@@ -167,7 +168,7 @@ describe('originals', () => {
 
   it('the viewer gets the original at full resolution; a TIFF is converted losslessly to PNG', async () => {
     const tiff = await quadrantImage('tiff', 2400, 1800);
-    const result = await core.intake.tryAttachImage({ source: tiff, name: 'scan.tif', origin: 'user', requestedBy: 'user' }, seeing());
+    const result = await core.intake.admit({ source: tiff, name: 'scan.tif', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!result.ok) throw new Error(result.message);
     const view = await originalForViewer(core.attachments, result.attachment, DEFAULT_LIMITS);
     if (!view.ok) throw new Error(view.message);
@@ -184,9 +185,9 @@ describe('originals', () => {
 
   it('retention deletes an original with the last image made from it', async () => {
     const big = await finePattern();
-    const one = await core.intake.tryAttachImage({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing());
+    const one = await core.intake.admit({ source: big, name: 'grid.png', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
     if (!one.ok) throw new Error(one.message);
-    const two = await core.intake.refit(one.attachment.id, seeing(profileFor('openai')));
+    const two = await core.intake.admit({ attachmentId: one.attachment.id }, seeing(profileFor('openai')), 'user');
     if (!two.ok) throw new Error(two.message);
     const originals = () => readdir(join(dataDir, 'attachments', 'originals')).then((n) => n.filter((x) => !x.endsWith('.derived.json')));
     expect(await originals()).toEqual([`${sha(big)}.png`]);

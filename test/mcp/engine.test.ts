@@ -26,7 +26,7 @@ afterEach(async () => {
 
 async function withHub() {
   h = await suite.harness();
-  const capture = new BinaryCapture({ intake: h.core.intake, store: h.core.attachments, capturesDir: join(h.dataDir, 'captures') });
+  const capture = new BinaryCapture({ intake: h.core.intake, capturesDir: join(h.dataDir, 'captures') });
   hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry() } }), capture });
   h.core.tools.addProvider(mcpToolProvider(hub));
   return h;
@@ -57,7 +57,7 @@ describe('MCP images through the engine', () => {
 
   it("the system prompt carries an MCP server's unavailability; the model's call to its tool is told why", async () => {
     h = await suite.harness();
-    const capture = new BinaryCapture({ intake: h.core.intake, store: h.core.attachments, capturesDir: join(h.dataDir, 'captures') });
+    const capture = new BinaryCapture({ intake: h.core.intake, capturesDir: join(h.dataDir, 'captures') });
     hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry(), broken: { command: join(h.dataDir, 'no-such-server') } } }), capture });
     h.core.tools.addProvider(mcpToolProvider(hub));
     server().script({ toolCalls: [{ name: 'broken__search', arguments: {} }] }, { text: 'That server is down.' });

@@ -25,7 +25,7 @@ export async function tempDataDir(): Promise<{ dir: string; remove: () => Promis
 export function captureFor(dataDir: string, options: { store?: FileAttachmentStore; log?: (m: string) => void } = {}) {
   const store = options.store ?? new FileAttachmentStore(dataDir);
   const intake = new ImageIntake({ config: { limits: DEFAULT_LIMITS, allowedRoots: [] }, store });
-  const capture = new BinaryCapture({ intake, store, capturesDir: join(dataDir, 'captures'), ...(options.log ? { log: options.log } : {}) });
+  const capture = new BinaryCapture({ intake, capturesDir: join(dataDir, 'captures'), ...(options.log ? { log: options.log } : {}) });
   return { store, intake, capture };
 }
 

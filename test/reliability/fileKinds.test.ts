@@ -64,7 +64,7 @@ describe('not a regular file (item 4)', () => {
     ['a character device', '/dev/zero', /not a regular file/],
     ['a folder', '/tmp', /is a folder/],
   ])('%s is refused before it is opened', async (_what, path, message) => {
-    const result = await intake(join(dir, 'data')).tryAttachImage({ source: path, origin: 'user', requestedBy: 'user' }, await target());
+    const result = await intake(join(dir, 'data')).admit({ source: path, origin: 'user', requestedBy: 'user' }, await target(), 'user');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(message);
   });
@@ -93,12 +93,12 @@ describe('small refusals in plain words (item 9)', () => {
     lying.writeUInt16BE(10_000, sof + 5);
     lying.writeUInt16BE(10_000, sof + 7);
     expect(lying.byteLength).toBeLessThan(3000);
-    const result = await intake(join(dir, 'data')).tryAttachImage({ source: lying, name: 'lying.jpg', origin: 'user', requestedBy: 'user' }, await target());
+    const result = await intake(join(dir, 'data')).admit({ source: lying, name: 'lying.jpg', origin: 'user', requestedBy: 'user' }, await target(), 'user');
     expect(result).toMatchObject({ ok: false, code: 'corrupt' });
     if (!result.ok) expect(result.message).toMatch(/claims to be 10000×10000 pixels/);
     // A real photo-sized JPEG still passes.
     const real = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
-    expect((await intake(join(dir, 'data')).tryAttachImage({ source: real, origin: 'user', requestedBy: 'user' }, await target())).ok).toBe(true);
+    expect((await intake(join(dir, 'data')).admit({ source: real, origin: 'user', requestedBy: 'user' }, await target(), 'user')).ok).toBe(true);
   });
 
   it('the temp folder is not a default allowed root', () => {
@@ -109,7 +109,7 @@ describe('small refusals in plain words (item 9)', () => {
   it('a model-requested path outside the roots is refused without listing the roots or the data directory', async () => {
     const dataDir = join(dir, 'secret-data-dir');
     const roots = [join(dataDir, 'attachments'), join(dir, 'pics')];
-    const result = await intake(dataDir, roots).tryAttachImage({ source: '/etc/hostname', origin: 'analyze_image', requestedBy: 'model' }, await target());
+    const result = await intake(dataDir, roots).admit({ source: '/etc/hostname', origin: 'analyze_image', requestedBy: 'model' }, await target(), 'user');
     expect(result).toMatchObject({ ok: false, code: 'source-forbidden' });
     if (!result.ok) {
       expect(result.message).not.toContain(dataDir);
@@ -122,7 +122,7 @@ describe('small refusals in plain words (item 9)', () => {
     await new Promise<void>((ok) => garbage.listen(0, '127.0.0.1', ok));
     try {
       const url = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/shot.png`;
-      const result = await intake(join(dir, 'data')).tryAttachImage({ source: url, origin: 'user', requestedBy: 'user' }, await target());
+      const result = await intake(join(dir, 'data')).admit({ source: url, origin: 'user', requestedBy: 'user' }, await target(), 'user');
       expect(result).toMatchObject({ ok: false, code: 'source-unreachable' });
       if (!result.ok) {
         expect(result.message).not.toMatch(/HPE_|E[A-Z]{4,}/);
@@ -136,7 +136,7 @@ describe('small refusals in plain words (item 9)', () => {
   it('a damaged image says so without the decoder internals', async () => {
     const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
     const cut = png.subarray(0, Math.floor(png.length / 2));
-    const result = await intake(join(dir, 'data')).tryAttachImage({ source: cut, origin: 'user', requestedBy: 'user' }, await target());
+    const result = await intake(join(dir, 'data')).admit({ source: cut, origin: 'user', requestedBy: 'user' }, await target(), 'user');
     expect(result).toMatchObject({ ok: false, code: 'corrupt' });
     if (!result.ok) expect(result.message).not.toMatch(/vips|spng|libpng|bad seek|read error/i);
   });

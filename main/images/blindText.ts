@@ -1,0 +1,40 @@
+// A blind chat model with no vision helper (architecture §5): rather than refusing a text-bearing
+// image, local OCR reads it and the model gets the text, labelled as such. The image itself is
+// stored (the user sees it, "sent as text") but never put in a request. An image without text
+// is refused exactly as before (`model-blind`): nothing is sent. Only the door (ImageIntake.admit)
+// calls this: it is the one place that decides to read an image as text for a blind model.
+import type { AttachmentInfo, ImageRefusal } from '../../common/images.ts';
+import type { Admitted, AdmitTarget, AttachmentStore, ImageInput, ImageTextReader, PrepareResult, StoredImageRef } from './types.ts';
+
+/** OCR of one image for a blind model is bounded even when the caller's signal never fires. */
+const BLIND_OCR_TIMEOUT_MS = 120_000;
+
+export async function asText(
+  item: StoredImageRef | ImageInput,
+  refusal: ImageRefusal,
+  target: AdmitTarget,
+  deps: { store: AttachmentStore; readText: ImageTextReader; prepare: (input: ImageInput, target: AdmitTarget, signal: AbortSignal | undefined) => Promise<PrepareResult> },
+  signal: AbortSignal | undefined,
+): Promise<Admitted | ImageRefusal> {
+  let info: AttachmentInfo | undefined;
+  if ('attachmentId' in item) {
+    info = await deps.store.info(item.attachmentId);
+    if (!info) return refusal;
+  } else {
+    // Checked and stored like any image (the bad-input refusals still apply); only the model does not get it.
+    const prepared = await deps.prepare(item, target, signal);
+    if (!prepared.ok) return prepared;
+    signal?.throwIfAborted();
+    info = await deps.store.put(prepared.image, item.origin);
+  }
+  const original = await deps.store.original(info);
+  const payload = original ? undefined : await deps.store.get(info.id);
+  const bytes = original?.data ?? payload?.data;
+  if (!bytes) return refusal;
+  const bound = AbortSignal.timeout(BLIND_OCR_TIMEOUT_MS);
+  const read = await deps.readText({ data: bytes, mime: original?.mime ?? info.mime }, signal ? AbortSignal.any([signal, bound]) : bound);
+  signal?.throwIfAborted();
+  if (!read.ok) return { ...refusal, message: `${refusal.message} (Local OCR could not read it either: ${read.message})` };
+  if (!read.hasText) return refusal;
+  return { ok: true, attachment: info, transcript: { text: read.text, engine: read.engine } };
+}
