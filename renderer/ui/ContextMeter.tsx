@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { groupDigits } from '../../common/imageFormat.ts';
 import { useApp } from '../state/store.ts';
 
@@ -26,17 +26,46 @@ export function ContextMeter() {
     return () => clearTimeout(timer);
   }, [refresh, draft, pending, model, conversationId, switches, servers]);
 
+  // The breakdown shows while the pointer is on the meter or the focus is in it; a click pins it.
+  const [peek, setPeek] = useState(false);
+  const [pinned, setPinned] = useState(false);
+
   if (!context) return null;
   const limit = context.contextWindow;
   const used = context.estimatedTokens;
   const n = groupDigits;
   const label = limit ? `≈${n(used)} of ${n(limit)} tokens` : `≈${n(used)} tokens (the model's context length is not known)`;
   const tools = context.tools;
+  const percent = limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`;
   return (
-    <details className="context-meter">
-      <summary title={label}>
+    <details
+      className="context-meter"
+      open={peek || pinned}
+      onMouseEnter={() => setPeek(true)}
+      onMouseLeave={() => setPeek(false)}
+      onFocus={() => setPeek(true)}
+      onBlur={(e) => {
+        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setPeek(false);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && (peek || pinned)) {
+          e.stopPropagation();
+          setPeek(false);
+          setPinned(false);
+        }
+      }}
+    >
+      <summary
+        title={label}
+        aria-label={`Context ${percent}`}
+        onClick={(e) => {
+          e.preventDefault();
+          setPinned((p) => !p);
+        }}
+      >
+        <span className="small-text">Context</span>
         <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
-        <span className="muted small-text">{limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`}</span>
+        <span className="small-text">{percent}</span>
       </summary>
       <div className="context-breakdown" aria-label="What fills the context">
         <p>{label}</p>

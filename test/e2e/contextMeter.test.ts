@@ -68,3 +68,28 @@ describe('the Context meter', () => {
     }
   });
 });
+
+describe('the Context meter’s label and breakdown (issue 29)', () => {
+  it('says what it measures ("Context N%") and shows the breakdown on hover and on focus', async () => {
+    const { page } = await suite.session();
+    await meter(page).waitFor();
+    const summary = page.locator('.context-meter summary');
+    // Visible words, not a bare percentage.
+    expect(await summary.innerText()).toMatch(/^Context\s+\d+%$/);
+    expect(await summary.getAttribute('aria-label')).toMatch(/^Context \d+%$/);
+    const breakdown = page.getByLabel('What fills the context');
+    expect(await breakdown.isVisible()).toBe(false);
+    await summary.hover();
+    await breakdown.waitFor({ state: 'visible' });
+    expect(await breakdown.innerText()).toMatch(/Images: ≈\d+[\s\S]*Tool descriptions: ≈[\d,]+[\s\S]*The conversation so far/);
+    await page.mouse.move(5, 5);
+    await breakdown.waitFor({ state: 'hidden' });
+    await messageBox(page).focus();
+    // Keyboard: the meter is reached with Tab from the Tools button, and shows its breakdown.
+    await page.getByRole('button', { name: /^Tools/ }).focus();
+    await page.keyboard.press('Tab');
+    await breakdown.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await breakdown.waitFor({ state: 'hidden' });
+  });
+});
