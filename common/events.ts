@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ImageLegibility, ImageRefusalCode, ModelInputSize, type AttachmentInfo } from './images.ts';
+import { ImageRedactedEvent } from './privacy.ts';
+
+export { ImageRedactedEvent };
 
 /**
  * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
@@ -147,6 +150,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ToolResultEvent,
   ToolApprovalEvent,
   ImageAttachedEvent,
+  ImageRedactedEvent,
   ImageRefusedEvent,
   ImageTranscribedEvent,
   ImageDescribedEvent,

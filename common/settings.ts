@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { ProviderKind } from './models.ts';
+import { PrivacySection } from './privacy.ts';
 
 /**
  * The settings file (`<dataDir>/settings.json`) and what the renderer may read of it.
@@ -139,6 +140,8 @@ const SECTIONS = {
   attachments: AttachmentsSection,
   toolApproval: ToolPolicy,
   imageSizes: ImageSizesSection,
+  /** On-device redaction before an image, or its text, reaches a model (architecture §3 "Redact"). */
+  privacy: PrivacySection,
 } as const;
 
 export const Settings = z.object({
@@ -154,6 +157,7 @@ export const Settings = z.object({
   attachments: SECTIONS.attachments.prefault({}),
   toolApproval: SECTIONS.toolApproval.default({}),
   imageSizes: SECTIONS.imageSizes.default({}),
+  privacy: SECTIONS.privacy.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingsSection = Exclude<keyof Settings, 'version'>;
@@ -172,6 +176,7 @@ export const SettingsPatch = z.strictObject({
   attachments: SECTIONS.attachments.optional(),
   toolApproval: SECTIONS.toolApproval.optional(),
   imageSizes: SECTIONS.imageSizes.optional(),
+  privacy: SECTIONS.privacy.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 

@@ -12,7 +12,9 @@ export const LAYERS = {
   'main/util': [],
   'main/settings': ['common', 'main/util'],
   'main/models': ['common', 'main/util'],
-  'main/images': ['common', 'main/util'],
+  // Secret detection and masking (issue 25): used only by the image door.
+  'main/privacy': ['common', 'main/util'],
+  'main/images': ['common', 'main/util', 'main/privacy'],
   'main/capture': ['common', 'main/util'],
   'main/ocr': ['common', 'main/util', 'main/images'],
   'main/tools': ['common', 'main/util', 'main/images', 'main/capture', 'main/models', 'main/ocr'],

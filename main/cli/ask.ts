@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
 import { formatImageSize, formatTokens } from '../../common/images.ts';
 import type { ProviderKind } from '../../common/models.ts';
+import { hiddenPhrase } from '../../common/privacy.ts';
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import type { TurnAttachment } from '../chat/chatEngine.ts';
 import type { Services } from '../core/composeServices.ts';
@@ -141,6 +142,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
           `${event.modelInput ? `, the model sees ${event.modelInput.width}×${event.modelInput.height}` : ''}${event.tokens != null ? `, ${formatTokens(event.tokens)}` : ''}` +
           `${event.legibility?.smallText ? ` (small text ≈${event.legibility.textPx} px: likely unreadable)` : ''}\n`,
       );
+      break;
+    case 'image_redacted':
+      io.err(`🔒 ${event.attachmentId}: ${hiddenPhrase(event.regions)} before it was sent (found in ${event.ms} ms)\n`);
       break;
     case 'image_refused':
       io.err(`✗ image refused (${event.code}): ${event.message}\n`);

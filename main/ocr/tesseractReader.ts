@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { OcrError, type OcrLine, type OcrReading, type TextReader } from './textReader.ts';
+import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -83,20 +83,24 @@ export class TesseractReader implements TextReader {
       const worker = await Promise.race([workerPromise, aborted]);
       const { data } = await Promise.race([worker.recognize(Buffer.from(png), {}, { text: true, blocks: true }), aborted]);
       const lines: OcrLine[] = [];
-      const words: number[] = [];
+      const words: OcrWord[] = [];
+      const confidences: number[] = [];
       for (const block of data.blocks ?? []) {
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {
             const text = line.text.replace(/\s+$/, '');
             if (!text.trim()) continue;
-            for (const w of line.words) words.push(w.confidence);
+            for (const w of line.words) {
+              confidences.push(w.confidence);
+              if (w.text.trim()) words.push({ text: w.text, confidence: w.confidence, line: lines.length, box: { x: w.bbox.x0, y: w.bbox.y0, width: w.bbox.x1 - w.bbox.x0, height: w.bbox.y1 - w.bbox.y0 } });
+            }
             lines.push({ text, confidence: line.confidence, box: { x: line.bbox.x0, y: line.bbox.y0, width: line.bbox.x1 - line.bbox.x0, height: line.bbox.y1 - line.bbox.y0 } });
           }
         }
       }
-      const confidence = words.length ? words.reduce((a, b) => a + b, 0) / words.length : 0;
+      const confidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 0;
       const rows = joinRows(lines);
-      return { text: rows.map((r) => r.text).join('\n'), lines: rows, confidence, engine: this.engine, durationMs: Math.round(performance.now() - started) };
+      return { text: rows.map((r) => r.text).join('\n'), lines: rows, words, confidence, engine: this.engine, durationMs: Math.round(performance.now() - started) };
     } catch (error) {
       if (error instanceof OcrError) throw error;
       if (this.#worker === workerPromise) this.#worker = undefined;

@@ -3,9 +3,14 @@
 /** One recognised line with where it sits (pixels of the image that was read). */
 export type OcrLine = { text: string; confidence: number; box: { x: number; y: number; width: number; height: number } };
 
+/** One recognised word; `line` numbers the line it was read on (words of one line share it, left to right). */
+export type OcrWord = { text: string; confidence: number; line: number; box: { x: number; y: number; width: number; height: number } };
+
 export type OcrReading = {
   text: string;
   lines: OcrLine[];
+  /** Every word with its box, in reading order (redaction masks word runs, main/privacy). */
+  words?: OcrWord[];
   /** Mean word confidence, 0–100. */
   confidence: number;
   /** "tesseract.js 7 (eng)": what the UI and the label name. */

@@ -117,6 +117,19 @@ describe('reduceChat: a live turn', () => {
     expect(s.turns[T]!.optimistic).toBe(false);
   });
 
+  it('records what was hidden in an image before the model got it (image_redacted)', () => {
+    const regions = [{ x: 10, y: 20, width: 200, height: 24, kind: 'aws key' as const, rule: 'secretlint:aws' }];
+    const s = fold(
+      initialChatState,
+      started({ attachments: [chart] }),
+      ev({ type: 'image_attached', attachmentId: chart.id, origin: 'user', name: chart.name, mime: chart.mime, width: 240, height: 120, bytes: 569 }),
+      ev({ type: 'image_redacted', attachmentId: chart.id, regions, ms: 812 }),
+    );
+    expect(s.turns[T]!.images[chart.id]!.redactions).toEqual(regions);
+    const same = fold(s, ev({ type: 'image_redacted', attachmentId: 'c'.repeat(16), regions, ms: 1 }));
+    expect(same.turns[T]!.images).toBe(s.turns[T]!.images);
+  });
+
   it('marks a user image sent as text (local OCR for a blind model)', () => {
     const s = fold(
       initialChatState,

@@ -4,6 +4,7 @@
 import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ConversationView } from '../../common/ipc.ts';
+import type { Redaction } from '../../common/privacy.ts';
 import type { ModelSelection } from '../../common/settings.ts';
 
 /** An image as the chat shows it. Sizes are absent only for history whose events lack them. */
@@ -28,6 +29,8 @@ export type ImageView = {
   /** A blind model got this image's text, read by local OCR, instead of the image. */
   /** sentChars: only that much of the reading (its beginning and end) fitted the model's context window. */
   sentAsText?: { chars: number; engine: string; text?: string; sentChars?: number };
+  /** Regions hidden on this device before the model got it (image_redacted), in the original's pixels. */
+  redactions?: Redaction[];
 };
 
 export type ToolCallView = {
@@ -209,6 +212,11 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       if (!image) return turn;
       const sentAsText = { chars: event.chars, engine: event.engine, ...(event.text === undefined ? {} : { text: event.text }), ...(event.sentChars === undefined ? {} : { sentChars: event.sentChars }) };
       return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText } } };
+    }
+    case 'image_redacted': {
+      const image = turn.images[event.attachmentId];
+      if (!image) return turn;
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, redactions: event.regions } } };
     }
     case 'image_delivered':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { delivered: true }) };

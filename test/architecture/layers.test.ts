@@ -21,6 +21,9 @@ describe('layer allow-list', () => {
     ['main/harness/x.ts', '../app/windows.ts', 'main/harness may not import main/app'],
     ['main/settings/x.ts', '../mcp/config.ts', 'main/settings may not import main/mcp'],
     ['main/images/x.ts', '../chat/chatEngine.ts', 'main/images may not import main/chat'],
+    // Redaction is the door's stage, reached only through it.
+    ['main/chat/x.ts', '../privacy/detect.ts', 'main/chat may not import main/privacy'],
+    ['main/privacy/x.ts', '../ocr/tesseractReader.ts', 'main/privacy may not import main/ocr'],
     ['main/chat/x.ts', '../mcp/mcpHub.ts', 'main/chat may not import main/mcp'],
     ['main/cli/x.ts', '../api/apiHandlers.ts', 'main/cli may not import main/api'],
     ['common/x.ts', '../main/images/sniff.ts', 'common may not import main/images'],

@@ -86,6 +86,23 @@ describe('SettingsStore', () => {
     expect(await readFile(store.path, 'utf8')).toBe(before);
   });
 
+  it('privacy: redacts for remote models by default with password managers excluded; a bad own pattern is refused by name', async () => {
+    const store = new SettingsStore({ dataDir: dir });
+    const { settings } = await store.load();
+    expect(settings.privacy).toMatchObject({ redact: 'remote', patterns: [], conversations: {} });
+    expect(settings.privacy.categories).toEqual({ keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: false });
+    expect(settings.privacy.excludedApps).toEqual(expect.arrayContaining(['KeePassXC', '1Password', 'Bitwarden', 'Keychain Access']));
+    const privacy = { ...settings.privacy, redact: 'always' as const, patterns: [{ name: 'employee id', pattern: 'EMP-\\d{6}' }], conversations: { c1: 'never' as const } };
+    expect(await store.update({ privacy })).toMatchObject({ ok: true });
+    expect((await new SettingsStore({ dataDir: dir }).load()).settings.privacy).toEqual(privacy);
+    for (const [pattern, why] of [['EMP-(\\d+', /privacy\.patterns\.0\.pattern.*not a valid regular expression/], ['(a+)+$', /privacy\.patterns\.0\.pattern.*without end/]] as const) {
+      const bad = await store.update({ privacy: { ...privacy, patterns: [{ name: 'mine', pattern }] } });
+      expect(bad).toMatchObject({ ok: false, code: 'invalid' });
+      expect(!bad.ok && bad.message).toMatch(why);
+    }
+    expect(store.current().privacy).toEqual(privacy);
+  });
+
   it('concurrent updates are applied one after the other: neither is lost', async () => {
     const store = new SettingsStore({ dataDir: dir });
     await store.load();

@@ -1,0 +1,128 @@
+// What to hide in an image and in text made from one (architecture §3 "Redact"). Pure of pixels:
+// it gets the words OCR read (in the original's pixels) and the windows on the screen, and says
+// which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
+import { DEFAULT_REDACT_CATEGORIES, type OwnPattern, type RedactCategory, type Redaction, type RedactionKind } from '../../common/privacy.ts';
+import { ruleFindings, type Finding } from './findings.ts';
+import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
+import { ownPatternFindings } from './ownPatterns.ts';
+import { secretlintFindings } from './secretlintScan.ts';
+
+/** What the person chose in Settings → Privacy (and per command). */
+export type DetectOptions = {
+  categories?: Readonly<Record<RedactCategory, boolean>>;
+  patterns?: readonly OwnPattern[];
+  excludedApps?: readonly string[];
+};
+
+/** A window on the captured screen, in the image's pixels (from the capture backend's window list). */
+export type ScreenWindow = { app: string; title: string; x: number; y: number; width: number; height: number };
+
+export type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
+
+/** Every finding in `text`: secretlint's rules (category keys), Glance's own, the person's patterns. */
+export async function findSecrets(text: string, options: DetectOptions = {}): Promise<{ findings: Finding[]; skipped: string[] }> {
+  const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
+  const findings = ruleFindings(text, categories);
+  if (categories.keys) findings.push(...(await secretlintFindings(text)));
+  const own = ownPatternFindings(text, options.patterns ?? []);
+  findings.push(...own.findings);
+  return { findings, skipped: own.skipped };
+}
+
+/** A generic rule's kind gives way to a specific one when their boxes meet ("aws key" over "key-like text"). */
+const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'password', 'secret']);
+
+/** The rectangles to fill in an image of `size`, given the words OCR read in it and the windows on it. */
+export async function detectRedactions(words: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[] } = {}): Promise<Detection> {
+  const regions: Redaction[] = windowRegions(options.windows ?? [], options.excludedApps ?? [], size);
+  const skipped = new Set<string>();
+  const boxes: Array<Box & { kind: RedactionKind; rule: string }> = [];
+  for (const compact of [false, true]) {
+    const map = wordText(words, compact);
+    const found = await findSecrets(map.text, options);
+    for (const s of found.skipped) skipped.add(s);
+    for (const f of found.findings) {
+      const box = boxOver(words, wordsOf(f, map), size);
+      if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
+    }
+  }
+  // Overlapping boxes are one region: the count the label gives is what a person would count.
+  const merged: typeof boxes = [];
+  for (const b of boxes) {
+    const hit = merged.findIndex((m) => overlaps(m, b));
+    if (hit < 0) {
+      merged.push({ ...b });
+      continue;
+    }
+    const m = merged[hit] as (typeof boxes)[number];
+    const keep = GENERIC.has(m.kind) && !GENERIC.has(b.kind) ? b : m;
+    merged[hit] = { ...union(m, b), kind: keep.kind, rule: keep.rule };
+    // A grown box may now meet another: fold again until none meet.
+    for (let i = merged.length - 1; i >= 0; i--) {
+      const a = merged[hit] as (typeof boxes)[number], o = merged[i] as (typeof boxes)[number];
+      if (i !== hit && overlaps(a, o)) {
+        merged[hit] = { ...union(a, o), kind: GENERIC.has(a.kind) && !GENERIC.has(o.kind) ? o.kind : a.kind, rule: GENERIC.has(a.kind) && !GENERIC.has(o.kind) ? o.rule : a.rule };
+        merged.splice(i, 1);
+      }
+    }
+  }
+  // Inside an excluded window everything is already filled.
+  for (const b of merged) if (!regions.some((r) => contains(r, b))) regions.push(b);
+  return { regions, skipped: [...skipped] };
+}
+
+function contains(outer: Box, inner: Box): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
+/** Windows whose app name or title holds an excluded name (case-insensitive) are filled whole. */
+export function windowRegions(windows: readonly ScreenWindow[], excludedApps: readonly string[], size: { width: number; height: number }): Redaction[] {
+  const names = excludedApps.map((a) => a.trim().toLowerCase()).filter(Boolean);
+  const out: Redaction[] = [];
+  for (const w of windows) {
+    const app = w.app.toLowerCase(), title = w.title.toLowerCase();
+    const name = names.find((n) => app.includes(n) || title.includes(n));
+    if (name === undefined) continue;
+    const x = Math.max(0, Math.floor(w.x)), y = Math.max(0, Math.floor(w.y));
+    const right = Math.min(size.width, Math.ceil(w.x + w.width)), bottom = Math.min(size.height, Math.ceil(w.y + w.height));
+    if (right <= x || bottom <= y) continue;
+    out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || name}` });
+  }
+  return out;
+}
+
+/** What a hidden span says in text sent to a model: it is told that something was there. */
+export const hiddenMark = (kind: RedactionKind): string => `[hidden: ${kind}]`;
+
+/**
+ * Text read from an image, with every secret replaced by `[hidden: kind]` (read_text, a blind
+ * model's transcription). `hidden` lists what was replaced, in order.
+ */
+export async function redactText(text: string, options: DetectOptions = {}): Promise<{ text: string; hidden: Array<{ kind: RedactionKind; rule: string }>; skipped: string[] }> {
+  const spans: Finding[] = [];
+  const found = await findSecrets(text, options);
+  // Text OCR made has the same split keys as the image: a run of non-space characters is the unit.
+  for (const f of found.findings) {
+    let start = f.start, end = f.end;
+    while (start > 0 && !/\s/.test(text[start - 1] as string)) start--;
+    while (end < text.length && !/\s/.test(text[end] as string)) end++;
+    spans.push({ ...f, start, end });
+  }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Finding[] = [];
+  for (const s of spans) {
+    const last = kept[kept.length - 1];
+    if (last && s.start <= last.end) {
+      last.end = Math.max(last.end, s.end);
+      if (GENERIC.has(last.kind) && !GENERIC.has(s.kind)) Object.assign(last, { kind: s.kind, rule: s.rule });
+    } else kept.push({ ...s });
+  }
+  let out = '';
+  let at = 0;
+  for (const s of kept) {
+    out += text.slice(at, s.start) + hiddenMark(s.kind);
+    at = s.end;
+  }
+  out += text.slice(at);
+  return { text: out, hidden: kept.map((s) => ({ kind: s.kind, rule: s.rule })), skipped: found.skipped };
+}

@@ -1,0 +1,88 @@
+// The text rules, each on a value that must be found and a near miss that must not.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
+import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
+import { findSecrets, redactText } from './detect.ts';
+import { ibanValid, keyLike, luhnValid } from './findings.ts';
+
+const hidden = async (text: string, categories = DEFAULT_REDACT_CATEGORIES) =>
+  (await findSecrets(text, { categories })).findings.map((f) => ({ kind: f.kind, rule: f.rule, text: text.slice(f.start, f.end) }));
+
+describe('secret rules', () => {
+  it('checks Luhn and IBAN digits', () => {
+    expect(luhnValid('4242424242424242')).toBe(true);
+    expect(luhnValid('4242424242424243')).toBe(false);
+    expect(ibanValid('GB82 WEST 1234 5698 7654 32')).toBe(true);
+    expect(ibanValid('GB82 WEST 1234 5698 7654 33')).toBe(false);
+    for (let i = 0; i < 20; i++) expect(luhnValid(randomCard().replace(/ /g, ''))).toBe(true);
+  });
+
+  it('finds a Luhn-valid card, not a digit run that fails the check', async () => {
+    const card = randomCard().replace(/ /g, '');
+    expect(await hidden(`card ${card} ok`)).toContainEqual({ kind: 'card number', rule: 'luhn', text: card });
+    const bad = card.slice(0, 15) + String((Number(card[15]) + 1) % 10);
+    expect((await hidden(`order ${bad} shipped`)).filter((f) => f.kind === 'card number')).toEqual([]);
+  });
+
+  it('finds an IBAN by its check digits, and one OCR misread in groups of four by its shape', async () => {
+    const iban = randomIban();
+    expect(await hidden(`IBAN ${iban}`)).toContainEqual({ kind: 'iban', rule: 'iban', text: iban });
+    const misread = iban.slice(0, -1) + String((Number(iban.at(-1)) + 3) % 10);
+    expect((await hidden(`IBAN ${misread}`)).map((f) => f.rule)).toContain('iban-shape');
+    expect(await hidden('invoice DE12 due')).toEqual([]);
+  });
+
+  it('finds vendor keys through secretlint (AWS id on, as on a screen it is a key)', async () => {
+    const found = await hidden('export AWS_ACCESS_KEY_ID=AKIAZ3QX7LMN2PQR8TUV\nxoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx');
+    expect(found).toContainEqual({ kind: 'aws key', rule: 'secretlint:aws', text: 'AKIAZ3QX7LMN2PQR8TUV' });
+    expect(found.map((f) => f.rule)).toContain('secretlint:slack');
+  });
+
+  it('finds JWTs, PEM blocks (with or without a readable END line), labelled values', async () => {
+    const jwt = randomJwt();
+    expect((await hidden(`authorization: Bearer ${jwt}`)).map((f) => f.kind)).toEqual(expect.arrayContaining(['jwt', 'password']));
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAvZb8nUqM3Jm1xY2\nQw9dHk2LmPz7Rt5VbNcXy1Ae3Gh\n-----END RSA PRIVATE KEY-----';
+    expect((await hidden(pem)).find((f) => f.rule === 'pem')?.text).toBe(pem);
+    const cut = '-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAvZb8nUqM3Jm1xY2\nQw9dHk2LmPz7Rt5VbNcXy1Ae3Gh\n$ ls';
+    expect((await hidden(cut)).find((f) => f.rule === 'pem')?.text).toBe(cut.slice(0, cut.indexOf('\n$')));
+    expect(await hidden('DB_PASSWORD=hunter22 and api_key: "zz9plural"')).toEqual(
+      expect.arrayContaining([{ kind: 'password', rule: 'label', text: 'hunter22' }, { kind: 'password', rule: 'label', text: 'zz9plural' }]),
+    );
+  });
+
+  it('takes a garbled key for a key, not an identifier, a path or a word', async () => {
+    expect(keyLike('Ab3dEf6hIj9kLm2nOp5qRs8t')).toBe(true);
+    expect(keyLike('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b')).toBe(true);
+    expect(keyLike('AbstractSingletonProxyFactoryBean')).toBe(false);
+    expect(keyLike('node_modules/@secretlint/core/module/index.js')).toBe(false);
+    expect(keyLike('internationalization')).toBe(false);
+    expect(await hidden('const parseInvoiceRow = (row, index) => row.split(",");')).toEqual([]);
+  });
+
+  it('finds emails and phone numbers only when that category is on', async () => {
+    const text = 'write to dana.reyes@example.com or call +44 20 7946 0958';
+    expect(await hidden(text)).toEqual([]);
+    const found = await hidden(text, { ...DEFAULT_REDACT_CATEGORIES, contact: true });
+    expect(found.map((f) => f.kind).sort()).toEqual(['email', 'phone number']);
+  });
+
+  it('a category turned off finds nothing of its kind', async () => {
+    const card = randomCard();
+    expect(await hidden(`pay ${card}`, { ...DEFAULT_REDACT_CATEGORIES, cards: false })).toEqual([]);
+  });
+});
+
+describe('redactText', () => {
+  it('replaces each secret run with what it was, and says what was hidden', async () => {
+    const key = 'AKIAZ3QX7LMN2PQR8TUV';
+    const out = await redactText(`id: ${key}\ncard ${randomCard()} expires 08/29`);
+    expect(out.text).not.toContain(key);
+    expect(out.text).toMatch(/^id: \[hidden: aws key\]\ncard \[hidden: card number\] expires 08\/29$/);
+    expect(out.hidden.map((h) => h.kind)).toEqual(['aws key', 'card number']);
+  });
+
+  it('hides the whole whitespace-free run around a match, so a split key leaves no end', async () => {
+    const out = await redactText('token=abc123def456ghi789-tail more');
+    expect(out.text).toBe('[hidden: password] more');
+  });
+});

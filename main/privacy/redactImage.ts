@@ -1,0 +1,54 @@
+// One image through redaction: read its words (local OCR, injected: main/ocr sits above the door),
+// find what to hide, fill it. Failure is a value: when OCR fails or runs out of time, nothing is
+// known about the image, and the caller must not send it to a remote model as it is.
+import type { Sharp } from 'sharp';
+import type { Redaction } from '../../common/privacy.ts';
+import { detectRedactions, type DetectOptions, type ScreenWindow } from './detect.ts';
+import type { ReadWord } from './locate.ts';
+import { maskImage } from './maskImage.ts';
+
+/** Local OCR as redaction needs it: words in the image's upright pixels. */
+export type ReadWords = (
+  image: { data: Uint8Array; mime: string },
+  signal: AbortSignal | undefined,
+) => Promise<{ ok: true; words: ReadWord[]; size: { width: number; height: number } } | { ok: false; code: string; message: string }>;
+
+export type RedactedImage =
+  | { ok: true; regions: Redaction[]; skipped: string[]; ms: number; /** The upright pixels with the regions filled; absent when nothing was found. */ png?: Buffer }
+  | { ok: false; code: 'ocr-failed'; message: string; ms: number };
+
+export async function redactImage(
+  image: { data: Uint8Array; mime: string },
+  deps: { readWords: ReadWords; /** A fresh pipeline over the upright original. */ pixels: () => Sharp },
+  options: DetectOptions & { windows?: readonly ScreenWindow[]; signal?: AbortSignal } = {},
+): Promise<RedactedImage> {
+  const started = performance.now();
+  const read = await deps.readWords(image, options.signal);
+  options.signal?.throwIfAborted();
+  const ms = () => Math.round(performance.now() - started);
+  if (!read.ok) {
+    return { ok: false, code: 'ocr-failed', message: `Glance could not check this image for secrets on this device (${read.message}), so it was not sent to a remote model.`, ms: ms() };
+  }
+  const found = await detectRedactions(read.words, read.size, options);
+  if (found.regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
+  const png = await maskImage(deps.pixels(), found.regions);
+  return { ok: true, regions: found.regions, skipped: found.skipped, ms: ms(), png };
+}
+
+/** Whether a policy redacts for a model at `baseUrl`: `remote` redacts unless the endpoint is this machine. */
+export function redactsFor(policy: 'remote' | 'always' | 'never', baseUrl: string | undefined): boolean {
+  if (policy === 'never') return false;
+  if (policy === 'always') return true;
+  return !isLoopback(baseUrl);
+}
+
+function isLoopback(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return false;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
