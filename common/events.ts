@@ -17,8 +17,12 @@ export const ToolCallEvent = z.object({
   arguments: z.record(z.string(), z.unknown()),
   /** The tool's display title (MCP tool.title, else annotations.title), when it has one. */
   title: z.string().optional(),
-  /** The MCP server's display name (serverInfo.title, else its name in the config). */
+  /** The MCP server's name as configured (what the person called it; never the server's own claim). */
   server: z.string().optional(),
+  /** The title the server gives itself (serverInfo.title), secondary; never one naming Glance. */
+  serverTitle: z.string().optional(),
+  /** The server's own name for the tool, when `name` (the model's) is sanitised or suffixed. */
+  tool: z.string().optional(),
 });
 export const ToolProgressEvent = z.object({
   type: z.literal('tool_progress'),
@@ -133,6 +137,8 @@ export const ToolApprovalEvent = z.object({
   decision: ToolApprovalDecision,
   by: z.enum(['user', 'policy', 'flag', 'no-one']).optional(),
   reason: z.string().optional(),
+  /** What the server claims (readOnlyHint) about a tool it is not trusted for: shown, never obeyed. */
+  claim: z.literal('read-only').optional(),
 });
 export const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
 /**

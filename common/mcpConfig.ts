@@ -53,6 +53,11 @@ const Common = {
   disabled: z.boolean().optional(),
   /** Tools (the server's own names, "*" for all) that run without asking (Cline `alwaysAllow`). */
   alwaysAllow: ToolNames.default([]),
+  /**
+   * The person trusts this server's annotations (Settings → MCP servers): its tools that say they
+   * only read (readOnlyHint) run without asking. Without it every tool of the server asks.
+   */
+  trusted: z.boolean().optional(),
   /** Tools (the server's own names) never offered to a model (Cline `disabledTools`). */
   disabledTools: ToolNames.default([]),
 };
@@ -126,7 +131,7 @@ export type ParseOptions = {
 /** Keys each entry may carry, with what they become; everything else is warned about. */
 const KNOWN_KEYS = new Set([
   'type', 'transportType', 'transport', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'serverUrl', 'httpUrl', 'headers',
-  'oauth', 'capture', 'timeout', 'timeoutMs', 'disabled', 'alwaysAllow', 'autoApprove', 'disabledTools',
+  'oauth', 'capture', 'timeout', 'timeoutMs', 'disabled', 'alwaysAllow', 'autoApprove', 'disabledTools', 'trusted',
 ]);
 const ROOT_KEYS = new Set(['mcpServers', 'servers', 'inputs']);
 const TYPES: Record<string, 'stdio' | 'http' | 'sse'> = {

@@ -47,7 +47,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       if (m.thinking) events.push({ type: 'thinking', delta: m.thinking });
       if (m.text) events.push({ type: 'text', delta: m.text });
       for (const call of m.toolCalls ?? []) {
-        events.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, ...(call.title ? { title: call.title } : {}), ...(call.server ? { server: call.server } : {}) });
+        events.push({ type: 'tool_call', ...call });
       }
       if (m.interrupted) {
         events.push(

@@ -12,7 +12,11 @@ const ToolCallRecord = z.object({
   arguments: z.record(z.string(), z.unknown()),
   /** Display names as the tool had them when called (for the card after a reload). */
   title: z.string().optional(),
+  /** The MCP server's configured name (older records: its self-given title). */
   server: z.string().optional(),
+  serverTitle: z.string().optional(),
+  /** The server's own name for the tool, when the model's name for it is sanitised. */
+  tool: z.string().optional(),
 });
 
 const UserMessage = z.object({

@@ -5,17 +5,43 @@
 // nobody can be asked, the call is not run and the model is told why.
 import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
 import type { ToolPolicy } from '../../common/settings.ts';
-import { globMatch, policyFor } from '../../common/toolPolicy.ts';
+import { globMatch, isToolGlob, policyFor } from '../../common/toolPolicy.ts';
 import type { ToolCall } from '../models/provider.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
 
 export type ApprovalRequest = {
   conversationId: string;
   callId: string;
-  /** The tool's name as the model sees it (`server__tool`). */
+  /** The tool's name as the model sees it (`server__tool`, sanitised and maybe suffixed). */
   name: string;
   arguments: Record<string, unknown>;
+  /** An MCP tool's configured server name and the server's own tool name: what rules bind to. */
+  server?: string;
+  tool?: string;
+  /** The server says the tool only reads, but it is not trusted to say so. */
+  claim?: 'read-only';
 };
+
+/**
+ * A tool that can change things runs only with consent (architecture §5). Annotations are claims:
+ * `readOnlyHint` skips approval only for a server the person marked trusted (Glance's own tools
+ * set no consent at all); `destructiveHint` always asks. The config's `alwaysAllow` (Cline),
+ * bound to the server's own tool names, approves ahead of time.
+ */
+export function needsConsent(tool: { annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }; alwaysAllow: boolean; trusted: boolean }): boolean {
+  if (tool.alwaysAllow) return false;
+  if (!tool.trusted) return true;
+  return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
+}
+
+/**
+ * The name rules, flags and grants are matched against: `server__tool` in the server's and the
+ * tool's own spelling. A sanitised or hash-suffixed model name (`a?c` → `evil__a_c`) is never
+ * it, so a rule written for one tool cannot match another that was renamed onto its name.
+ */
+export function ruleName(request: Pick<ApprovalRequest, 'name' | 'server' | 'tool'>): string {
+  return request.server !== undefined && request.tool !== undefined ? `${request.server}__${request.tool}` : request.name;
+}
 
 export type ApprovalAnswer = {
   decision: Exclude<ToolApprovalDecision, 'pending'>;
@@ -58,23 +84,25 @@ export class PolicyApprover implements ToolApprover {
 
   async decide(request: ApprovalRequest, hooks: { signal: AbortSignal; pending: () => void }): Promise<ApprovalAnswer> {
     const o = this.#options;
-    const standing = policyFor(o.policy?.() ?? {}, request.name);
-    if (standing === 'deny') return { decision: 'deny', by: 'policy', reason: `Settings say ${request.name} never runs.` };
+    const rule = ruleName(request);
+    const standing = policyFor(o.policy?.() ?? {}, rule);
+    if (standing === 'deny') return { decision: 'deny', by: 'policy', reason: `Settings say ${rule} never runs.` };
     if (standing === 'allow') return { decision: 'always', by: 'policy' };
     if (standing === undefined && o.preApproved?.(request.name)) return { decision: 'always', by: 'policy' };
-    if (o.allowFlags?.some((glob) => globMatch(glob, request.name))) return { decision: 'once', by: 'flag' };
-    if (this.#chatGrants.get(request.conversationId)?.has(request.name)) return { decision: 'chat', by: 'user' };
+    if (o.allowFlags?.some((glob) => globMatch(glob, rule))) return { decision: 'once', by: 'flag' };
+    if (this.#chatGrants.get(request.conversationId)?.has(rule)) return { decision: 'chat', by: 'user' };
     if (!o.ask) {
-      return { decision: 'deny', by: 'no-one', reason: o.noOneHint?.(request.name) ?? `${request.name} needs your consent and nobody could be asked.` };
+      return { decision: 'deny', by: 'no-one', reason: o.noOneHint?.(rule) ?? `${rule} needs your consent and nobody could be asked.` };
     }
     hooks.pending();
     const decision = await o.ask(request, hooks.signal);
-    if (decision === 'chat') {
+    // A tool whose own name holds * or ? would be stored as a glob covering others: this chat only.
+    if (decision === 'chat' || (decision === 'always' && isToolGlob(rule))) {
       const grants = this.#chatGrants.get(request.conversationId) ?? new Set<string>();
-      grants.add(request.name);
+      grants.add(rule);
       this.#chatGrants.set(request.conversationId, grants);
     }
-    if (decision === 'always') await o.remember?.(request.name);
+    if (decision === 'always' && !isToolGlob(rule)) await o.remember?.(rule);
     return decision === 'deny' ? { decision, by: 'user', reason: 'The user declined.' } : { decision, by: 'user' };
   }
 }
@@ -102,15 +130,24 @@ export type ConsentContext = {
 export async function askConsent(tool: Tool, call: ToolCall, context: ConsentContext): Promise<ToolOutcome | undefined> {
   const needed = tool.consent === 'always' || (tool.consent === 'remote-model' && context.remote);
   if (!needed) return undefined;
-  const request = { conversationId: context.conversationId, callId: call.id, name: call.name, arguments: call.arguments };
+  const claim = tool.hints?.readOnlyHint === true && tool.hints.destructiveHint !== true ? ('read-only' as const) : undefined;
+  const request: ApprovalRequest = {
+    conversationId: context.conversationId,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    ...(tool.source !== undefined && tool.sourceTool !== undefined ? { server: tool.source, tool: tool.sourceTool } : {}),
+    ...(claim ? { claim } : {}),
+  };
   const answer: ApprovalAnswer = context.approver
     ? await context.approver.decide(request, {
         signal: context.signal,
-        pending: () => context.emit({ type: 'tool_approval', id: call.id, name: call.name, decision: 'pending' }),
+        pending: () => context.emit({ type: 'tool_approval', id: call.id, name: call.name, decision: 'pending', ...(claim ? { claim } : {}) }),
       })
     : { decision: 'deny', by: 'no-one', reason: 'Nobody can be asked in this run.' };
   const event: ChatEvent = { type: 'tool_approval', id: call.id, name: call.name, decision: answer.decision, by: answer.by };
   if (answer.reason) event.reason = answer.reason;
+  if (claim) event.claim = claim;
   context.emit(event);
   return answer.decision === 'deny' ? { ok: false, text: notRunText(call.name, answer) } : undefined;
 }

@@ -275,7 +275,16 @@ function withNotes(prompt: string, notes: string | undefined): string {
   return notes ? `${prompt}\n\n${notes}` : prompt;
 }
 
-/** What the UI names a tool by: its title and its server's display name, when known. */
-function displayNames(tool: Tool | undefined): { title?: string; server?: string } {
-  return { ...(tool?.title ? { title: tool.title } : {}), ...(tool?.sourceTitle ? { server: tool.sourceTitle } : {}) };
+/**
+ * What the UI names a tool by (architecture §5): its server's configured name first, the title the
+ * server gives itself second, and the server's own tool name when the model's name differs.
+ */
+function displayNames(tool: Tool | undefined): { title?: string; server?: string; serverTitle?: string; tool?: string } {
+  if (!tool) return {};
+  return {
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.source ? { server: tool.source } : {}),
+    ...(tool.sourceTitle ? { serverTitle: tool.sourceTitle } : {}),
+    ...(tool.sourceTool !== undefined && tool.source && tool.spec.name !== `${tool.source}__${tool.sourceTool}` ? { tool: tool.sourceTool } : {}),
+  };
 }

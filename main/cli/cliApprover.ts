@@ -16,7 +16,7 @@ export function cliApprover(options: { io: CommandIO; policy: ToolPolicy; allowT
       ? {
           ask: async (request: ApprovalRequest) => {
             const args = JSON.stringify(request.arguments);
-            const answer = (await ask(`\nAllow ${request.name} to run with ${args.length > 300 ? `${args.slice(0, 297)}…` : args}?\n  [o]nce, for this [r]un, [n]o (default): `)).trim().toLowerCase();
+            const answer = (await ask(`\nAllow ${whoAsks(request)} to run with ${args.length > 300 ? `${args.slice(0, 297)}…` : args}?\n  [o]nce, for this [r]un, [n]o (default): `)).trim().toLowerCase();
             if (answer === 'o' || answer === 'once' || answer === 'y' || answer === 'yes') return 'once';
             if (answer === 'r' || answer === 'run' || answer === 'a' || answer === 'always') return 'chat';
             return 'deny';
@@ -25,6 +25,13 @@ export function cliApprover(options: { io: CommandIO; policy: ToolPolicy; allowT
       : {}),
     noOneHint: (name) => `Tell the user to run again with --allow-tools ${name} (or --yes) to allow it.`,
   });
+}
+
+/** The tool as the prompt names it: the model's name, the server's own, and any claim it makes. */
+function whoAsks(request: ApprovalRequest): string {
+  const own = request.server !== undefined && request.tool !== undefined ? ` (server "${request.server}", tool "${request.tool}")` : '';
+  const claim = request.claim ? ' — it says it only reads, but this server is not marked trusted' : '';
+  return `${request.name}${own}${claim}`;
 }
 
 /** `--allow-tools a,b --allow-tools c*` → ['a', 'b', 'c*']. */

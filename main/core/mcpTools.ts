@@ -1,4 +1,5 @@
 import type { McpHub, McpHubTool } from '../mcp/mcpHub.ts';
+import { needsConsent } from '../chat/toolApproval.ts';
 import type { Tool, ToolHints, ToolProvider } from '../tools/tool.ts';
 
 /**
@@ -20,6 +21,7 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
     return {
       needsVision: false,
       source: t.server,
+      sourceTool: t.tool,
       ...(needsConsent(t) ? { consent: 'always' as const } : {}),
       spec: { name: t.name, description: t.description || `${t.tool} (from MCP server ${t.server})`, parameters: t.inputSchema },
       ...(t.title ? { title: t.title } : {}),
@@ -36,16 +38,6 @@ export function mcpToolProvider(hub: McpHub): ToolProvider {
       },
     };
   }
-}
-
-/**
- * A tool that can change things runs only with consent (architecture §5): the server says it is
- * destructive, or does not say it only reads. The config's `alwaysAllow` (Cline) approves
- * ahead of time.
- */
-export function needsConsent(tool: Pick<McpHubTool, 'annotations' | 'alwaysAllow'>): boolean {
-  if (tool.alwaysAllow) return false;
-  return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
 }
 
 function hintsOf(a: NonNullable<McpHubTool['annotations']>): ToolHints {

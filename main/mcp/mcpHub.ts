@@ -21,7 +21,7 @@ import { failed } from './mcpErrors.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { ServerConnection } from './serverConnection.ts';
 import { invalidServers, sameConfig } from './configDiff.ts';
-import { cleanName, namespacedName } from './namespacedName.ts';
+import { claimedTitle, cleanName, namespacedName } from './namespacedName.ts';
 
 export { namespacedName } from './namespacedName.ts';
 
@@ -32,9 +32,9 @@ export type McpHubTool = {
   name: string;
   server: string;
   tool: string;
-  /** The server's display title (tool.title, else annotations.title), for the UI. */
+  /** The tool's display title (tool.title, else annotations.title), for the UI; never one naming Glance. */
   title?: string;
-  /** The server's display name (serverInfo.title), when it gives one. */
+  /** The title the server gives itself (serverInfo.title): secondary to `server`, never one naming Glance. */
   serverTitle?: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -42,6 +42,8 @@ export type McpHubTool = {
   annotations?: ToolAnnotations;
   /** The config's `alwaysAllow` names this tool (or "*"): the user approved it ahead of time. */
   alwaysAllow: boolean;
+  /** The person marked this server trusted (`trusted: true`): its readOnlyHint may skip approval. */
+  trusted: boolean;
 };
 
 export type McpProgress = { progress: number; total?: number; message?: string };
@@ -259,7 +261,7 @@ export class McpHub {
       for (const tool of server.tools ?? []) {
         const name = namespacedName(server.name, tool.name, names);
         names.set(name, { server: server.name, tool: tool.name });
-        const title = tool.title ?? tool.annotations?.title;
+        const title = claimedTitle(tool.title ?? tool.annotations?.title);
         const allow = server.config.alwaysAllow;
         out.push({
           name,
@@ -271,6 +273,7 @@ export class McpHub {
           inputSchema: tool.inputSchema as Record<string, unknown>,
           ...(tool.annotations ? { annotations: tool.annotations } : {}),
           alwaysAllow: allow.includes(tool.name) || allow.includes('*'),
+          trusted: server.config.trusted === true,
         });
       }
     }

@@ -22,3 +22,14 @@ export function namespacedName(server: string, tool: string, taken: ReadonlyMap<
 export function cleanName(s: string): string {
   return s.replace(/[^a-zA-Z0-9_-]/g, '_');
 }
+
+/**
+ * A title a server gives itself or its tools (serverInfo.title, tool.title), shown only beside
+ * the configured name. Untrusted (architecture §5): one that names Glance, or is empty, is
+ * dropped, so no server's card or event reads as the app's own.
+ */
+export function claimedTitle(title: string | undefined): string | undefined {
+  const t = title?.replace(/\s+/g, ' ').trim().slice(0, 80);
+  if (!t || /glance/i.test(t.normalize('NFKC').replace(/[\u200b-\u200f\u2060\ufeff]/g, ''))) return undefined;
+  return t;
+}

@@ -22,6 +22,7 @@ import { stdioEnvironment } from './serverEnvironment.ts';
 import { createStdioTransport } from './stdioTransport.ts';
 import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotifications.ts';
 import { OutputSchemas } from './outputSchemas.ts';
+import { claimedTitle } from './namespacedName.ts';
 
 // Loose on purpose: the SDK's strict schema would reject a whole result for one malformed
 // block (or atob() a 7 MB string just to validate it); binary capture judges blocks itself.
@@ -146,7 +147,7 @@ export class ServerConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         this.#toolsStale = true;
       });
-      this.title = client.getServerVersion()?.title?.trim() || undefined;
+      this.title = claimedTitle(client.getServerVersion()?.title);
       const instructions = client.getInstructions()?.trim();
       this.instructions = instructions ? (instructions.length > MAX_INSTRUCTIONS_CHARS ? `${instructions.slice(0, MAX_INSTRUCTIONS_CHARS)}…` : instructions) : undefined;
       await this.#refreshTools(client, undefined);

@@ -43,11 +43,16 @@ export interface Tool {
    * model off this machine (screenshot_desktop with a non-loopback model).
    */
   readonly consent?: 'always' | 'remote-model';
-  /** Where it comes from: an MCP server's name; built-ins leave it out. */
+  /** Where it comes from: an MCP server's name as configured; built-ins leave it out. */
   readonly source?: string;
+  /**
+   * The server's own name for the tool (`spec.name` is sanitised and namespaced for the model).
+   * Approval rules bind to (source, sourceTool), never to the sanitised name (architecture §5).
+   */
+  readonly sourceTool?: string;
   /** A display title (MCP tool.title / annotations.title), for the UI. */
   readonly title?: string;
-  /** Its source's display name (the MCP server's serverInfo.title, else its config name). */
+  /** The title its MCP server gives itself (serverInfo.title), secondary to `source`; never one naming Glance. */
   readonly sourceTitle?: string;
   /** What the tool's author says it does (MCP annotations), for approval policy. */
   readonly hints?: ToolHints;

@@ -39,7 +39,10 @@ export type ToolCallView = {
   arguments: Record<string, unknown>;
   /** Display names from main (MCP titles), when the tool has them. */
   title?: string;
+  /** The MCP server's configured name; the title it gives itself; its own name for the tool. */
   server?: string;
+  serverTitle?: string;
+  tool?: string;
   /** `cancelled`: stopped by the user (not a failure of the tool). */
   status: 'running' | 'finished' | 'failed' | 'cancelled';
   progress?: { progress: number; total?: number; message?: string };
@@ -47,7 +50,7 @@ export type ToolCallView = {
   text?: string;
   attachmentIds: string[];
   /** Consent for a tool that can change things: `pending` shows the approval card. */
-  approval?: { decision: ToolApprovalDecision; by?: string; reason?: string };
+  approval?: { decision: ToolApprovalDecision; by?: string; reason?: string; claim?: 'read-only' };
 };
 
 /** The assistant's side of a turn, in the order it arrived. */
@@ -144,7 +147,12 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       return { ...turn, status: streaming, parts: appendPart(turn.parts, 'thinking', event.delta) };
     case 'tool_call': {
       const existing = turn.tools[event.id];
-      const names = { ...(event.title ? { title: event.title } : {}), ...(event.server ? { server: event.server } : {}) };
+      const names = {
+        ...(event.title ? { title: event.title } : {}),
+        ...(event.server ? { server: event.server } : {}),
+        ...(event.serverTitle ? { serverTitle: event.serverTitle } : {}),
+        ...(event.tool !== undefined ? { tool: event.tool } : {}),
+      };
       const tool: ToolCallView = existing
         ? { ...existing, name: event.name, arguments: event.arguments, ...names }
         : { id: event.id, name: event.name, arguments: event.arguments, ...names, status: 'running', attachmentIds: [] };
@@ -223,7 +231,7 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     case 'tool_approval': {
       const tool = turn.tools[event.id];
       if (!tool) return turn;
-      const approval = { decision: event.decision, ...(event.by ? { by: event.by } : {}), ...(event.reason ? { reason: event.reason } : {}) };
+      const approval = { decision: event.decision, ...(event.by ? { by: event.by } : {}), ...(event.reason ? { reason: event.reason } : {}), ...(event.claim ? { claim: event.claim } : {}) };
       return { ...turn, tools: { ...turn.tools, [event.id]: { ...tool, approval } } };
     }
     case 'image_retracted':

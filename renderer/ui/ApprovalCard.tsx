@@ -40,8 +40,19 @@ export function ApprovalCard({ turnId, tool }: { turnId: string; tool: ToolCallV
   return (
     <section className="approval-card" role="group" aria-label={`Approve ${tool.name}`}>
       <p>
-        <strong>{toolTitle(tool.name, tool.title)}</strong> ({tool.server ?? toolSource(tool.name)}, <code>{tool.name}</code>) can change things. Run it with these arguments?
+        <strong>{toolTitle(tool.name, tool.title)}</strong> ({tool.server ?? toolSource(tool.name)}
+        {tool.serverTitle ? `, which calls itself “${tool.serverTitle}”` : ''}, <code>{tool.name}</code>
+        {tool.tool !== undefined && (
+          <>
+            {' '}
+            — the server's own name: <code>{tool.tool}</code>
+          </>
+        )}
+        ) can change things. Run it with these arguments?
       </p>
+      {approval.claim === 'read-only' && (
+        <p className="muted small-text">It says it only reads. That is the server's claim: mark the server trusted in Settings → MCP servers to let such claims skip this question.</p>
+      )}
       <pre aria-label="Arguments">{args === '{}' ? '(no arguments)' : args}</pre>
       <div className="approval-buttons">
         <button type="button" className="primary" disabled={sent !== null} onClick={() => answer('once')}>

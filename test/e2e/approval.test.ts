@@ -10,7 +10,7 @@ import { MCP_FIXTURE, type Session } from './browserHarness.ts';
 import { chatSuite } from './chatSuite.ts';
 
 const suite = chatSuite();
-const session = (): Promise<Session> => suite.session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
+const session = (): Promise<Session> => suite.session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } } });
 async function ask(page: Page, text: string) {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.keyboard.press('Enter');
@@ -25,6 +25,33 @@ async function toolRules(page: Page) {
 const write = (text: string) => ({ toolCalls: [{ name: 'fixture__write_note', arguments: { text } }] });
 
 describe('the approval card', () => {
+  it("an untrusted server's read-only claim still asks, and says so; Settings → MCP servers → Trusted lets it skip the card", async () => {
+    const { page, shot } = await suite.session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
+    suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { text: 'no chart then' });
+    await ask(page, 'Fetch the chart.');
+    const approval = page.getByRole('group', { name: 'Approve fixture__chart_image' });
+    await approval.waitFor();
+    // The configured name, never the server's own title ("Glance Test Fixture").
+    expect(await approval.textContent()).toContain('Known bar chart (fixture, fixture__chart_image) can change things');
+    expect(await approval.textContent()).toContain("It says it only reads. That is the server's claim");
+    await shot('approval-card-claim');
+    await approval.getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'no chart then' }).waitFor();
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
+    const trusted = entry.getByRole('checkbox', { name: 'Trusted: fixture' });
+    expect(await trusted.isChecked()).toBe(false);
+    await trusted.click(); // controlled by the saved settings: checked once the save lands
+    await page.getByText('fixture is trusted: its tools that say they only read run without asking.').waitFor();
+    await expect.poll(() => trusted.isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { text: 'here is the chart' });
+    await ask(page, 'Fetch it again.');
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'here is the chart' }).waitFor();
+    expect(await page.getByRole('group', { name: 'Approve fixture__chart_image' }).count()).toBe(0);
+  });
+
   it('Deny: the tool does not run and the model is told; Allow once: it runs', async () => {
     const { page, shot } = await session();
     suite.server().script(write('buy milk'), { text: 'Understood, I did not store it.' });

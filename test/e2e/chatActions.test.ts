@@ -160,7 +160,7 @@ describe('editing an earlier message', () => {
 
 describe('tool cards', () => {
   it('name the server and tool in words, keep the model-facing text behind "Raw", and show a stopped tool as cancelled', async () => {
-    const { page, shot } = await session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
+    const { page, shot } = await session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } } });
     suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
     await box(page).fill('Fetch the chart.');
     await box(page).press('Enter');
@@ -169,7 +169,7 @@ describe('tool cards', () => {
     await finished(page, 1);
     // The server's own words when it gives them (MCP title, serverInfo.title).
     expect(await card.locator('.tool-name').textContent()).toBe('Known bar chart');
-    expect(await card.locator('.tool-source').textContent()).toBe('Glance Test Fixture');
+    expect(await card.locator('.tool-source').textContent()).toBe('fixture'); // its own title names Glance: not shown
     await card.getByRole('button', { name: /Known bar chart/ }).click();
     const result = card.locator('.tool-result');
     expect(await result.textContent()).not.toContain('shown to you in the next message');

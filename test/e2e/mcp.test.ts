@@ -8,7 +8,8 @@ import { answers, ask, chatSuite } from './chatSuite.ts';
 
 const suite = chatSuite();
 const { server } = suite;
-const fixtureServer = { command: process.execPath, args: [MCP_FIXTURE] };
+// Trusted: its read-only tools run without a card (the cards here are about other things).
+const fixtureServer = { command: process.execPath, args: [MCP_FIXTURE], trusted: true };
 const session = () => suite.session({ mcpConfig: { mcpServers: { fixture: fixtureServer } } });
 
 describe('MCP servers asking the person', () => {
@@ -106,10 +107,11 @@ describe('MCP tools', () => {
     const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
     await card.locator('.status').filter({ hasText: 'finished' }).waitFor();
     expect(await card.locator('.tool-name').textContent()).toBe('Known bar chart'); // annotations.title
-    expect(await card.locator('.tool-source').textContent()).toBe('Glance Test Fixture'); // serverInfo.title
+    // The server calls itself "Glance Test Fixture": a title naming Glance is never shown (issue 30).
+    expect(await card.locator('.tool-source').textContent()).toBe('fixture'); // the configured name
     const approval = page.getByRole('group', { name: 'Approve fixture__write_note' });
     await approval.waitFor();
-    expect(await approval.textContent()).toContain('Write a note (Glance Test Fixture, fixture__write_note) can change things'); // tool.title
+    expect(await approval.textContent()).toContain('Write a note (fixture, fixture__write_note) can change things'); // tool.title
     expect(await page.getByRole('article', { name: 'Tool call fixture__write_note' }).locator('.tool-name').textContent()).toBe('Write a note');
     await approval.getByRole('button', { name: 'Allow once' }).click();
     await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
@@ -120,12 +122,12 @@ describe('MCP tools', () => {
     const reloaded = again.getByRole('article', { name: 'Tool call fixture__chart_image' });
     await reloaded.waitFor();
     expect(await reloaded.locator('.tool-name').textContent()).toBe('Known bar chart');
-    expect(await reloaded.locator('.tool-source').textContent()).toBe('Glance Test Fixture');
+    expect(await reloaded.locator('.tool-source').textContent()).toBe('fixture');
     // Settings names the server and each titled tool.
     await again.getByRole('button', { name: 'Settings' }).click();
     const entry = again.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
     await entry.locator('.status').filter({ hasText: 'ready' }).waitFor();
-    expect(await entry.textContent()).toContain('Glance Test Fixture');
+    expect(await entry.textContent()).not.toContain('Glance Test Fixture');
     await entry.getByText(/\d+ tools/).click();
     expect(await entry.locator('li').filter({ hasText: 'chart_image' }).first().textContent()).toBe('chart_image Known bar chart');
   });

@@ -22,7 +22,7 @@ describe('MCP servers in Settings, live', () => {
     await list.getByText('No MCP servers configured.').waitFor();
 
     const editor = section.getByRole('textbox', { name: /^Servers \(JSON/ });
-    await editor.fill(JSON.stringify({ live: { command: process.execPath, args: [MCP_FIXTURE] } }));
+    await editor.fill(JSON.stringify({ live: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } }));
     await section.getByRole('button', { name: 'Save servers' }).click();
     await section.getByText(/MCP servers saved\. Applied now/).waitFor();
 
@@ -41,7 +41,7 @@ describe('MCP servers in Settings, live', () => {
   });
 
   it('a configured server is started at launch: Settings shows it ready before any use', async () => {
-    const { page } = await suite.session({ mcpConfig: { mcpServers: { early: { command: process.execPath, args: [MCP_FIXTURE] } } } });
+    const { page } = await suite.session({ mcpConfig: { mcpServers: { early: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } } });
     const section = await openMcpSettings(page);
     const entry = section.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'early' });
     await entry.locator('.status').filter({ hasText: 'ready' }).waitFor();

@@ -8,7 +8,7 @@ import { MCP_FIXTURE } from './browserHarness.ts';
 import { ask, chatSuite, finished } from './chatSuite.ts';
 
 const suite = chatSuite();
-const fixture = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } };
+const fixture = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } } };
 
 /** The meter's "Tool descriptions" line: total tokens and each source's. */
 async function toolShare(page: Page): Promise<{ total: number; sources: string }> {
@@ -25,7 +25,7 @@ async function openTools(page: Page) {
 
 describe('the Context meter and MCP servers', () => {
   it("counts a server's tool descriptions once it has started, without anything typed", async () => {
-    const slow = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], env: { FIXTURE_START_DELAY_MS: '2500' } } } } };
+    const slow = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true, env: { FIXTURE_START_DELAY_MS: '2500' } } } } };
     const { page } = await suite.session(slow);
     await expect.poll(async () => (await toolShare(page)).sources).toMatch(/^built-in ≈[\d,]+ for \d+ tools$/);
     await expect.poll(async () => (await toolShare(page)).sources, { timeout: 20_000 }).toMatch(/fixture ≈[\d,]+ for \d+ tools/);

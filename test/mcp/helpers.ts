@@ -29,9 +29,12 @@ export function captureFor(dataDir: string, options: { store?: FileAttachmentSto
   return { store, intake, capture };
 }
 
-/** The fixture server over stdio, as an `mcpServers` entry. */
+/**
+ * The fixture server over stdio, as an `mcpServers` entry: trusted, so its read-only tools run
+ * without asking, as in the tests written before annotations became claims (issue 30).
+ */
 export function fixtureEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: [FIXTURE_SERVER], capture: { rules: [GITEA_RULE] }, ...extra };
+  return { command: process.execPath, args: [FIXTURE_SERVER], capture: { rules: [GITEA_RULE] }, trusted: true, ...extra };
 }
 
 /** The model must never get base64: short text and no long run of base64 characters. */

@@ -23,7 +23,7 @@ beforeAll(async () => {
   server = await createModelServer();
   data = await tempDataDir();
   config = join(data.dir, 'fault.json');
-  await writeFile(config, JSON.stringify({ mcpServers: { bad: { command: process.execPath, args: [FAULT_SERVER], timeoutMs: 2000 } } }));
+  await writeFile(config, JSON.stringify({ mcpServers: { bad: { command: process.execPath, args: [FAULT_SERVER], timeoutMs: 2000, trusted: true } } }));
 });
 afterAll(async () => {
   await server.close();

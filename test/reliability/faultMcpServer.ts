@@ -1,7 +1,7 @@
 // A hostile MCP server for the reliability suite (stdio, the real SDK): tools that crash the
 // process mid-call, hang, write garbage onto the protocol stream, return 1,000 images, return
 // 8 MB of text, or fail with an error text that echoes a key and a base64 payload. Every tool
-// says it only reads (readOnlyHint), so no approval card stands in the way.
+// says it only reads (readOnlyHint); its tests mark it trusted, so no approval card stands in the way.
 //   node test/reliability/faultMcpServer.ts
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

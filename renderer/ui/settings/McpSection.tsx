@@ -43,6 +43,13 @@ export function McpSection({ settings }: { settings: Settings }) {
     const warned = merged.warnings.length ? ` Not used: ${merged.warnings.join('; ')}.` : '';
     await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}.${warned} ${TAKES_EFFECT}`);
   };
+  /** `trusted: true` lets the server's "only reads" claims (readOnlyHint) skip approval (architecture §5). */
+  const setTrusted = async (name: string, trusted: boolean) => {
+    const entry = settings.mcpServers[name];
+    if (!entry) return;
+    const { trusted: _old, ...rest } = entry as typeof entry & { trusted?: boolean };
+    await save({ mcpServers: { ...settings.mcpServers, [name]: trusted ? { ...rest, trusted: true } : rest } }, trusted ? `${name} is trusted: its tools that say they only read run without asking.` : `${name} is not trusted: each of its tools asks before it runs.`);
+  };
 
   return (
     <Section id="mcp" title="MCP servers" description="Tool servers in the mcpServers format Claude Desktop uses. Images they return are shown to vision models once, then retracted.">
@@ -62,6 +69,11 @@ export function McpSection({ settings }: { settings: Settings }) {
                 {STATE_WORDS[s.state]}
               </span>
               <span className="spacer" />
+              {settings.mcpServers[s.name] && (
+                <label className="small-text" title="Its tools that say they only read run without asking">
+                  <input type="checkbox" aria-label={`Trusted: ${s.name}`} checked={settings.mcpServers[s.name]?.['trusted'] === true} onChange={(e) => void setTrusted(s.name, e.target.checked)} /> Trusted
+                </label>
+              )}
               <button
                 type="button"
                 className="small"
