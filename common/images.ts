@@ -43,6 +43,17 @@ export type ImageLegibility = z.infer<typeof ImageLegibility>;
 /** What the model's encoder processes (after the server's own resize); null when Glance cannot tell. */
 export const ModelInputSize = z.object({ width: z.number().int().positive(), height: z.number().int().positive() });
 
+/** The app and title of a captured window, bounded (a title is whatever the window's owner set). */
+export const CapturedWindowName = z.object({ app: z.string().max(200), title: z.string().max(500) });
+export type CapturedWindowName = z.infer<typeof CapturedWindowName>;
+
+/** Bounds a window's app and title for storing: control characters out, each at most its schema's length. */
+export function capturedWindowName(w: { app: string; title: string }): CapturedWindowName {
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const clean = (t: string, max: number) => t.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim().slice(0, max);
+  return { app: clean(w.app, 200), title: clean(w.title, 500) };
+}
+
 /**
  * An image as it is stored and sent: normalised, metadata-free, fitted to a model's
  * profile. `id` names it in the attachment store, in stubs and in events.
@@ -73,6 +84,8 @@ export const AttachmentInfo = z.object({
   modelInput: ModelInputSize.nullable().optional(),
   tokens: z.number().int().nonnegative().nullable().optional(),
   legibility: ImageLegibility.optional(),
+  /** A window capture: the window's app and title, as its owner wrote them (untrusted text). */
+  window: CapturedWindowName.optional(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
@@ -93,10 +106,11 @@ export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime
  * too small to read, that it should zoom in rather than guess.
  */
 export function imageLabel(
-  a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility'>>,
+  a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'window'>>,
   options: { zoomTool?: string } = {},
 ): string {
   const parts = [`shown as ${a.width}×${a.height}`];
+  if (a.window) parts.unshift(windowPhrase(a.window));
   const input = a.modelInput;
   if (input && (input.width !== a.width || input.height !== a.height)) parts.push(`your encoder sees ${input.width}×${input.height}`);
   if (typeof a.tokens === 'number') parts.push(`≈${a.tokens} tokens`);
@@ -105,6 +119,15 @@ export function imageLabel(
     parts.push(`small text is likely unreadable at this size (≈${a.legibility.textPx} px): ${how} instead of guessing`);
   }
   return `[image ${a.id}: ${a.name}, ${parts.join(', ')}]`;
+}
+
+/**
+ * `window "Title" of app "App"`: quoted as JSON strings and cut short, so a title (which a web page
+ * or any program writes) stays one quoted value inside the label and cannot end it or add lines.
+ */
+export function windowPhrase(w: CapturedWindowName): string {
+  const quote = (t: string, max: number) => JSON.stringify(t.length > max ? `${t.slice(0, max - 1)}…` : t).replace(/[[\]]/g, (c) => (c === '[' ? '\\u005b' : '\\u005d'));
+  return `window ${quote(w.title || '(untitled)', 120)} of app ${quote(w.app || 'unknown', 60)}`;
 }
 
 // The display formatters live apart, without zod, so the renderer's first script stays small.

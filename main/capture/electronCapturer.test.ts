@@ -112,6 +112,7 @@ describe('ElectronCapturer', () => {
 describe('FallbackCapturer', () => {
   const failing = (code: 'capture-unavailable' | 'permission-denied'): ScreenCapturer => ({
     listDisplays: async () => [],
+    listWindows: async () => [],
     capture: async () => ({ ok: false, code, message: `primary: ${code}` }),
   });
 

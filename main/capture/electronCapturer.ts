@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
 import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
-import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, ScreenCapturer } from './screenCapturer.ts';
+import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
 import { abortable } from '../abortable.ts';
 
 export type ElectronCapturerDeps = {
@@ -42,8 +42,16 @@ export class ElectronCapturer implements ScreenCapturer {
     return displays.sort((a, b) => Number(b.primary) - Number(a.primary));
   }
 
+  /** desktopCapturer's window sources carry no geometry, so no window can be cut from a display capture. */
+  async listWindows(): Promise<WindowInfo[]> {
+    return [];
+  }
+
   async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
     const { platform, systemPreferences } = this.#deps;
+    if (typeof target === 'object' && 'window' in target) {
+      return { ok: false, code: 'no-window', message: 'Capturing one window is not available with this capture backend (it does not say where windows are).' };
+    }
     if (platform === 'darwin' && systemPreferences) {
       const status = systemPreferences.getMediaAccessStatus('screen');
       if (status === 'denied' || status === 'restricted') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
@@ -148,6 +156,11 @@ export class FallbackCapturer implements ScreenCapturer {
   async listDisplays(): Promise<DisplayInfo[]> {
     const displays = await this.#primary.listDisplays();
     return displays.length > 0 ? displays : this.#fallback.listDisplays();
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    const windows = await this.#primary.listWindows();
+    return windows.length > 0 ? windows : this.#fallback.listWindows();
   }
 
   async capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult> {

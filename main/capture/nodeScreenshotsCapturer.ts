@@ -10,7 +10,7 @@
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
 import sharp from 'sharp';
-import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
+import { desktopLayout, displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion } from './screenCapturer.ts';
 import type {
   Capture,
   CaptureFailure,
@@ -21,12 +21,13 @@ import type {
   CursorLocator,
   DisplayInfo,
   ScreenCapturer,
+  WindowInfo,
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
 import { abortable } from '../abortable.ts';
-import type { Image as NativeImage, Monitor as NativeMonitor } from 'node-screenshots';
+import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
 
-type NativeModule = { Monitor: { all(): NativeMonitor[] } };
+type NativeModule = { Monitor: { all(): NativeMonitor[] }; Window: { all(): NativeWindow[] } };
 
 export type PermissionStatus = 'granted' | 'denied' | 'unknown';
 
@@ -71,12 +72,23 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     return 'displays' in monitors ? monitors.displays : [];
   }
 
+  async listWindows(): Promise<WindowInfo[]> {
+    if (await this.#preflight()) return [];
+    const native = await this.#loadNative();
+    if ('ok' in native) return [];
+    try {
+      return nativeWindows(native.Window.all());
+    } catch {
+      return []; // no window list (no window manager hints): display captures still work
+    }
+  }
+
   async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
     const timeoutMs = this.#options.timeoutMs ?? 15_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      return await abortable(this.#capture(target, options.region, signal), signal);
+      return await abortable(this.#capture(target, options, signal), signal);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (timeout.aborted) {
@@ -86,7 +98,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     }
   }
 
-  async #capture(target: CaptureTarget, region: CaptureRegion | undefined, signal: AbortSignal): Promise<CaptureResult> {
+  async #capture(target: CaptureTarget, options: CaptureOptions, signal: AbortSignal): Promise<CaptureResult> {
+    let region = options.region;
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
       if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
     }
@@ -96,10 +109,26 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     const { displays, natives } = monitors;
 
     let chosen: DisplayInfo[];
+    let window: WindowInfo | undefined;
+    let pointer: { x: number; y: number } | undefined;
     if (target === 'all') chosen = displays;
     else if (target === 'primary') chosen = [primaryOf(displays)];
-    else if (target === 'under-cursor') chosen = [await this.#underCursor(displays)];
-    else {
+    else if (target === 'under-cursor') {
+      pointer = await this.#pointer(displays);
+      chosen = [(pointer && displayAt(displays, pointer)) ?? primaryOf(displays)];
+    } else if ('window' in target) {
+      // Cut from its display's capture: what was on screen there, windows on top of it included.
+      const windows = await this.listWindows();
+      window = findWindow(windows, target.window);
+      if (!window) return noWindow(target.window, windows);
+      const display = displayAt(displays, { x: window.x + window.width / 2, y: window.y + window.height / 2 }) ?? primaryOf(displays);
+      const cut = windowRegion(window, display);
+      if (!cut) return noWindow(target.window, windows);
+      const inWindow = region ? regionInWindow(region, cut) : { ok: true as const, region: cut };
+      if (!inWindow.ok) return inWindow;
+      region = inWindow.region;
+      chosen = [display];
+    } else {
       const found = displays.find((d) => d.id === target.display) ?? displays.find((d) => d.name === target.display);
       if (!found) {
         return { ok: false, code: 'no-display', message: `There is no display "${target.display}". Displays: ${displays.map(describeDisplay).join('; ')}.` };
@@ -111,7 +140,13 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     try {
       if (chosen.length === 1) {
         const display = chosen[0] as DisplayInfo;
-        return await this.#captureOne(display, natives.get(display.id) as NativeMonitor, region);
+        // The window list is read beside the pixels, not after: both describe the same moment.
+        const [shot, underPointer] = await Promise.all([
+          this.#captureOne(display, natives.get(display.id) as NativeMonitor, region),
+          pointer && options.windowUnderPointer ? this.#windowUnder(pointer, display) : undefined,
+        ]);
+        if (!shot.ok) return shot;
+        return { ok: true, capture: { ...shot.capture, ...(window ? { window } : {}), ...(underPointer && !region ? { underPointer } : {}) } };
       }
       return await this.#captureAll(chosen, natives, region);
     } catch (error) {
@@ -157,7 +192,14 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     return { ok: true, capture: capture(png, fitted?.width ?? width, fitted?.height ?? height, all, fitted) };
   }
 
-  async #underCursor(displays: DisplayInfo[]): Promise<DisplayInfo> {
+  async #windowUnder(pointer: { x: number; y: number }, display: DisplayInfo) {
+    const found = windowAt(await this.listWindows(), pointer);
+    const region = found && windowRegion(found, display);
+    return found && region ? { app: found.app, title: found.title, region } : undefined;
+  }
+
+  /** Where the pointer is; undefined when nobody can tell (then the primary display is the sensible guess). */
+  async #pointer(displays: DisplayInfo[]): Promise<{ x: number; y: number } | undefined> {
     let point: { x: number; y: number } | undefined;
     try {
       if (this.#options.cursor) point = await this.#options.cursor();
@@ -168,9 +210,9 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
         if (probe.ok) point = { x: probe.pointer.x / scale, y: probe.pointer.y / scale };
       }
     } catch {
-      point = undefined; // no cursor: the primary display is the sensible guess
+      point = undefined;
     }
-    return (point && displayAt(displays, point)) ?? primaryOf(displays);
+    return point;
   }
 
   async #monitors(signal?: AbortSignal): Promise<Monitors | CaptureFailure> {
@@ -271,6 +313,41 @@ const MACOS_PERMISSION =
 
 function capture(png: Buffer, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture {
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height, display, ...(region ? { region } : {}), capturedAt: new Date().toISOString() };
+}
+
+/**
+ * Windows as the port describes them, topmost first (xcap sorts by z, topmost first — measured under
+ * openbox). Left out: minimised and empty windows, and this process's own (Glance's windows, which
+ * are hidden for a capture anyway). A window whose pid the system does not say (X clients without
+ * _NET_WM_PID) is kept.
+ */
+function nativeWindows(list: NativeWindow[]): WindowInfo[] {
+  const out: WindowInfo[] = [];
+  for (const w of list) {
+    try {
+      if (w.isMinimized() || w.width() <= 0 || w.height() <= 0) continue;
+      let pid: number | undefined;
+      try {
+        pid = w.pid();
+      } catch {
+        pid = undefined;
+      }
+      if (pid === process.pid) continue;
+      out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused: w.isFocused(), x: w.x(), y: w.y(), width: w.width(), height: w.height() });
+    } catch {
+      // a window that closed while it was listed
+    }
+  }
+  return out;
+}
+
+function noWindow(query: string, windows: readonly WindowInfo[]): CaptureFailure {
+  const names = windows.slice(0, 20).map((w) => `${JSON.stringify(w.title || '(untitled)')} (${w.app || 'unknown app'})`);
+  return {
+    ok: false,
+    code: 'no-window',
+    message: windows.length ? `There is no window matching "${query}". Windows: ${names.join('; ')}.` : `There is no window matching "${query}": no windows are listed on this desktop.`,
+  };
 }
 
 function primaryOf(displays: DisplayInfo[]): DisplayInfo {

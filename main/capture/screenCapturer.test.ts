@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayAt, fitRegion, type DisplayInfo } from './screenCapturer.ts';
+import { displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, type DisplayInfo } from './screenCapturer.ts';
 
 const left: DisplayInfo = { id: '1', name: 'L', x: 0, y: 0, width: 1920, height: 1080, scaleFactor: 1, primary: true };
 const right: DisplayInfo = { id: '2', name: 'R', x: 1920, y: -200, width: 1280, height: 1024, scaleFactor: 1, primary: false };
@@ -41,5 +41,41 @@ describe('fitRegion', () => {
     const outside = fitRegion({ x: 200, y: 0, width: 10, height: 10 }, 100, 50);
     expect(outside).toMatchObject({ ok: false, code: 'bad-region' });
     if (!outside.ok) expect(outside.message).toContain('100×50');
+  });
+});
+
+describe('windows', () => {
+  const win = (id: string, app: string, title: string, x: number, y: number, width = 100, height = 100) => ({ id, app, title, focused: false, x, y, width, height });
+  const top = win('7', 'Firefox', 'Inbox — Mail', 50, 50);
+  const under = win('3', 'Code', 'report.ts — glance', 0, 0, 400, 300);
+
+  it('findWindow takes an id, then an exact title, then an app, then part of a title; the topmost wins', () => {
+    expect(findWindow([top, under], '3')).toBe(under);
+    expect(findWindow([top, under], 'inbox — mail')).toBe(top);
+    expect(findWindow([top, under], 'code')).toBe(under);
+    expect(findWindow([top, under], 'report')).toBe(under);
+    expect(findWindow([top, under], 'o')).toBe(top);
+    expect(findWindow([top, under], 'Spreadsheet')).toBeUndefined();
+    expect(findWindow([top, under], '  ')).toBeUndefined();
+  });
+
+  it('windowAt picks the topmost window containing the point', () => {
+    expect(windowAt([top, under], { x: 60, y: 60 })).toBe(top);
+    expect(windowAt([top, under], { x: 10, y: 10 })).toBe(under);
+    expect(windowAt([top, under], { x: 500, y: 10 })).toBeUndefined();
+  });
+
+  it("windowRegion puts a window in its display capture's pixels, scaled and clipped", () => {
+    expect(windowRegion(win('1', 'a', 'b', 2000, 100, 300, 200), right)).toEqual({ x: 80, y: 300, width: 300, height: 200 });
+    const retina = { ...left, scaleFactor: 2 };
+    expect(windowRegion(win('1', 'a', 'b', -50, 1000, 300, 200), retina)).toEqual({ x: 0, y: 2000, width: 500, height: 160 });
+    expect(windowRegion(win('1', 'a', 'b', 2000, 100), left)).toBeUndefined();
+  });
+
+  it('regionInWindow moves a region given in window pixels into the display capture, clipped to the window', () => {
+    expect(regionInWindow({ x: 10, y: 20, width: 30, height: 40 }, { x: 100, y: 200, width: 50, height: 50 })).toEqual({ ok: true, region: { x: 110, y: 220, width: 30, height: 30 } });
+    const outside = regionInWindow({ x: 60, y: 0, width: 10, height: 10 }, { x: 100, y: 200, width: 50, height: 50 });
+    expect(outside).toMatchObject({ ok: false, code: 'bad-region' });
+    expect(!outside.ok && outside.message).toContain('outside the window');
   });
 });

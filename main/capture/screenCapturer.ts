@@ -19,7 +19,26 @@ export type DisplayInfo = {
   primary: boolean;
 };
 
-export type CaptureTarget = { display: string } | 'under-cursor' | 'primary' | 'all';
+/**
+ * A top-level window on the desktop, in the same logical coordinates as DisplayInfo. `app` and
+ * `title` are written by whoever owns the window: untrusted text (a web page sets its title).
+ */
+export type WindowInfo = {
+  id: string;
+  app: string;
+  title: string;
+  focused: boolean;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+};
+
+/** A window as it sits in a capture: its rectangle in the captured image's pixels (clipped to it). */
+export type CapturedWindow = { app: string; title: string; region: CaptureRegion };
+
+/** `window`: a window id, title or app name (matched by findWindow). */
+export type CaptureTarget = { display: string } | { window: string } | 'under-cursor' | 'primary' | 'all';
 
 /** A rectangle in the captured image's pixel coordinates (origin at the display's top-left). */
 export type CaptureRegion = { x: number; y: number; width: number; height: number };
@@ -35,20 +54,32 @@ export type Capture = {
   region?: CaptureRegion;
   /** ISO time of the capture. */
   capturedAt: string;
+  /** A window capture: the window that was cut from its display's capture. */
+  window?: WindowInfo;
+  /** With `windowUnderPointer`: the topmost window under the pointer at capture time, where it is in this image. */
+  underPointer?: CapturedWindow;
 };
 
-export type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'bad-region';
+export type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'no-window' | 'bad-region';
 export type CaptureFailure = { ok: false; code: CaptureFailureCode; message: string };
 export type CaptureResult = { ok: true; capture: Capture } | CaptureFailure;
 
 export type CaptureOptions = {
+  /** In the captured image's coordinates: the display's, or for a window target the window's. */
   region?: CaptureRegion;
   signal?: AbortSignal;
+  /**
+   * 'under-cursor' only: also find the window under the pointer (read with the same capture, so
+   * the ask window can cut it later without capturing again). Off by default: it costs a window list.
+   */
+  windowUnderPointer?: boolean;
 };
 
 export interface ScreenCapturer {
   /** The monitors, primary first. Empty when capture is unavailable (capture() says why). */
   listDisplays(): Promise<DisplayInfo[]>;
+  /** Top-level windows, topmost first; minimised, empty and Glance's own windows left out. Empty when unknown. */
+  listWindows(): Promise<WindowInfo[]>;
   /** Captures anew on every call (never cached). Rejects only when `signal` aborts. */
   capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult>;
 }
@@ -129,3 +160,44 @@ export function desktopLayout(displays: readonly DisplayInfo[]): {
     })),
   };
 }
+
+/**
+ * The window a person or a model means by `query`: its id, else its exact title, else its exact
+ * app name, else the first title containing it (case-insensitive); the topmost wins a tie.
+ */
+export function findWindow(windows: readonly WindowInfo[], query: string): WindowInfo | undefined {
+  const q = query.trim().toLowerCase();
+  if (!q) return undefined;
+  return (
+    windows.find((w) => w.id === query.trim()) ??
+    windows.find((w) => w.title.toLowerCase() === q) ??
+    windows.find((w) => w.app.toLowerCase() === q) ??
+    windows.find((w) => w.title.toLowerCase().includes(q))
+  );
+}
+
+/** The topmost window (the list is topmost first) containing the point, if any. */
+export function windowAt(windows: readonly WindowInfo[], point: { x: number; y: number }): WindowInfo | undefined {
+  return windows.find((w) => point.x >= w.x && point.x < w.x + w.width && point.y >= w.y && point.y < w.y + w.height);
+}
+
+/**
+ * Where a window lies in a capture of `display`, in that capture's pixels, clipped to it; undefined
+ * when it lies wholly outside (a window on another monitor).
+ */
+export function windowRegion(window: Pick<WindowInfo, 'x' | 'y' | 'width' | 'height'>, display: DisplayInfo): CaptureRegion | undefined {
+  const s = display.scaleFactor;
+  const x0 = Math.max(0, Math.round((window.x - display.x) * s));
+  const y0 = Math.max(0, Math.round((window.y - display.y) * s));
+  const x1 = Math.min(Math.round(display.width * s), Math.round((window.x + window.width - display.x) * s));
+  const y1 = Math.min(Math.round(display.height * s), Math.round((window.y + window.height - display.y) * s));
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : undefined;
+}
+
+/** A region given in a window's own pixels, moved into its display capture's pixels (clipped to the window). */
+export function regionInWindow(region: CaptureRegion, window: CaptureRegion): { ok: true; region: CaptureRegion } | CaptureFailure {
+  const fit = fitRegion(region, window.width, window.height);
+  if (!fit.ok) return { ...fit, message: fit.message.replace('the display', 'the window') };
+  return { ok: true, region: { ...fit.region, x: fit.region.x + window.x, y: fit.region.y + window.y } };
+}
+

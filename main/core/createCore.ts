@@ -13,6 +13,7 @@ import type { TextReader } from '../ocr/textReader.ts';
 import { analyzeImageTool } from '../tools/analyzeImage.ts';
 import { readTextTool } from '../tools/readText.ts';
 import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
+import { listWindowsTool } from '../tools/listWindows.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
 import { zoomImageTool } from '../tools/zoomImage.ts';
@@ -77,7 +78,7 @@ export function createCore(options: CoreOptions): GlanceCore {
     .add(analyzeImageTool(intake, attachments))
     .add(zoomImageTool({ store: attachments, intake }))
     .add(readTextTool({ store: attachments, intake, ocr, limits }));
-  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake }));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake })).add(listWindowsTool({ capturer: options.capturer }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
   const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
   return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close: () => ocr.close() };

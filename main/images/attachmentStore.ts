@@ -62,12 +62,15 @@ export class FileAttachmentStore implements AttachmentStore {
       const id = sha256.slice(0, length);
       const existing = await this.info(id);
       if (existing?.sha256 === sha256 && (await this.#payloadIntact(existing))) {
-        if (original && !existing.original) {
-          // Stored before its original was kept: the record learns where it is.
-          existing.original = original;
+        const learnsOriginal = original && !existing.original;
+        const learnsWindow = image.window && !existing.window;
+        if (learnsOriginal || learnsWindow) {
+          // Stored before its original was kept (or by a capture that did not know the window): the record learns it.
+          if (learnsOriginal) existing.original = original;
+          if (learnsWindow) existing.window = image.window;
           await writeFileAtomic(this.#metaPath(id), JSON.stringify(existing, null, 2) + '\n', { mode: 0o600 });
         }
-        return { ...existing, name: displayName(image.name), origin, source: image.source, ...forModel(image) };
+        return { ...existing, name: displayName(image.name), origin, source: image.source, ...forModel(image), ...(image.window ? { window: image.window } : {}) };
       }
       if (existing && existing.sha256 !== sha256) continue; // another payload owns this prefix
       const info = AttachmentInfo.parse({
@@ -83,6 +86,7 @@ export class FileAttachmentStore implements AttachmentStore {
         ...(original ? { original } : {}),
         createdAt: this.#now().toISOString(),
         ...forModel(image),
+        ...(image.window ? { window: image.window } : {}),
       });
       await writeFileAtomic(this.pathOf(info), image.data, { mode: 0o600 });
       await writeFileAtomic(this.#metaPath(id), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });

@@ -5,7 +5,7 @@
 // { ok:false, code, message } in plain words. A caller's abort rejects with the signal's reason;
 // a failing disk (store.put) throws.
 import { createHash } from 'node:crypto';
-import { imageExtension, type AttachmentInfo, type ImageRefusal } from '../../common/images.ts';
+import { capturedWindowName, imageExtension, type AttachmentInfo, type ImageRefusal } from '../../common/images.ts';
 import { displayName } from '../../common/fileNames.ts';
 import { asText } from './blindText.ts';
 import { cropAttachment, type Crop, type Region } from './cropImage.ts';
@@ -155,6 +155,7 @@ export class ImageIntake {
         ...image,
         ...fit,
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
+        ...(input.window ? { window: capturedWindowName(input.window) } : {}),
         // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },
@@ -173,13 +174,17 @@ export class ImageIntake {
     const original = await this.#store.original(info);
     if (original && key) {
       const cached = await this.#store.derived(original.sha256, key);
-      if (cached && (await this.#store.get(cached.id))) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin } };
+      if (cached && (await this.#store.get(cached.id))) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin, ...(info.window ? { window: info.window } : {}) } };
     }
     const source = original?.data ?? (await this.#store.get(id))?.data;
     if (!source) return gone;
     // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
     const pixelRatio = info.source.pixelRatio;
-    const prepared = await this.#prepare({ source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}) }, target, signal);
+    const prepared = await this.#prepare(
+      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}) },
+      target,
+      signal,
+    );
     if (!prepared.ok) return prepared;
     signal?.throwIfAborted();
     const attachment = await this.#store.put(prepared.image, info.origin);

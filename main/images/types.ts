@@ -1,4 +1,4 @@
-import type { AttachmentInfo, ImageLegibility, ImageMime, ImageRefusal } from '../../common/images.ts';
+import type { AttachmentInfo, CapturedWindowName, ImageLegibility, ImageMime, ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ProviderKind, Tristate, VisionSource } from '../../common/models.ts';
 import type { ImageRule, Size } from './imageRule.ts';
@@ -18,6 +18,8 @@ export type ImageInput = {
   requestedBy: 'user' | 'model';
   /** Device pixels per logical pixel of a screen capture (Retina 2×): screen text is that much bigger. Default 1. */
   pixelRatio?: number;
+  /** A window capture: the window's app and title (the label names them). */
+  window?: CapturedWindowName;
 };
 
 /** What a model accepts: fit the image to this before sending it. */
@@ -111,6 +113,7 @@ export type PreparedImage = {
   modelInput: Size | null;
   tokens: number | null;
   legibility: ImageLegibility;
+  window?: CapturedWindowName;
 };
 
 /** An attachment's original bytes as the store kept them. */

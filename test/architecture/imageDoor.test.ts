@@ -37,6 +37,7 @@ const DISPLAY: DisplayInfo = { id: 'd1', name: 'Fixture', x: 0, y: 0, width: 320
 // The capture port with a generated screen: routing is under test here, real capture is in test/capture.
 const capturer: ScreenCapturer = {
   listDisplays: async () => [DISPLAY],
+  listWindows: async () => [],
   capture: async () => {
     const png = await quadrantImage('png', 320, 200);
     const capture: Capture = { png, width: 320, height: 200, display: DISPLAY, capturedAt: new Date().toISOString() };
