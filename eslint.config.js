@@ -27,8 +27,9 @@ export default tseslint.config(
     },
   },
   {
-    // The folder allow-list (scripts/eslintLayers.js, docs/architecture.md).
-    files: ['common/**/*.ts', 'renderer/**/*.{ts,tsx}', 'preload/**/*.ts', 'main/**/*.ts'],
+    // The import rule for every file (scripts/eslintLayers.js, docs/architecture.md §2): a file in
+    // no row, or an import of a row or package its row does not list, is an error.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     plugins: { glance: layersPlugin(fileURLToPath(new URL('.', import.meta.url))) },
     rules: { 'glance/layers': 'error' },
   },

@@ -1,60 +1,127 @@
-// The import allow-list (VS Code's code-layering style): every folder names the folders it may
-// import from; anything else is a lint error. docs/architecture.md draws the same picture.
-// A folder is a top-level directory (common, renderer, preload, test, bench…) or, inside
-// main/, a sub-folder (main/chat, main/images…); files directly in main/ are `main/util`.
-import { dirname, relative, resolve, sep } from 'node:path';
+// The import rule (VS Code's code-layering / code-import-patterns semantics): every file belongs
+// to exactly one row, each row names the rows and the packages it may import, and anything else
+// is a lint error — a file that matches no row, an import that resolves to no row, a module path
+// that cannot be read statically. docs/architecture.md §2 draws the same picture.
+// A row is a top-level folder (common, renderer, preload, test, bench, scripts, bin), a sub-folder
+// of main/ (main/chat, main/images…), `main/util` for files directly in main/, `config` for the
+// files at the repository root; every `*.test.ts(x)`, wherever it sits, is in the `test` row.
+import { isBuiltin } from 'node:module';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** Who may import whom. Lower layers first; a layer may import itself. */
+const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/privacy', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/cli', 'main/harness', 'main/app'];
+// main/privacy is left out: redaction is the image door's stage, reached only through it.
+const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat'];
+
+/**
+ * Who may import whom, and which packages. Lower rows first; a row may import itself. Packages:
+ * a name, a scope glob (`@scope/*`), `node:*` for Node's built-ins, `*` for any. `dynamic`: the
+ * row may import a module named at run time (a bench's baseline checkout, the CLI launcher's
+ * built-or-source entry); product rows may not, so every product import is checked.
+ */
 export const LAYERS = {
-  common: [],
-  renderer: ['common'],
-  preload: ['common'],
-  'main/util': [],
-  'main/settings': ['common', 'main/util'],
-  'main/models': ['common', 'main/util'],
+  common: { layers: [], packages: ['zod'] },
+  renderer: { layers: ['common'], packages: ['react', 'react-dom', 'zustand'] },
+  preload: { layers: ['common'], packages: ['electron'] },
+  'main/util': { layers: [], packages: ['node:*'] },
+  'main/settings': { layers: ['common', 'main/util'], packages: ['node:*', 'zod'] },
+  // Only the providers speak to model servers, through their clients.
+  'main/models': { layers: ['common', 'main/util'], packages: ['node:*', 'ollama', 'openai'] },
   // Secret detection and masking (issue 25): used only by the image door.
-  'main/privacy': ['common', 'main/util'],
-  'main/images': ['common', 'main/util', 'main/privacy'],
-  'main/capture': ['common', 'main/util'],
-  'main/ocr': ['common', 'main/util', 'main/images'],
-  'main/tools': ['common', 'main/util', 'main/images', 'main/capture', 'main/models', 'main/ocr'],
-  'main/mcp': ['common', 'main/util', 'main/images'],
-  'main/chat': ['common', 'main/util', 'main/images', 'main/models', 'main/tools', 'main/ocr'],
+  'main/privacy': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', '@secretlint/*'] },
+  'main/images': { layers: ['common', 'main/util', 'main/privacy'], packages: ['node:*', 'sharp', 'file-type', 'libheif-js', 'pako'] },
+  // electron only in main/capture/electron* (eslint.config.js says so per file).
+  'main/capture': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', 'node-screenshots', 'electron'] },
+  'main/ocr': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*', 'sharp', 'tesseract.js'] },
+  'main/tools': { layers: ['common', 'main/util', 'main/images', 'main/capture', 'main/models', 'main/ocr'], packages: ['node:*', 'zod'] },
+  'main/mcp': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk', 'file-type', 'mime-types'] },
+  'main/chat': { layers: ['common', 'main/util', 'main/images', 'main/models', 'main/tools', 'main/ocr'], packages: ['node:*', 'zod'] },
   // The composition: builds every service below for each entry.
-  'main/core': ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat'],
+  'main/core': { layers: MAIN_BELOW_CORE, packages: ['node:*'] },
   // The typed API over the core, transport-neutral (Electron IPC and the harness's WebSocket).
-  'main/api': ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat', 'main/core'],
+  'main/api': { layers: [...MAIN_BELOW_CORE, 'main/core'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk'] },
   // Entries: each composes the core and adds only what it alone has.
-  'main/cli': ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat', 'main/core'],
-  'main/harness': ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api'],
-  'main/app': ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api'],
+  'main/cli': { layers: [...MAIN_BELOW_CORE, 'main/core'], packages: ['node:*'] },
+  'main/harness': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'ws'] },
+  'main/app': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'zod', 'electron'] },
+  // Not shipped: tests and benches reach into any product row; product code never into them.
+  test: { dynamic: true, layers: [...PRODUCT, 'scripts'], packages: ['node:*', 'vitest', 'eslint', 'sharp', 'zod', 'ws', 'ollama', 'openai', 'playwright-core', 'tesseract.js', 'vite', 'electron', '@modelcontextprotocol/sdk'] },
+  bench: { dynamic: true, layers: [...PRODUCT, 'test'], packages: ['node:*', 'sharp', 'zod', 'vite', 'playwright-core', '@modelcontextprotocol/sdk'] },
+  scripts: { layers: [...PRODUCT, 'test'], packages: ['node:*', 'sharp', 'playwright-core'] },
+  bin: { dynamic: true, layers: ['main/cli'], packages: ['node:*'] },
+  config: { layers: ['scripts'], packages: ['node:*', '@eslint/js', 'typescript-eslint', 'globals', 'vite', 'vitest', '@vitejs/plugin-react'] },
 };
 
-/** The layer a repository-relative path belongs to, or undefined outside the layered tree. */
+/** The row a repository-relative path belongs to, or undefined when it matches none. */
 export function layerOf(rel) {
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
   const parts = rel.split(/[\\/]/);
-  if (parts[0] === 'main') {
-    if (parts.length === 2) return 'main/util';
-    return `main/${parts[1]}`;
-  }
-  return parts.length > 1 && LAYERS[parts[0]] !== undefined ? parts[0] : undefined;
+  if (/\.test\.[cm]?[jt]sx?$/.test(rel) && parts[0] !== 'node_modules') return 'test';
+  if (parts.length === 1) return 'config';
+  if (parts[0] === 'main') return parts.length === 2 ? 'main/util' : `main/${parts[1]}`;
+  return LAYERS[parts[0]] !== undefined ? parts[0] : undefined;
 }
 
-function check(context, node, source, root) {
-  if (typeof source !== 'string' || !source.startsWith('.')) return;
+/** The package a bare specifier names: `node:*` for a built-in, `@scope/name`, or `name`. */
+export function packageOf(specifier) {
+  if (specifier.startsWith('node:') || isBuiltin(specifier)) return 'node:*';
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function packageAllowed(row, name) {
+  return row.packages.some((p) => p === '*' || p === name || (p.endsWith('/*') && name.startsWith(p.slice(0, -1))));
+}
+
+/** Why `specifier`, imported by the file at `fromRel`, breaks the rule; undefined when it is allowed. */
+export function violation(fromRel, specifier, root) {
+  const from = layerOf(fromRel);
+  if (from === undefined) return `${fromRel} is in no layer: add its folder to scripts/eslintLayers.js (and docs/architecture.md §2).`;
+  const row = LAYERS[from];
+  if (row === undefined) return `${from} has no row in scripts/eslintLayers.js: add one (and to docs/architecture.md §2).`;
+  let target;
+  if (specifier.startsWith('file:')) target = fileURLToPath(specifier);
+  else if (specifier.startsWith('.')) target = resolve(root, dirname(fromRel), specifier);
+  else if (isAbsolute(specifier)) target = specifier;
+  if (target === undefined) {
+    const name = packageOf(specifier);
+    if (packageAllowed(row, name)) return undefined;
+    return `${from} may not import the package ${name}. Allowed: ${row.packages.join(', ') || 'no packages'}. See docs/architecture.md §2.`;
+  }
+  const targetRel = relative(root, target);
+  const to = layerOf(targetRel);
+  if (to === undefined) return `${from} imports ${specifier}, which is in no layer. See docs/architecture.md §2.`;
+  if (to === from || row.layers.includes(to)) return undefined;
+  return `${from} may not import ${to} (${specifier}). Allowed: ${row.layers.join(', ') || 'nothing outside itself'}. See docs/architecture.md §2.`;
+}
+
+/** The module paths an expression can evaluate to, when they are all written out; undefined otherwise. */
+function staticStrings(node) {
+  if (!node) return undefined;
+  if (node.type === 'Literal' && typeof node.value === 'string') return [node.value];
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return [node.quasis[0].value.cooked];
+  if (node.type === 'ConditionalExpression') {
+    const a = staticStrings(node.consequent);
+    const b = staticStrings(node.alternate);
+    return a && b ? [...a, ...b] : undefined;
+  }
+  return undefined;
+}
+
+function check(context, node, specifiers, root) {
   const file = context.filename ?? context.getFilename();
   const fromRel = relative(root, file);
-  if (fromRel.startsWith('..')) return;
-  const from = layerOf(fromRel);
-  if (from === undefined || /\.test\.tsx?$/.test(file)) return; // tests may reach into any layer
-  const target = relative(root, resolve(dirname(file), source));
-  const to = layerOf(target);
-  if (to === undefined || to === from) return;
-  if (LAYERS[from].includes(to)) return;
-  context.report({
-    node,
-    message: `${from} may not import ${to} (${source}). Allowed: ${LAYERS[from].join(', ') || 'nothing outside itself'}. See docs/architecture.md.`,
-  });
+  // A file in no row is reported once, by Program.
+  if (fromRel.startsWith('..') || LAYERS[layerOf(fromRel)] === undefined) return;
+  if (specifiers === undefined) {
+    if (LAYERS[layerOf(fromRel)].dynamic) return;
+    context.report({ node, message: 'A module path the layer rule cannot read: write it out as a string (a conditional of two strings is fine).' });
+    return;
+  }
+  for (const specifier of specifiers) {
+    const message = violation(fromRel, specifier, root);
+    if (message) context.report({ node, message });
+  }
 }
 
 export function layersPlugin(root) {
@@ -64,12 +131,30 @@ export function layersPlugin(root) {
       layers: {
         meta: { type: 'problem', schema: [] },
         create(context) {
-          const visit = (node) => check(context, node.source ?? node, node.source?.value, base);
+          const visit = (node) => node.source && check(context, node.source, staticStrings(node.source), base);
           return {
+            Program(node) {
+              // A file in no row is an error even when it imports nothing.
+              const fromRel = relative(base, context.filename ?? context.getFilename());
+              const from = layerOf(fromRel);
+              if (fromRel.startsWith('..')) return;
+              if (from === undefined) context.report({ node, loc: { line: 1, column: 0 }, message: `${fromRel} is in no layer: add its folder to scripts/eslintLayers.js (and docs/architecture.md §2).` });
+              else if (LAYERS[from] === undefined) context.report({ node, loc: { line: 1, column: 0 }, message: `${from} has no row in scripts/eslintLayers.js: add one (and to docs/architecture.md §2).` });
+            },
             ImportDeclaration: visit,
-            ExportNamedDeclaration: (node) => node.source && visit(node),
+            ExportNamedDeclaration: visit,
             ExportAllDeclaration: visit,
-            ImportExpression: (node) => node.source.type === 'Literal' && check(context, node, node.source.value, base),
+            ImportExpression: (node) => check(context, node.source, staticStrings(node.source), base),
+            CallExpression(node) {
+              if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) check(context, node, staticStrings(node.arguments[0]), base);
+            },
+            NewExpression(node) {
+              // new Worker('./w.js') or new Worker(new URL('./w.ts', import.meta.url)): a module too.
+              if (node.callee.type !== 'Identifier' || node.callee.name !== 'Worker') return;
+              const [arg] = node.arguments;
+              const url = arg?.type === 'NewExpression' && arg.callee.type === 'Identifier' && arg.callee.name === 'URL' ? arg.arguments[0] : arg;
+              check(context, node, staticStrings(url), base);
+            },
           };
         },
       },
