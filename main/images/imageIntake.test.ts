@@ -140,4 +140,16 @@ describe('the pixel stage (where redaction plugs in)', () => {
     const original = await store.original(result.attachment);
     expect(Buffer.from(original!.data).equals(png)).toBe(true);
   });
+
+  it('a stage that refuses stops the image: nothing is stored', async () => {
+    const store = new FileAttachmentStore(dataDir);
+    let puts = 0;
+    const put = store.put.bind(store);
+    store.put = (...args) => (puts++, put(...args));
+    const refusing: PixelStage = { begin: () => ({ settle: async () => ({ ok: false, code: 'corrupt', message: 'could not be checked' }) }) };
+    const staged = new ImageIntake({ config: { limits: { ...DEFAULT_LIMITS }, allowedRoots: [] }, store, pixelStage: refusing });
+    const result = await staged.admit({ source: png, origin: 'user', requestedBy: 'user' }, targetFor('ollama', 'gemma3', undefined, 'yes'), 'user');
+    expect(result).toEqual({ ok: false, code: 'corrupt', message: 'could not be checked' });
+    expect(puts).toBe(0);
+  });
 });

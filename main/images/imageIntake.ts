@@ -140,8 +140,10 @@ export class ImageIntake {
     // HEIC/HEIF: sharp has no HEVC decoder, libheif-js does (header size checked against the cap first).
     const decoded = sniffed.kind === 'heic' ? await heicAsPng(resolved.data, this.#config.limits, signal) : resolved.data;
     if (!(decoded instanceof Uint8Array)) return decoded;
-    const staged = await run?.settle();
+    const settled = await run?.settle();
     signal?.throwIfAborted();
+    if (settled && 'ok' in settled) return settled;
+    const staged = settled;
     const pixels = staged?.data ?? decoded;
     const kind: { kind: SniffedKind; mime: string } = staged ? { kind: 'png', mime: 'image/png' } : sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed;
     const normalised = await normaliseImage(pixels, kind, profile, this.#config.limits, { signal });

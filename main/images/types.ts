@@ -79,8 +79,11 @@ export interface PixelStage {
   begin(image: { data: Uint8Array; mime: string; origin: string }, target: AdmitTarget, signal?: AbortSignal): StageRun;
 }
 export interface StageRun {
-  /** PNG pixels to make the target's copy from (oriented as shown), or undefined to use the image unchanged. */
-  settle(): Promise<{ data: Uint8Array } | undefined>;
+  /**
+   * PNG pixels to make the target's copy from (oriented as shown), or undefined to use the image
+   * unchanged; a refusal stops the image here (e.g. it could not be checked for secrets).
+   */
+  settle(): Promise<{ data: Uint8Array } | ImageRefusal | undefined>;
 }
 
 /** Dependencies of the chokepoint, made once in a composition root. */
