@@ -68,8 +68,12 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
     // Keep the choice if it is still there; else the default from settings; else a model that sees.
     const current = findModel(models, get().selectedModel);
     if (current) return;
-    const preferred = findModel(models, get().settings?.defaultModel ?? null) ?? models.find((m) => m.capabilities.vision === 'yes') ?? models[0];
-    set({ selectedModel: preferred ? selectionOf(preferred) : get().selectedModel });
+    const defaultModel = get().settings?.defaultModel ?? null;
+    const preferred = findModel(models, defaultModel) ?? models.find((m) => m.capabilities.vision === 'yes') ?? models[0];
+    // With its server down, the model used last is still the one a message goes to: main then
+    // records the turn (and the conversation) with the reason, instead of refusing the send.
+    const offline = errors.length > 0 && defaultModel && !models.length ? defaultModel : null;
+    set({ selectedModel: preferred ? selectionOf(preferred) : (get().selectedModel ?? offline) });
   },
 
   selectModel(model, options) {

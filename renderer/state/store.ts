@@ -10,6 +10,7 @@ import { createChatSlice, type ChatSlice } from './chatSlice.ts';
 import { createContextSlice, type ContextSlice } from './contextSlice.ts';
 import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
+import { watchReconnect } from './reconnect.ts';
 import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
@@ -60,6 +61,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         api.onMcpChanged((servers) => set({ mcpServers: servers })),
         api.onMcpQuestion((q) => get().receiveMcpQuestion(q)),
         api.onAppNotice((n) => get().receiveNotice(n)),
+        watchReconnect(store),
       ];
       let cancelled = false;
       const loadRest = () => {

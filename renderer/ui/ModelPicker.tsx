@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ListedModel } from '../../common/ipc.ts';
 import type { VisionSource } from '../../common/models.ts';
 import { findModel, modelKey, needsVisionPull, selectionOf, SUGGESTED_VISION_MODEL } from '../state/modelsSlice.ts';
+import { ServerStatus } from './ServerStatus.tsx';
 import { useApp } from '../state/store.ts';
 import { ChevronIcon } from './icons.tsx';
 
@@ -51,7 +52,6 @@ export function ModelPicker() {
   const select = useApp((s) => s.selectModel);
   const loading = useApp((s) => s.modelsLoading);
   const errors = useApp((s) => s.modelErrors);
-  const reload = useApp((s) => s.loadModels);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const listId = useId();
@@ -97,7 +97,7 @@ export function ModelPicker() {
     e.preventDefault();
   };
 
-  const label = current ? current.name : selected ? selected.name : loading ? 'Loading models…' : models.length ? 'Choose a model' : 'No models';
+  const label = current ? current.name : selected ? selected.name : loading && !errors.length ? 'Loading models…' : models.length ? 'Choose a model' : errors.length ? 'Not connected' : 'No models';
   return (
     <div className="model-picker" ref={root}>
       <button
@@ -143,14 +143,6 @@ export function ModelPicker() {
           )}
         </ul>
       )}
-      {errors.length > 0 && (
-        <span className="endpoint-errors" role="status">
-          {errors.map((e) => `${e.endpoint}: ${e.message}`).join(' · ')}{' '}
-          <button type="button" className="link" onClick={() => void reload(true)}>
-            Retry
-          </button>
-        </span>
-      )}
     </div>
   );
 }
@@ -169,6 +161,7 @@ export function ModelHints() {
 
   return (
     <>
+      <ServerStatus />
       {current && current.capabilities.vision !== 'yes' && (
         <div className="hint" role="note" aria-label="Vision">
           {helper ? (

@@ -1,0 +1,85 @@
+// Reconnecting by itself (issue 29): while a model endpoint does not answer, the model list is
+// asked for again with a growing pause (2 s, 4 s, 8 s, then every 15 s), and at once when the window
+// gets the focus back or the machine comes online — so starting Ollama is enough, no Retry.
+// When it answers, the last turn of the conversation on screen that failed only because the
+// server could not be reached is sent again (the person asked it; it never got there).
+import type { StoreApi } from 'zustand';
+import type { AppState } from './store.ts';
+
+const FIRST_DELAY_MS = 2000;
+const MAX_DELAY_MS = 15_000;
+
+/** An endpoint did not answer (as opposed to a wrong key or a bad URL, which waiting won't fix). */
+export function isDown(errors: AppState['modelErrors']): boolean {
+  return errors.some((e) => e.code === 'unreachable' || e.endpoint === 'all');
+}
+
+export type ReconnectTarget = Pick<Window, 'addEventListener' | 'removeEventListener' | 'setTimeout' | 'clearTimeout'>;
+
+export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarget = window): () => void {
+  let delay = FIRST_DELAY_MS;
+  let timer: number | undefined;
+  let probing = false;
+  let wasDown = isDown(store.getState().modelErrors);
+
+  const probe = async () => {
+    timer = undefined;
+    if (probing) return;
+    probing = true;
+    try {
+      await store.getState().loadModels(true);
+    } finally {
+      probing = false;
+    }
+  };
+  const schedule = () => {
+    if (timer !== undefined || probing) return;
+    timer = target.setTimeout(() => void probe(), delay);
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  };
+  const now = () => {
+    if (!isDown(store.getState().modelErrors)) return;
+    if (timer !== undefined) target.clearTimeout(timer);
+    timer = undefined;
+    void probe();
+  };
+
+  let askedFor: string | undefined;
+  const off = store.subscribe((state, before) => {
+    // A send that found the server down says so before the model list does: ask it now.
+    const unreached = unreachedTurn(state);
+    if (unreached && unreached.id !== askedFor && !wasDown && !state.modelsLoading) {
+      askedFor = unreached.id;
+      void probe();
+    }
+    if (state.modelErrors === before.modelErrors && state.modelsLoading === before.modelsLoading) return;
+    if (state.modelsLoading) return;
+    const down = isDown(state.modelErrors);
+    if (down) schedule();
+    else {
+      delay = FIRST_DELAY_MS;
+      if (wasDown) resendUnreached(state);
+    }
+    wasDown = down;
+  });
+  target.addEventListener('focus', now);
+  target.addEventListener('online', now);
+  return () => {
+    off();
+    if (timer !== undefined) target.clearTimeout(timer);
+    target.removeEventListener('focus', now);
+    target.removeEventListener('online', now);
+  };
+}
+
+/** The last turn on screen, when it failed before any answer because the server was down, goes again. */
+function resendUnreached(state: AppState): void {
+  const turn = unreachedTurn(state);
+  if (turn) void state.retry(turn.id);
+}
+
+function unreachedTurn(state: AppState) {
+  const lastId = state.chat.order.at(-1);
+  const last = lastId ? state.chat.turns[lastId] : undefined;
+  return last && last.status === 'failed' && last.error?.code === 'unreachable' && last.parts.length === 0 ? last : undefined;
+}
