@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ChatEvent, ToolApprovalDecision } from './events.ts';
-import { AttachmentInfo, ImageMime } from './images.ts';
+import { AttachmentInfo, CapturedWindowName, ImageMime } from './images.ts';
 import { formatZodIssues } from './zodIssues.ts';
 import {
   AttachmentId,
+  CaptureAttachment,
   AttachmentSource,
   ContextEstimate,
   ConversationSummary,
@@ -142,8 +143,9 @@ export const IPC = {
     }),
   ),
   /** A region of an attachment (pixels of the stored image) as a new attachment: sharper text than the whole. */
+  /** `window`: the cut is that window of the capture (the ask window's "This window"), so its label names it. */
   'attachments:crop': channel(
-    z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional() }),
+    z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional(), window: CapturedWindowName.optional() }),
     AttachmentInfo,
   ),
 
@@ -195,7 +197,7 @@ export const IPC = {
         .default('under-cursor'),
       model: ModelSelection.optional(),
     }),
-    AttachmentInfo,
+    CaptureAttachment,
   ),
 
   /** From the ask window: show the main window, optionally on a conversation. */

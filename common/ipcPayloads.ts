@@ -3,7 +3,7 @@
 // builds the channel table from these and re-exports them.
 import { z } from 'zod';
 import { ChatEvent } from './events.ts';
-import { AttachmentInfo } from './images.ts';
+import { AttachmentInfo, CapturedWindowName } from './images.ts';
 import { ModelInfo } from './models.ts';
 import { ModelSelection, SecretName } from './settings.ts';
 
@@ -169,6 +169,14 @@ export const Region = z.strictObject({
   height: z.number().int().positive(),
 });
 
+/** The window under the pointer when a display was captured, where it lies in that capture (its pixels). */
+export const UnderPointerWindow = CapturedWindowName.extend({ region: Region });
+export type UnderPointerWindow = z.infer<typeof UnderPointerWindow>;
+
+/** A display capture as attached, with the window that was under the pointer (the ask window's "This window"). */
+export const CaptureAttachment = AttachmentInfo.extend({ underPointer: UnderPointerWindow.optional() });
+export type CaptureAttachment = z.infer<typeof CaptureAttachment>;
+
 const WindowTarget = z.enum(['ask', 'main']);
 
 /**
@@ -179,7 +187,7 @@ export const IncomingAttachment = z.object({
   id: z.string(),
   target: WindowTarget,
   result: z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), attachment: AttachmentInfo }),
+    z.object({ ok: z.literal(true), attachment: CaptureAttachment }),
     z.object({ ok: z.literal(false), origin: z.string(), code: z.string(), message: z.string() }),
   ]),
 });

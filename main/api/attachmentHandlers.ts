@@ -2,6 +2,7 @@
 // goes through the door (ImageIntake.admit) for the model that will look at it (the chat model,
 // or its helper); the door also decides when a blind model gets an image's text instead.
 import { screenshotName } from '../../common/fileNames.ts';
+import { capturedWindowName } from '../../common/images.ts';
 import { basename } from 'node:path';
 import { visionRefusal } from '../images/imageIntake.ts';
 import { cropAttachment } from '../images/cropImage.ts';
@@ -53,7 +54,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
     },
 
-    'attachments:crop': async ({ id, region, model }) => {
+    'attachments:crop': async ({ id, region, model, window }) => {
       const info = await services.attachments.info(id);
       if (!info) return fail('not-found', `No stored image has the id ${id}.`);
       // Cut from the kept original at native resolution: that is what keeps small text legible.
@@ -65,8 +66,14 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       } catch (error) {
         return providerFailure(error);
       }
-      const name = info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
-      const result = await services.intake.admit({ source: crop.png, name, origin: info.origin, requestedBy: 'user' }, target, 'user');
+      // A region of a window capture is still that window; "This window" names the window it cuts.
+      const named = window ? capturedWindowName(window) : info.window;
+      const name = window ? screenshotName(`${named?.app || 'window'}-window`) : info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
+      const result = await services.intake.admit(
+        { source: crop.png, name, origin: info.origin, requestedBy: 'user', ...(named ? { window: named } : {}) },
+        target,
+        'user',
+      );
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
@@ -84,7 +91,9 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       const restore = (await deps.shell.hideForCapture?.()) ?? (() => undefined);
       let shot;
       try {
-        shot = await deps.capturer.capture(display === 'under-cursor' || display === 'all' ? display : { display: display.id });
+        // Under the pointer: the window there is found with the same capture, so "This window" cuts it
+        // later from these pixels (nothing is captured once a Glance window shows).
+        shot = await deps.capturer.capture(display === 'under-cursor' || display === 'all' ? display : { display: display.id }, { windowUnderPointer: display === 'under-cursor' });
       } finally {
         restore();
       }
@@ -92,7 +101,9 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       const name = screenshotName(shot.capture.display.name);
       const result = await services.intake.admit({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target, 'user');
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
-      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+      if (!result.ok) return fail(result.code, result.message);
+      const under = shot.capture.underPointer;
+      return ok({ ...result.attachment, ...(under ? { underPointer: { ...capturedWindowName(under), region: under.region } } : {}) });
     },
   };
 }

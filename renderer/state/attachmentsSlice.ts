@@ -1,4 +1,5 @@
 import type { AttachmentInfo } from '../../common/images.ts';
+import type { CaptureAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
 import type { IpcEventPayload, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { ModelSelection, Settings } from '../../common/settings.ts';
@@ -18,6 +19,10 @@ export type PendingAttachment =
       /** After a crop: the image it was cut from (to undo it) and where, in that image's pixels. */
       uncropped?: AttachmentLike;
       region?: CropRegion;
+      /** A display capture: the window that was under the pointer, and where it lies in it. */
+      underPointer?: UnderPointerWindow;
+      /** "This window" is on: `attachment` is that window cut from this display capture. */
+      windowOf?: AttachmentLike;
     };
 
 /** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
@@ -40,6 +45,8 @@ export type AttachmentsSlice = {
   /** Replaces a ready attachment by a region of it (pixels of the stored image). */
   cropPending(key: string, region: CropRegion): Promise<string | null>;
   uncrop(key: string): void;
+  /** "This window": send the window that was under the pointer instead of the display, or the display again. */
+  toggleWindow(key: string): Promise<string | null>;
   /** "Show again": a retracted image rides on the next message. */
   reattach(image: Pick<ImageView, 'id' | 'name' | 'origin' | 'mime' | 'width' | 'height' | 'bytes'>): void;
   removePending(key: string): void;
@@ -74,13 +81,26 @@ function toLike(a: AttachmentInfo): AttachmentLike {
   return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, ...(a.tokens === undefined ? {} : { tokens: a.tokens }) };
 }
 
+/** A crop (or its undo) of a capture keeps what it knows about its window. */
+function keepWindow(p: Extract<PendingAttachment, { status: 'ready' }>) {
+  return { ...(p.underPointer ? { underPointer: p.underPointer } : {}), ...(p.windowOf ? { windowOf: p.windowOf } : {}) };
+}
+
 export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
   let lastOriginal: { id: string; result: IpcResult<IpcValue<'attachments:original'>> } | undefined;
-  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo>, asText = false) => {
+  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo | CaptureAttachment>, asText = false) => {
     set((s) => {
       const pending = s.pending.filter((p) => p.key !== key);
       if (result.ok) {
-        const ready: PendingAttachment = { key, name: result.value.name || name, status: 'ready', attachment: toLike(result.value), ...(asText ? { asText } : {}) };
+        const under = 'underPointer' in result.value ? result.value.underPointer : undefined;
+        const ready: PendingAttachment = {
+          key,
+          name: result.value.name || name,
+          status: 'ready',
+          attachment: toLike(result.value),
+          ...(asText ? { asText } : {}),
+          ...(under ? { underPointer: under } : {}),
+        };
         // Keep the order the user added them in.
         const index = s.pending.findIndex((p) => p.key === key);
         pending.splice(index < 0 ? pending.length : index, 0, ready);
@@ -141,14 +161,35 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const result = await api.attachmentsCrop({ id: original.id, region, ...(selected ? { model: selected } : {}) });
       if (!result.ok) return result.message;
       set((s) => ({
-        pending: s.pending.map((p) => (p.key === key ? { key, name: p.name, status: 'ready', attachment: toLike(result.value), uncropped: original, region } : p)),
+        pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...keepWindow(p), key, name: p.name, status: 'ready', attachment: toLike(result.value), uncropped: original, region } : p)),
+      }));
+      return null;
+    },
+
+    async toggleWindow(key) {
+      const item = get().pending.find((p) => p.key === key);
+      if (!item || item.status !== 'ready' || !item.underPointer) return 'No window was under the pointer.';
+      const { underPointer } = item;
+      if (item.windowOf) {
+        const display = item.windowOf;
+        set((s) => ({ pending: s.pending.map((p) => (p.key === key ? { key, name: display.name, status: 'ready', attachment: display, underPointer } : p)) }));
+        return null;
+      }
+      // Cut by main from the display capture taken at the hotkey: nothing is captured again.
+      const display = item.uncropped ?? item.attachment;
+      const selected = model();
+      const { region, app, title } = underPointer;
+      const result = await api.attachmentsCrop({ id: display.id, region, window: { app, title }, ...(selected ? { model: selected } : {}) });
+      if (!result.ok) return result.message;
+      set((s) => ({
+        pending: s.pending.map((p) => (p.key === key ? { key, name: result.value.name, status: 'ready', attachment: toLike(result.value), underPointer, windowOf: display } : p)),
       }));
       return null;
     },
 
     uncrop(key) {
       set((s) => ({
-        pending: s.pending.map((p) => (p.key === key && p.status === 'ready' && p.uncropped ? { key, name: p.name, status: 'ready', attachment: p.uncropped } : p)),
+        pending: s.pending.map((p) => (p.key === key && p.status === 'ready' && p.uncropped ? { ...keepWindow(p), key, name: p.name, status: 'ready', attachment: p.uncropped } : p)),
       }));
     },
 
@@ -169,7 +210,8 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
     receiveIncoming(result) {
       const key = newKey();
       if (result.ok) {
-        set((s) => ({ pending: [...s.pending, { key, name: result.attachment.name, status: 'ready', attachment: toLike(result.attachment) }] }));
+        const under = result.attachment.underPointer;
+        set((s) => ({ pending: [...s.pending, { key, name: result.attachment.name, status: 'ready', attachment: toLike(result.attachment), ...(under ? { underPointer: under } : {}) }] }));
       } else {
         set((s) => ({ refusals: [...s.refusals, { key, name: result.origin, code: result.code, message: result.message }] }));
       }

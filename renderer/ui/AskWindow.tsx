@@ -10,6 +10,7 @@ import { ImageViewer } from './ImageViewer.tsx';
 import { windowOpened } from './windowOpened.ts';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { sizeText } from './Thumbnail.tsx';
+import { WindowToggle } from './WindowToggle.tsx';
 import { AssistantMessage, UserMessage } from './Turn.tsx';
 
 type Ready = Extract<PendingAttachment, { status: 'ready' }>;
@@ -144,6 +145,7 @@ export function CropSurface({ item }: { item: Ready }) {
         {shown && <div className="crop-box" style={{ left: shown.x, top: shown.y, width: shown.width, height: shown.height }} aria-hidden="true" />}
       </div>
       <figcaption>
+        <WindowToggle item={item} />
         {/* Always in the DOM, so screen readers announce each change of what will be sent. */}
         <span role="status" className="crop-status">
           {draft && size ? (

@@ -1,0 +1,115 @@
+// "This window" in the ask window, on a real desktop: Xvfb, openbox, two Chromium windows of
+// known colour and title, the pointer warped onto one with a real X request, then the hotkey's
+// capture (harness.screenshotAndAsk). The window is cut from that capture; what the fixture
+// model receives is that window's pixels, and its label names the app and title.
+// DISPLAY is set for this file's own process (node-screenshots connects once per process).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { Browser } from 'playwright-core';
+import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
+import { warpX11Pointer } from '../../main/capture/x11Pointer.ts';
+import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
+
+const RED = { title: 'Invoice draft', color: '#ff0000', x: 80, y: 60, width: 600, height: 400 };
+const BLUE = { title: 'Blue notes', color: '#0000ff', x: 760, y: 200, width: 420, height: 300 };
+
+let x: XServer;
+let wm: { stop(): Promise<void> };
+const windows: OpenWindow[] = [];
+let server: ModelServer;
+let browser: Browser;
+let s: Session | undefined;
+const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
+
+beforeAll(async () => {
+  x = await startXvfb({ width: 1280, height: 720 });
+  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
+  delete process.env.WAYLAND_DISPLAY;
+  wm = await startWindowManager(x.env);
+  windows.push(await openWindow(x.env, RED), await openWindow(x.env, BLUE));
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const shot = await capturer.capture('primary');
+    if (shot.ok && (await rgbAt(shot.capture.png, RED.x + 20, RED.y + 20)) === '255,0,0' && (await rgbAt(shot.capture.png, BLUE.x + 20, BLUE.y + 20)) === '0,0,255') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  for (const w of windows) await w.close();
+  await wm?.stop();
+  await x?.stop();
+});
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+  server.reset();
+});
+
+async function rgbAt(png: Uint8Array | Buffer, px: number, py: number): Promise<string> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const at = (py * info.width + px) * info.channels;
+  return [data[at], data[at + 1], data[at + 2]].join();
+}
+
+/** The images of an Ollama request as the server received them (base64 in the body). */
+function sentImages(body: unknown): Buffer[] {
+  return (body as { messages: { images?: string[] }[] }).messages.flatMap((m) => m.images ?? []).map((b64) => Buffer.from(b64, 'base64'));
+}
+
+describe('the ask window: This window', () => {
+  it('switches between the display and the window under the pointer at the hotkey; a region of the window composes', async () => {
+    s = await openSession(browser, { ollamaHost: server.url, capturer, url: 'ask', viewport: { width: 900, height: 760 } });
+    const { page, harness, shot } = s;
+    await modelShown(page, 'llava-seer');
+    await warpX11Pointer({ x: RED.x + 40, y: RED.y + 40 }, { env: x.env });
+    await harness.screenshotAndAsk();
+    const surface = page.getByRole('group', { name: 'Screenshot region' });
+    await surface.getByRole('img').waitFor();
+    const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    const toggle = page.getByRole('button', { name: 'This window' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await page.getByText(`${RED.title} — Chromium`).waitFor();
+
+    await toggle.click();
+    await page.locator('button[aria-pressed="true"]', { hasText: 'This window' }).waitFor();
+    await item.filter({ hasText: `${RED.width}×${RED.height}` }).waitFor();
+    await shot('ask-this-window');
+    // Off again: the whole display; on again: the window (no new capture either way).
+    await toggle.click();
+    await item.filter({ hasText: '1280×720' }).waitFor();
+    await toggle.click();
+    await item.filter({ hasText: `${RED.width}×${RED.height}` }).waitFor();
+
+    // A region of the window: drag over its left half (the preview shows the window now).
+    const img = surface.getByRole('img');
+    await page.waitForFunction("() => { const i = document.querySelector('.crop-surface img'); return i && i.naturalWidth / i.naturalHeight > 1.45 && i.naturalWidth / i.naturalHeight < 1.55; }");
+    const box = (await img.boundingBox())!;
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await page.getByText('Sending the region').waitFor();
+    const size = /(\d+)×(\d+)/.exec((await item.textContent()) ?? '')!;
+    const [w, h] = [Number(size[1]), Number(size[2])];
+    expect(w).toBeGreaterThan(RED.width / 2 - 10);
+    expect(w).toBeLessThan(RED.width / 2 + 10);
+
+    await page.getByRole('textbox', { name: 'Message' }).fill('What is in this window?');
+    await page.keyboard.press('Enter');
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'I received 1 image' }).waitFor();
+    const request = server.requests[0]!;
+    expect(request.images).toHaveLength(1);
+    expect(request.images[0]).toMatchObject({ width: w, height: h });
+    const [png] = sentImages(request.body);
+    // The red window's pixels, nothing of the desktop around it or of the blue window.
+    for (const [px, py] of [[3, 3], [w - 3, 3], [3, h - 3], [w - 3, h - 3]] as const) expect(await rgbAt(png!, px, py)).toBe('255,0,0');
+    const user = request.messages.find((m) => m.role === 'user')!;
+    expect(user.text).toContain(`window "${RED.title}" of app "Chromium", shown as ${w}×${h}`);
+  });
+});
