@@ -6,7 +6,7 @@ export { ImageRedactedEvent };
 
 /**
  * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
- * one object per line (architecture §5.7, §10). Every field here is part of that contract.
+ * one object per line (architecture §12, §10). Every field here is part of that contract.
  */
 export const TextEvent = z.object({ type: z.literal('text'), delta: z.string() });
 export const ThinkingEvent = z.object({ type: z.literal('thinking'), delta: z.string() });

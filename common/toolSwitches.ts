@@ -1,4 +1,4 @@
-// Per-conversation tool switches (issue 13): MCP servers and single tools the person switched
+// Per-conversation tool switches (architecture §6 "Per-conversation switches"): MCP servers and single tools the person switched
 // off for one conversation. No zod here (the renderer's first screen uses these); the schema
 // the IPC and the conversation file check is `ToolSwitches` in ipcPayloads.ts.
 

@@ -1,4 +1,4 @@
-// The app's services, constructed once and passed to their users (CONVENTIONS: one
+// The app's services, constructed once and passed to their users (architecture §13: one
 // composition root, no hidden singletons). Electron objects come in as parameters; what is
 // built here is the same core the CLI and the harness build (main/core).
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';

@@ -9,7 +9,7 @@ export type BuildOptions = {
   store: AttachmentStore;
   /** Whether the chat model itself sees images (else images are never put in a request). */
   chatSees: boolean;
-  /** Images per request, user attachments and deliveries alike; older ones become stubs (architecture §5.5). */
+  /** Images per request, user attachments and deliveries alike; older ones become stubs (architecture §5 "maxImagesPerRequest"). */
   maxImagesPerRequest: number;
   systemPrompt?: string;
   /** The tool an image label points to when small text is unreadable (zoom_image, when offered). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ProviderKind } from '../../common/models.ts';
 
 /**
- * A conversation as it is stored on disk (architecture §5.6). It holds attachment ids and text
+ * A conversation as it is stored on disk (architecture §5 "Conversations are JSON files"). It holds attachment ids and text
  * stubs, never image bytes or base64: the schema has no field that could carry them.
  */
 const ToolCallRecord = z.object({
@@ -40,7 +40,7 @@ const UserMessage = z.object({
 });
 
 /**
- * A synthetic user turn that showed tool-captured images to the model (architecture §5.3).
+ * A synthetic user turn that showed tool-captured images to the model (architecture §5 "synthetic").
  * While `retracted` is false (only within the user turn that made it) its images ride in
  * requests; afterwards it is rendered as durable text stubs.
  */

@@ -1,4 +1,4 @@
-// History within the context (architecture §5, issue 10): a request must fit the model's context
+// History within the context (architecture §4a "History stays within the model's context window"): a request must fit the model's context
 // window, or the server cuts it without a word — Ollama drops the *front* of the prompt (the
 // system prompt and the oldest turns) when num_ctx is exceeded. So Glance estimates the request,
 // drops the oldest whole turns first with a stub that says what they were about, and for

@@ -7,7 +7,7 @@ export type ImageSlot = `${string}#${number}`;
 export const slotOf = (messageId: string, index: number): ImageSlot => `${messageId}#${index}`;
 
 /**
- * The images one request carries (architecture §5.5): `maxImagesPerRequest` counts images, not
+ * The images one request carries (architecture §5 "maxImagesPerRequest"): `maxImagesPerRequest` counts images, not
  * ids, across user attachments and live (unretracted) tool deliveries, newest first. The
  * same screenshot attached in 85 turns is 85 images; only the newest `max` of them ride,
  * the rest become text stubs. Images a vision helper described never ride.

@@ -1,4 +1,4 @@
-// The bounds every user turn keeps (architecture §5 "Limits that always hold"): a model that calls
+// The bounds every user turn keeps (architecture §5 "Bounds"): a model that calls
 // tools forever (2,119 calls in 60 s before this) or streams an answer forever (100 MB, stored
 // whole) is stopped with a note a person can read, not by running out of memory.
 

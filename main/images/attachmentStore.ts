@@ -1,4 +1,4 @@
-// The content-addressed attachment store (architecture §5.6): the only place image bytes live on disk.
+// The content-addressed attachment store (architecture §3 "Store"): the only place image bytes live on disk.
 // <dataDir>/attachments/<id>.<ext> holds the payload, <id>.json its AttachmentInfo. The id is
 // the first 16 hex digits of the payload's sha256 (longer only on a prefix collision). Writes
 // are temp file + rename, payload before metadata, so a reader never sees half a record.

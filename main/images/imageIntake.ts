@@ -62,7 +62,7 @@ export type ImageIntakeDeps = {
   store: AttachmentStore;
   /** Local OCR for a blind target (composed from main/ocr): a person's text-bearing image is sent as its text. */
   readText?: ImageTextReader;
-  /** Runs on every image's pixels before a target's copy is encoded: the slot issue 25's redaction plugs into. */
+  /** Runs on every image's pixels before a target's copy is encoded: the slot redaction (main/privacy) plugs into. */
   pixelStage?: PixelStage;
 };
 

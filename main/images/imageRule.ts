@@ -211,7 +211,7 @@ export function fitInside(width: number, height: number, profile: Pick<ImageProf
 }
 
 /**
- * THE size decision (architecture §3 "fit the model's own image rules"): the largest image the
+ * THE size decision (architecture §3 "Fit to the rule"): the largest image the
  * model's server keeps, never more; without a known rule, or when a person set the size for
  * this model, the profile's long edge and pixel cap.
  */

@@ -1,4 +1,4 @@
-// Image profiles: what each provider accepts (architecture §3 "fit the model's image profile").
+// Image profiles: what each provider accepts (architecture §4a "provider profile").
 // Defaults per provider, overridable per model (settings) — the override merges field by field.
 import type { ModelCapabilities, ProviderKind } from '../../common/models.ts';
 import type { ImageRule } from './imageRule.ts';

@@ -71,7 +71,7 @@ export type ImageTextReader = (
 
 /**
  * A stage the door runs on every image before a target's copy is encoded (architecture §3) —
- * where redaction (issue 25) plugs in. `begin` is called as the image enters, so work such as
+ * where redaction (main/privacy) plugs in. `begin` is called as the image enters, so work such as
  * detection starts at once; the target's copy awaits `settle` and is never made without it.
  * The original is stored as it came either way.
  */
@@ -125,7 +125,7 @@ export type StoredOriginal = { data: Uint8Array; mime: string; sha256: string };
 export type PrepareResult = { ok: true; image: PreparedImage } | ImageRefusal;
 export type AttachResult = { ok: true; attachment: AttachmentInfo } | ImageRefusal;
 
-/** Content-addressed attachment store (architecture §5.6): the only place image bytes live on disk. */
+/** Content-addressed attachment store (architecture §3 "Store"): the only place image bytes live on disk. */
 export interface AttachmentStore {
   put(image: PreparedImage, origin: string): Promise<AttachmentInfo>;
   get(id: string): Promise<{ info: AttachmentInfo; data: Uint8Array } | undefined>;

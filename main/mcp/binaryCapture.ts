@@ -326,7 +326,7 @@ export class BinaryCapture {
     }
     const saved = { path, name: path.slice(dirname(path).length + 1), mime, bytes: bytes.length };
     job.files.push(saved);
-    // The file's name only: the model never learns where the data directory is (issue 12).
+    // The file's name only: the model never learns where the data directory is (architecture §8).
     return `[${kind} captured from ${origin}: ${saved.name}, ${mime}, ${bytes.length} bytes, saved in Glance's captures folder]`;
   }
 

@@ -8,7 +8,7 @@ const STATE_WORDS = { idle: 'not started', starting: 'starting…', ready: '', f
 
 /**
  * "Tools" by the composer: switch MCP servers or single tools off for this conversation
- * (issue 13). What is off is not offered to the model (its schemas leave the request and the
+ * (architecture §6 "Per-conversation switches"). What is off is not offered to the model (its schemas leave the request and the
  * Context meter), and is kept with the conversation.
  */
 export function ToolsMenu() {
