@@ -1,4 +1,4 @@
-// Reconnecting by itself (issue 29): while a model endpoint does not answer, the model list is
+// Reconnecting by itself while a model endpoint does not answer, the model list is
 // asked for again with a growing pause (2 s, 4 s, 8 s, then every 15 s), and at once when the window
 // gets the focus back or the machine comes online — so starting Ollama is enough, no Retry.
 // When it answers, the last turn of the conversation on screen that failed only because the
