@@ -9,7 +9,7 @@ import { isBuiltin } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/privacy', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/cli', 'main/harness', 'main/app'];
+const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/privacy', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/mcpServer', 'main/cli', 'main/harness', 'main/app'];
 // main/privacy is left out: redaction is the image door's stage, reached only through it.
 const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/tools', 'main/mcp', 'main/chat'];
 
@@ -41,7 +41,10 @@ export const LAYERS = {
   // The typed API over the core, transport-neutral (Electron IPC and the harness's WebSocket).
   'main/api': { layers: [...MAIN_BELOW_CORE, 'main/core'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk'] },
   // Entries: each composes the core and adds only what it alone has.
-  'main/cli': { layers: [...MAIN_BELOW_CORE, 'main/core'], packages: ['node:*'] },
+  // Glance as an MCP server (`glance mcp serve`): screen tools over the core's services, for the CLI.
+  // The third row that may speak MCP through the SDK, beside main/mcp and main/api.
+  'main/mcpServer': { layers: ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/core'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk'] },
+  'main/cli': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/mcpServer'], packages: ['node:*'] },
   'main/harness': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'ws'] },
   'main/app': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'zod', 'electron'] },
   // Not shipped: tests and benches reach into any product row; product code never into them.

@@ -9,6 +9,7 @@ import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import type { Services } from '../core/composeServices.ts';
 import { cliContext } from './cliContext.ts';
+import { serveCommand } from './mcpServe.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
 const OPTIONS = {
@@ -24,9 +25,11 @@ const UNREACHABLE = EXIT.modelFailed;
 
 const HELP = `Usage: glance mcp list [--mcp-config FILE] [--json]
        glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]
+       glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
 
 list   starts every configured MCP server and lists its tools as a model is offered them
        (namespaced server__tool), with each server's state.
+serve  serves Glance's screen tools to another MCP client (glance mcp serve --help).
 call   calls one tool and prints its result as the model would see it: images and other
        binaries are captured (images into the attachment store, the rest under
        <data dir>/captures) and replaced by one-line descriptors.
@@ -43,6 +46,8 @@ reached, crashed or did not answer.
 export const mcpCommand = {
   summary: 'List MCP tools, or call one as a model would',
   async run(argv: string[], io: CommandIO): Promise<number> {
+    // serve has flags of its own (mcpServe.ts).
+    if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
     const { values, positionals } = parseCommandArgs(argv, OPTIONS);
     const [sub, ...rest] = positionals;
     if (values.help || sub === 'help') {
@@ -51,7 +56,7 @@ export const mcpCommand = {
     }
     if (sub === 'list') return list(rest, values, io);
     if (sub === 'call') return call(rest, values, io);
-    throw new UsageError(sub ? `unknown subcommand "${sub}": use "list" or "call"` : 'give a subcommand: "list" or "call"');
+    throw new UsageError(sub ? `unknown subcommand "${sub}": use "list", "call" or "serve"` : 'give a subcommand: "list", "call" or "serve"');
   },
 };
 

@@ -1,0 +1,80 @@
+// `glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]`
+// (DESIGN §6a, §10): Glance as an MCP server, so other agents see the screen through it. The
+// flags are parsed here; the services come from the one composition (cliContext); the server
+// itself lives in main/mcpServer.
+import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
+import { loopbackRefusal } from '../mcpServer/httpServe.ts';
+import { REDACT_POLICIES, type RedactPolicy } from '../mcpServer/serverImages.ts';
+import { serveStdio, startHttp } from '../mcpServer/serveMcp.ts';
+import { serveToken } from '../mcpServer/serveToken.ts';
+import { cliContext } from './cliContext.ts';
+import { EXIT, MODEL_OPTIONS, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
+
+const VERSION = '0.1.0';
+
+const OPTIONS = {
+  ...MODEL_OPTIONS,
+  http: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  redact: { type: 'string' },
+} as const;
+
+export const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
+
+Serves Glance's screen tools to another MCP client (Claude Desktop, Claude Code, Cursor, VS Code):
+capture_screen, zoom, read_text, describe, list_displays, list_windows, and the captures as
+glance://captures/<sha256> resources.
+
+  (default)   stdio: the client starts "glance mcp serve" and talks over stdin/stdout
+  --http      streamable HTTP at http://127.0.0.1:<port>/mcp, with a bearer token made once,
+              printed once and kept in <data dir>/mcp-serve-token (mode 0600)
+  --port      the port for --http (default 0: any free port, printed)
+  --host      127.0.0.1 (default), ::1 or localhost; anything else is refused
+  --redact    what to hide before an image leaves (default "always": the caller's model is unknown)
+  --provider, --base-url, --model, --api-key-env, --vision
+              the vision model describe asks (default: Glance's settings, local first)
+  --data-dir  where captures are kept (default the app's data directory)
+`;
+
+export async function serveCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const redact = (values.redact ?? 'always') as RedactPolicy;
+  if (!REDACT_POLICIES.includes(redact)) throw new UsageError(`--redact must be always, remote or never, not "${values.redact}"`);
+  const host = values.host ?? '127.0.0.1';
+  const refusal = loopbackRefusal(host);
+  if (refusal) throw new UsageError(refusal);
+  if ((values.port !== undefined || values.host !== undefined) && !values.http) throw new UsageError('--port and --host go with --http');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0–65535, not "${values.port}"`);
+
+  const { services, dataDir, flags } = await cliContext(io, values, { noMcp: true });
+  const visionModel = values.model ? { provider: flags.kind, name: values.model } : undefined;
+  const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, ...(visionModel ? { visionModel } : {}) };
+  try {
+    if (!values.http) {
+      io.err(`glance: MCP server on stdio (captures kept in ${dataDir}).\n`);
+      await serveStdio(services, options);
+      return EXIT.ok;
+    }
+    const { token, path, created } = await serveToken(dataDir);
+    const serving = await startHttp(services, { ...options, host, port, token });
+    io.err(`glance: MCP server at ${serving.url}\n`);
+    io.err(created ? `glance: bearer token (shown once, kept in ${path}): ${token}\n` : `glance: bearer token kept in ${path}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await serving.close();
+    return EXIT.ok;
+  } finally {
+    await services.close();
+  }
+}

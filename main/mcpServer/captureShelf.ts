@@ -1,0 +1,95 @@
+// The captures `glance mcp serve` keeps (DESIGN §6a "Resources"): every capture and zoom is an
+// attachment in the app's one store (images/attachmentStore.ts), its original kept as it came,
+// so retention (core/retention.ts) and the store's limits apply exactly as to the app's own
+// captures. The original's sha256 names it to callers: glance://captures/<sha256>. Nothing is
+// held here but a short memory of what this process made; the store is the truth, so a capture
+// made by another `glance mcp serve` (stdio runs one per client) is found too.
+import type { AttachmentInfo } from '../../common/images.ts';
+import type { FileAttachmentStore } from '../images/attachmentStore.ts';
+
+export const CAPTURE_SCHEME = 'glance://captures/';
+/** What `origin` the server's images carry: "glance-mcp:capture_screen", "glance-mcp:zoom"… */
+export const ORIGIN_PREFIX = 'glance-mcp:';
+/** resources/list names at most this many, newest first. */
+export const LISTED_CAPTURES = 50;
+
+const SHA = /^[a-f0-9]{64}$/;
+const ID = /^[a-f0-9]{16,63}$/;
+
+export function captureUri(info: Pick<AttachmentInfo, 'sha256' | 'original'>): string {
+  return `${CAPTURE_SCHEME}${info.original?.sha256 ?? info.sha256}`;
+}
+
+/**
+ * An image a caller names: the id of an image the server returned (coordinates are then in that
+ * image as it was shown), or a capture's URI or sha256 (coordinates in the original's pixels).
+ */
+export type NamedImage = { info: AttachmentInfo; space: 'shown' | 'original'; size: { width: number; height: number } };
+
+export class CaptureShelf {
+  readonly #store: FileAttachmentStore;
+  /** Original sha256 → the newest attachment made from it here. */
+  readonly #recent = new Map<string, AttachmentInfo>();
+  #last: AttachmentInfo | undefined;
+
+  constructor(store: FileAttachmentStore) {
+    this.#store = store;
+  }
+
+  /** Notes an image this process returned (the newest is what "image" defaults to). */
+  remember(info: AttachmentInfo): void {
+    const key = info.original?.sha256 ?? info.sha256;
+    this.#recent.delete(key);
+    this.#recent.set(key, info);
+    while (this.#recent.size > LISTED_CAPTURES) this.#recent.delete(this.#recent.keys().next().value!);
+    this.#last = info;
+  }
+
+  /** The newest image this process returned, if it is still stored. */
+  async latest(): Promise<AttachmentInfo | undefined> {
+    return this.#last && (await this.#store.info(this.#last.id));
+  }
+
+  /** Captures the server made (any process), one per original, newest first. */
+  async list(): Promise<AttachmentInfo[]> {
+    const byOriginal = new Map<string, AttachmentInfo>();
+    for (const info of await this.#store.list()) {
+      if (!info.origin.startsWith(ORIGIN_PREFIX) || !info.original) continue;
+      const seen = byOriginal.get(info.original.sha256);
+      if (!seen || seen.createdAt < info.createdAt) byOriginal.set(info.original.sha256, info);
+    }
+    return [...byOriginal.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).slice(0, LISTED_CAPTURES);
+  }
+
+  /** The attachment kept for a capture's original sha256. */
+  async byOriginal(sha256: string): Promise<AttachmentInfo | undefined> {
+    const remembered = this.#recent.get(sha256);
+    if (remembered && (await this.#store.info(remembered.id))) return remembered;
+    return (await this.list()).find((info) => info.original?.sha256 === sha256);
+  }
+
+  /** The original bytes of a capture, for resources/read. */
+  async originalOf(sha256: string): Promise<{ data: Uint8Array; mime: string; info: AttachmentInfo } | undefined> {
+    const info = await this.byOriginal(sha256);
+    const original = info && (await this.#store.original(info));
+    return info && original ? { data: original.data, mime: original.mime, info } : undefined;
+  }
+
+  /** What "image" names, or a refusal in words. */
+  async resolve(ref: string): Promise<NamedImage | { ok: false; message: string }> {
+    const value = ref.trim().toLowerCase();
+    const sha = value.startsWith(CAPTURE_SCHEME) ? value.slice(CAPTURE_SCHEME.length) : value;
+    if (SHA.test(sha)) {
+      const info = await this.byOriginal(sha);
+      if (info) return { info, space: 'original', size: { width: info.source.width, height: info.source.height } };
+      // A 64-digit id of a shown image is looked up as one below.
+    } else if (!ID.test(sha)) {
+      return { ok: false, message: `"image" must be an image id from capture_screen or zoom (16 hex digits) or a capture's URI ${CAPTURE_SCHEME}<sha256>; got ${JSON.stringify(ref).slice(0, 80)}.` };
+    }
+    const info = await this.#store.info(sha);
+    if (!info || !info.origin.startsWith(ORIGIN_PREFIX)) {
+      return { ok: false, message: `No capture "${ref.slice(0, 80)}" is kept: call capture_screen first, or use an id or URI it returned (old captures expire under the retention setting).` };
+    }
+    return { info, space: 'shown', size: { width: info.width, height: info.height } };
+  }
+}

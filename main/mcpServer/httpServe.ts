@@ -1,0 +1,129 @@
+// Streamable HTTP for `glance mcp serve --http` (DESIGN §6a): loopback only, every request
+// behind a bearer token, Host and Origin checked (a web page the person visits can reach
+// 127.0.0.1 too: DNS rebinding), a session per client. The token lives in the data dir at 0600
+// (serveToken.ts); a bind to anything but loopback is refused before a socket opens.
+import { timingSafeEqual, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+
+/** Largest JSON-RPC body accepted: tool arguments are small; images only ever go out. */
+const MAX_BODY = 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export type HttpServing = { url: string; port: number; close(): Promise<void> };
+
+/** Undefined for a loopback host; else why it is refused, in words. */
+export function loopbackRefusal(host: string): string | undefined {
+  if (LOOPBACK.has(host.toLowerCase())) return undefined;
+  return `--host ${host} is not loopback: glance mcp serve shows your screen, so it listens only on 127.0.0.1, ::1 or localhost. Use an SSH tunnel to reach it from elsewhere.`;
+}
+
+export async function serveHttp(makeServer: () => McpServer, options: { host: string; port: number; token: string; log: (line: string) => void }): Promise<HttpServing> {
+  const refusal = loopbackRefusal(options.host);
+  if (refusal) throw new Error(refusal);
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  let allowedHosts: string[] = [];
+
+  const httpServer = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      options.log(`mcp serve: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) send(res, 500, 'Internal error.');
+      else res.end();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') return send(res, 404, 'Not found: the MCP endpoint is /mcp.');
+    if (!allowedHosts.includes((req.headers.host ?? '').toLowerCase())) return send(res, 403, 'Forbidden: wrong Host header.');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isLoopbackOrigin(origin)) return send(res, 403, 'Forbidden: requests from web pages are refused.');
+    const auth = Buffer.from(req.headers.authorization ?? '');
+    if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="glance"');
+      return send(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" (the token glance mcp serve --http printed, kept in its data dir).');
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (req.method === 'POST') {
+      const body = await readJson(req);
+      if (!body.ok) return send(res, body.status, body.message);
+      if (existing) return existing.transport.handleRequest(req, res, body.value);
+      if (sessionId !== undefined) return rpcError(res, 404, 'Session not found: initialize again.');
+      if (!isInitializeRequest(body.value)) return rpcError(res, 400, 'No session: the first request must be initialize.');
+      const server = makeServer();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        void server.close();
+      };
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body.value);
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (!existing) return rpcError(res, sessionId === undefined ? 400 : 404, sessionId === undefined ? 'Missing Mcp-Session-Id header.' : 'Session not found.');
+      return existing.transport.handleRequest(req, res);
+    }
+    res.setHeader('Allow', 'GET, POST, DELETE');
+    return send(res, 405, 'Method not allowed.');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const shown = options.host === '::1' ? '[::1]' : options.host;
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    port,
+    async close() {
+      for (const { transport } of [...sessions.values()]) await transport.close().catch(() => undefined);
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+    return LOOPBACK.has(host);
+  } catch {
+    return false;
+  }
+}
+
+function send(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(`${message}\n`);
+}
+
+function rpcError(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return { ok: false, status: 413, message: `Request body over ${MAX_BODY} bytes.` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, message: 'The request body is not JSON.' };
+  }
+}

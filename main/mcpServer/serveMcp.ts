@@ -1,0 +1,94 @@
+// `glance mcp serve` (DESIGN §6a, §10): the server's parts over the one composition
+// (core/composeServices.ts, built by the CLI like every command), then stdio or streamable HTTP.
+// Retention runs as the app's does at launch, so captures made for callers expire like its own.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ModelSelection } from '../../common/settings.ts';
+import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import type { Services } from '../core/composeServices.ts';
+import { sweepAttachments } from '../core/retention.ts';
+import { CaptureShelf } from './captureShelf.ts';
+import { serialCapturer } from './captureTools.ts';
+import { createSessionServer, type SessionDeps } from './glanceMcpServer.ts';
+import { serveHttp, type HttpServing } from './httpServe.ts';
+import { imageGate, type RedactPolicy } from './serverImages.ts';
+import type { Describer } from './textTools.ts';
+
+export type ServeOptions = {
+  capturer: ScreenCapturer;
+  redact: RedactPolicy;
+  version: string;
+  /** The model describe asks (--model); default Glance's settings, local first. */
+  visionModel?: ModelSelection;
+};
+
+/** What every session shares: one capturer (calls queue), one gate, one shelf, one OCR reader. */
+export function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
+  const store = services.attachments;
+  return {
+    capturer: serialCapturer(options.capturer),
+    gate: imageGate({ intake: services.intake, store, policy: options.redact }),
+    store,
+    shelf: new CaptureShelf(store),
+    limits: services.limits,
+    ocr: services.ocr,
+    describe: visionDescriber(services, options.visionModel),
+    version: options.version,
+  };
+}
+
+/** describe's model: Glance's configured one that sees (the default model, else the first local one that sees, else the vision helper). */
+function visionDescriber(services: Services, selection: ModelSelection | undefined): Describer {
+  return async (info, question, signal) => {
+    let seer;
+    try {
+      seer = (await services.models.imageTargetFor(selection)).seer;
+    } catch (error) {
+      return { ok: false, message: `No vision model is reachable: ${services.redact(error instanceof Error ? error.message : String(error))}` };
+    }
+    if (!seer) return { ok: false, message: "None of Glance's configured models can see images: set a default model that sees, or a vision helper, in Glance's Settings." };
+    const fitted = await services.intake.admit({ attachmentId: info.id }, seer.target, 'tool', { signal });
+    if (!fitted.ok) return { ok: false, message: `The capture could not be prepared for ${seer.model} (${fitted.code}): ${fitted.message}` };
+    const payload = await services.attachments.get(fitted.attachment.id);
+    if (!payload) return { ok: false, message: 'The prepared capture could not be read back from the attachment store.' };
+    let text = '';
+    try {
+      for await (const event of seer.provider.stream({ model: seer.model, messages: [{ role: 'user', content: question, images: [{ data: payload.data, mime: payload.info.mime }] }] }, { signal })) {
+        if (event.type === 'text') text += event.delta;
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { ok: false, message: `${seer.model} could not answer: ${services.redact(error instanceof Error ? error.message : String(error))}` };
+    }
+    return text.trim() ? { ok: true, text: text.trim(), model: seer.model } : { ok: false, message: `${seer.model} gave an empty answer.` };
+  };
+}
+
+function sweep(services: Services): void {
+  const retentionDays = services.settings.current().attachments.retentionDays;
+  void sweepAttachments({ attachments: services.attachments, conversations: services.conversations, dataDir: services.dataDir, retentionDays }).catch((error: unknown) =>
+    services.log(`retention sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+}
+
+/** stdio: one session for the process; resolves when the client closes stdin. */
+export async function serveStdio(services: Services, options: ServeOptions, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<void> {
+  sweep(services);
+  const deps = sessionDeps(services, options);
+  const server = createSessionServer(deps);
+  const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const transport = new StdioServerTransport(stdin, (streams.stdout ?? process.stdout) as NodeJS.WriteStream);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    // The client went away: the SDK's transport does not notice an ended stdin by itself.
+    stdin.once('end', () => void server.close().finally(resolve));
+  });
+  await server.connect(transport);
+  await closed;
+}
+
+/** Streamable HTTP on loopback: a session per client, behind the bearer token. */
+export async function startHttp(services: Services, options: ServeOptions & { host: string; port: number; token: string }): Promise<HttpServing> {
+  sweep(services);
+  const deps = sessionDeps(services, options);
+  return serveHttp(() => createSessionServer(deps), { host: options.host, port: options.port, token: options.token, log: services.log });
+}

@@ -1,0 +1,61 @@
+// Every image `glance mcp serve` hands out enters here, and from here only through the image
+// door (ImageIntake.admit, architecture §3: sniff, guard, fit to the caller's rule, encode,
+// store); the pixels zoom and read_text cut from an original come out of it too. One seam
+// for the server's redaction policy too: the caller's model is unknown, so the default is
+// "always" (DESIGN §6a); what was hidden is said in every result.
+import type { AttachmentInfo, ImageRefusal } from '../../common/images.ts';
+import type { FileAttachmentStore } from '../images/attachmentStore.ts';
+import type { Region } from '../images/cropImage.ts';
+import type { ImageIntake, ReadPixels } from '../images/imageIntake.ts';
+import type { ImageInput, ImageTarget } from '../images/types.ts';
+import { MAX_BASE64_CHARS } from './callerTarget.ts';
+
+export type RedactPolicy = 'always' | 'remote' | 'never';
+export const REDACT_POLICIES: readonly RedactPolicy[] = ['always', 'remote', 'never'];
+
+/** A rectangle hidden before the image left Glance, in the original's pixels. */
+export type HiddenRegion = { x: number; y: number; width: number; height: number; kind: string };
+
+export type ServedImage = {
+  ok: true;
+  info: AttachmentInfo;
+  /** The payload the caller gets, base64 (≤ MAX_BASE64_CHARS). */
+  base64: string;
+  hidden: HiddenRegion[];
+};
+
+export type ImageGate = {
+  policy: RedactPolicy;
+  /** A new image (a capture, a zoom's crop) in, fitted for the caller's model. */
+  admit(input: Omit<ImageInput, 'requestedBy'>, target: ImageTarget, signal?: AbortSignal): Promise<ServedImage | ImageRefusal>;
+  /** A kept image's original pixels, or a region of it in `info`'s own coordinates (zoom, read_text). */
+  read(info: AttachmentInfo, region: Region | undefined, signal: AbortSignal): Promise<ReadPixels | { ok: false; code: string; message: string }>;
+};
+
+export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStore; policy: RedactPolicy }): ImageGate {
+  return {
+    policy: deps.policy,
+    async admit(input, target, signal) {
+      // The screen is the person's own: what enters is theirs ('user'), never a path a model named.
+      const attached = await deps.intake.admit({ ...input, requestedBy: 'user' }, target, 'tool', { ...(signal ? { signal } : {}) });
+      if (!attached.ok) return attached;
+      const payload = await deps.store.get(attached.attachment.id);
+      if (!payload) return { ok: false, code: 'source-unreachable', message: 'The prepared image could not be read back from the attachment store.' };
+      const base64 = Buffer.from(payload.data).toString('base64');
+      // The profile caps the bytes; this is the invariant callers rely on, checked where it is kept.
+      if (base64.length > MAX_BASE64_CHARS) return { ok: false, code: 'too-large', message: `The prepared image is ${base64.length} characters of base64, over the 1 MB a result may carry.` };
+      return { ok: true, info: attached.attachment, base64, hidden: [] };
+    },
+    read(info, region, signal) {
+      return deps.intake.admit({ attachmentId: info.id }, undefined, 'read', { signal, ...(region ? { region } : {}) });
+    },
+  };
+}
+
+/** "Hidden: …" for the result's text line: what redaction did, in words. */
+export function describeHidden(policy: RedactPolicy, hidden: readonly HiddenRegion[]): string {
+  if (policy === 'never') return 'Hidden: nothing (redaction is off: --redact never).';
+  if (hidden.length === 0) return `Hidden: nothing (redaction "${policy}" is not available in this build yet, so nothing was looked for).`;
+  const kinds = [...new Set(hidden.map((h) => h.kind))].join(', ');
+  return `Hidden: ${hidden.length} region${hidden.length === 1 ? '' : 's'} (${kinds}).`;
+}
