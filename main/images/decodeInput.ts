@@ -6,6 +6,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../../common/limits.ts';
 import { decodeHeic, isHeic } from './heic.ts';
+import { jpegClaimedSize } from './jpegPlausible.ts';
 import { withoutAncillaryChunks } from './pngChunks.ts';
 
 export type DecodedInput = {
@@ -35,6 +36,8 @@ export async function decodedInput(
   try {
     meta = await sharp(input, { limitInputPixels: false, pages: 1 }).metadata();
   } catch {
+    const claimed = mime === 'image/jpeg' ? jpegClaimedSize(bytes) : undefined;
+    if (claimed && claimed.width * claimed.height > limits.maxInputPixels) return tooManyPixels(claimed.width, claimed.height, limits.maxInputPixels);
     // Plain words: the decoder's own text is not for people.
     return { ok: false, code: 'corrupt', message: 'The image is damaged or cut short, so Glance cannot read it.' };
   }

@@ -29,3 +29,24 @@ function arithmeticCoded(b: Uint8Array): boolean {
   }
   return false;
 }
+
+/**
+ * The size a JPEG's first frame header (SOFn) claims, read without the decoder: libjpeg refuses
+ * sides over 65500 before it reports a size, and such a file is too big, not damaged.
+ */
+export function jpegClaimedSize(b: Uint8Array): { width: number; height: number } | undefined {
+  let i = 2;
+  while (i + 9 <= b.length) {
+    if (b[i] !== 0xff) return undefined;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame) return { height: (b[i + 5]! << 8) | b[i + 6]!, width: (b[i + 7]! << 8) | b[i + 8]! };
+    if (marker === 0xda) return undefined;
+    i += 2 + ((b[i + 2]! << 8) | b[i + 3]!);
+  }
+  return undefined;
+}

@@ -14,7 +14,7 @@ import { withoutAncillaryChunks } from './pngChunks.ts';
 import { deinterlacedPng } from './pngInterlace.ts';
 import type { Limits } from '../../common/limits.ts';
 import { fitForModel } from './imageRule.ts';
-import { jpegTooSmall } from './jpegPlausible.ts';
+import { jpegClaimedSize, jpegTooSmall } from './jpegPlausible.ts';
 import type { SniffedKind } from './sniff.ts';
 import type { ImageProfile, PreparedImage } from './types.ts';
 
@@ -67,6 +67,9 @@ export async function normaliseImage(
   try {
     meta = await sharp(input, { limitInputPixels: false, failOn: FAIL_ON, pages: 1 }).metadata();
   } catch (error) {
+    // libjpeg stops at sides over 65500 before saying the size: that file is too big, not damaged.
+    const claimed = sniffed.mime === 'image/jpeg' ? jpegClaimedSize(data) : undefined;
+    if (claimed && claimed.width * claimed.height > limits.maxInputPixels) return tooManyPixels(claimed.width, claimed.height, limits.maxInputPixels);
     return corrupt(error instanceof Error ? error.message : String(error));
   }
   signal?.throwIfAborted();

@@ -98,6 +98,12 @@ export async function sniffImage(data: Uint8Array): Promise<SniffResult> {
       return notAnImage(NON_IMAGES[type.ext] ?? `This is a ${type.ext.toUpperCase()} file (${type.mime}), not an image.`);
     }
   }
+  // An image's signature with something else behind it (PNG magic, then a web page) is a damaged
+  // or disguised image: corrupt, not "not an image".
+  const magic = imageMagic(data);
+  if (magic && (!type || !ALLOWED[type.ext])) {
+    return { ok: false, code: 'corrupt', message: `The file starts like a ${magic} image but the rest is not one: it is damaged, or something else saved under an image's name.` };
+  }
   const text = describeText(data);
   if (text) return notAnImage(text);
   if (type) return notAnImage(NON_IMAGES[type.ext] ?? 'This is not an image.');
@@ -105,6 +111,16 @@ export async function sniffImage(data: Uint8Array): Promise<SniffResult> {
     'Glance does not recognise these bytes as an image (no PNG, JPEG, WebP, GIF, TIFF or AVIF signature). ' +
       'If it is an image, save it as PNG or JPEG and try again.',
   );
+}
+
+/** The format whose signature the bytes start with, for the image formats Glance decodes. */
+function imageMagic(b: Uint8Array): string | undefined {
+  const starts = (sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'PNG';
+  if (starts([0xff, 0xd8, 0xff])) return 'JPEG';
+  if (starts([0x47, 0x49, 0x46, 0x38])) return 'GIF';
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'WebP';
+  return undefined;
 }
 
 /** A refusal sentence if the bytes are text (SVG, HTML, JSON, XML, plain), else undefined. */

@@ -101,6 +101,22 @@ describe('small refusals in plain words (item 9)', () => {
     expect((await intake(join(dir, 'data')).admit({ source: real, origin: 'user', requestedBy: 'user' }, await target(), 'user')).ok).toBe(true);
   });
 
+  it('issue 30 item 10: jpeg-sof-65535.jpg is too-many-pixels (not corrupt); PNG magic followed by HTML is corrupt (not not-an-image)', async () => {
+    const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 20, g: 30, b: 200 } } }).jpeg().toBuffer();
+    const huge = Buffer.from(small);
+    const sof = huge.indexOf(Buffer.from([0xff, 0xc0]));
+    huge.writeUInt16BE(65_535, sof + 5);
+    huge.writeUInt16BE(65_535, sof + 7);
+    const big = await intake(join(dir, 'data')).admit({ source: huge, name: 'jpeg-sof-65535.jpg', origin: 'user', requestedBy: 'user' }, await target(), 'user');
+    expect(big).toMatchObject({ ok: false, code: 'too-many-pixels' });
+    if (!big.ok) expect(big.message).toMatch(/65535×65535/);
+
+    const disguised = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<!doctype html><html><body>not a picture</body></html>\n')]);
+    const page = await intake(join(dir, 'data')).admit({ source: disguised, name: 'photo.png', origin: 'user', requestedBy: 'user' }, await target(), 'user');
+    expect(page).toMatchObject({ ok: false, code: 'corrupt' });
+    if (!page.ok) expect(page.message).toMatch(/starts like a PNG image but the rest is not one/);
+  });
+
   it('the temp folder is not a default allowed root', () => {
     expect(defaultAllowedRoots('/data/glance')).not.toContain(tmpdir());
     expect(defaultAllowedRoots('/data/glance').some((r) => r.startsWith(tmpdir()))).toBe(false);
