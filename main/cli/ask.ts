@@ -51,6 +51,10 @@ export const askCommand = {
     const deliveries = values['max-image-deliveries'] === undefined ? undefined : Number(values['max-image-deliveries']);
     if (deliveries !== undefined && (!Number.isInteger(deliveries) || deliveries < 0)) throw new UsageError('--max-image-deliveries takes a whole number ≥ 0');
     const mcpConfig = values['mcp-config'] ? await loadMcpConfig(absolute(values['mcp-config']), { env: io.env }) : undefined;
+    // A file that cannot be read or parsed is a usage error (exit 2), as for `glance mcp`; a bad
+    // server entry only costs that server.
+    const fatal = mcpConfig?.errors.find((e) => e.server === undefined);
+    if (fatal) throw new UsageError(`--mcp-config: ${formatConfigError(fatal)}`);
     for (const error of mcpConfig?.errors ?? []) io.err(`glance: ${formatConfigError(error)}\n`);
     for (const warning of mcpConfig?.warnings ?? []) io.err(`glance: warning: ${formatConfigError(warning)}\n`);
     const capturer = new NodeScreenshotsCapturer();
@@ -132,6 +136,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       break;
     case 'tool_call':
       io.err(`\n→ ${event.name}${event.title ? ` (${event.title})` : ''} ${JSON.stringify(event.arguments)}\n`);
+      break;
+    case 'tool_progress':
+      io.err(`  … ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}${event.message ? ` ${event.message}` : ''}\n`);
       break;
     case 'tool_result':
       io.err(`← ${event.name} ${event.ok ? 'ok' : 'failed'}${event.durationMs === undefined ? '' : ` (${event.durationMs} ms)`}: ${firstLine(event.text)}\n`);

@@ -107,6 +107,7 @@ export function composeServices(options: ComposeOptions): Services {
         ...(options.mcpInteraction ? { interaction: options.mcpInteraction } : {}),
         tokens: options.mcpTokens ?? secrets,
         parentEnv: env,
+        ingestBytes: core.limits.ingestBytes,
         ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
       core.tools.addProvider(mcpToolProvider(hub));

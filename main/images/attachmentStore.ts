@@ -57,7 +57,7 @@ export class FileAttachmentStore implements AttachmentStore {
     if (sha256 !== image.sha256) throw new Error('PreparedImage.sha256 does not match its data');
     await mkdir(this.directory, { recursive: true });
     // The original first: a record never names an original that is not on disk.
-    const original = image.original ? await this.#putOriginal(image.original, sha256) : undefined;
+    const original = image.original ? await this.#putOriginal(image.original) : undefined;
     for (const length of ID_LENGTHS) {
       const id = sha256.slice(0, length);
       const existing = await this.info(id);
@@ -241,10 +241,13 @@ export class FileAttachmentStore implements AttachmentStore {
     return removed;
   }
 
-  async #putOriginal(original: { data: Uint8Array; mime: string }, payloadSha256: string): Promise<{ sha256: string; mime: string } | undefined> {
+  /**
+   * One rule for where originals live (issue 30): every original is under originals/, also one
+   * stored unchanged as the payload (its bytes then sit on disk twice, so every reader, crop and
+   * retention sweep finds originals in one place).
+   */
+  async #putOriginal(original: { data: Uint8Array; mime: string }): Promise<{ sha256: string; mime: string } | undefined> {
     const sha256 = createHash('sha256').update(original.data).digest('hex');
-    // The payload is the original (nothing changed): it is not stored twice.
-    if (sha256 === payloadSha256) return { sha256, mime: original.mime };
     const path = this.#originalPath(sha256, original.mime);
     if (!path) return undefined; // a type with no file name here is not kept rather than misnamed
     const existing = await readFile(path).catch(() => undefined);

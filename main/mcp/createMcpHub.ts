@@ -6,6 +6,7 @@ import type { McpClientFeatures } from './clientFeatures.ts';
 import type { McpConfig } from './config.ts';
 import { McpHub, type McpHubOptions } from './mcpHub.ts';
 import { oauthSignIn, type OAuthInteraction, type TokenStore } from './mcpOAuth.ts';
+import { messageLimitFor } from './stdioTransport.ts';
 
 export type CreateMcpHubOptions = {
   config: McpConfig;
@@ -19,6 +20,8 @@ export type CreateMcpHubOptions = {
   /** Where OAuth tokens and client registrations live (the secret store). Without it, no sign-in. */
   tokens?: TokenStore;
   parentEnv?: NodeJS.ProcessEnv;
+  /** Settings → Limits → Largest file: one stdio message must hold such an image as base64. */
+  ingestBytes?: number;
 } & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'onFailure'>;
 
 export function createMcpHub(options: CreateMcpHubOptions): McpHub {
@@ -40,6 +43,7 @@ export function createMcpHub(options: CreateMcpHubOptions): McpHub {
     ...(interaction.inputHint ? { inputHint: interaction.inputHint } : {}),
     ...(options.tokens && openUrl ? { auth: (server, config) => oauthSignIn({ server, config, tokens: options.tokens as TokenStore, openUrl, ...(interaction.signInTimeoutMs ? { signInTimeoutMs: interaction.signInTimeoutMs } : {}), ...(options.log ? { log: options.log } : {}) }) } : {}),
     ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+    ...(options.ingestBytes ? { maxMessageBytes: messageLimitFor(options.ingestBytes) } : {}),
     ...(options.onFailure ? { onFailure: options.onFailure } : {}),
     ...(options.defaultTimeoutMs ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
     ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),

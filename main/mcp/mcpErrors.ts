@@ -91,3 +91,16 @@ export function describeError(error: unknown, lastError: string | undefined): st
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   return `${plainBody(errorText(error))}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
 }
+
+/**
+ * What a transport error says in a log line, or undefined for noise: "Failed to send response:
+ * Error: Not connected" is the SDK answering a request from a server that has just gone (every
+ * stdio server's last ping or roots/list), and a web page in an error body becomes its title.
+ */
+export function errorLine(message: string): string | undefined {
+  if (/^Failed to send response: Error: Not connected\b/.test(message)) return undefined;
+  const page = /<(!doctype html|html)[\s>]/i.exec(message);
+  if (!page) return message.length > 500 ? `${message.slice(0, 500)}…` : message;
+  const title = /<title>([^<]{0,120})<\/title>/i.exec(message)?.[1]?.trim();
+  return `${message.slice(0, page.index).trim()} (an HTML page${title ? `: "${title}"` : ''})`;
+}

@@ -14,7 +14,7 @@ import { substituteInputs, type McpServerConfig } from '../../common/mcpConfig.t
 import { abortable } from '../abortable.ts';
 import type { McpToolOutcome } from './binaryCapture.ts';
 import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
-import { describeError, errorText, failed, seconds } from './mcpErrors.ts';
+import { describeError, errorLine, errorText, failed, seconds } from './mcpErrors.ts';
 import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { endSession, hasAuthorization, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
@@ -59,6 +59,8 @@ export class ServerConnection {
   #restarts = 0;
   #failedAt = 0;
   #stderr = '';
+  /** Connecting over streamable HTTP, which may fall back to SSE: the transport's errors are not logged. */
+  #probing = false;
   #lastError: string | undefined;
   /** Why we closed the connection ourselves (so onclose is not taken for a crash). */
   #stopping: string | undefined;
@@ -188,7 +190,9 @@ export class ServerConnection {
     installClientHandlers(client, this.name, this.#opts.features, this.#opts.log);
     client.onerror = (error) => {
       this.#lastError = error.message;
-      this.#opts.log?.(`mcp ${this.name}: ${error.message}`);
+      const line = errorLine(error.message);
+      // A streamable-HTTP attempt that falls back to legacy SSE says so in one line of its own.
+      if (line && !this.#probing) this.#opts.log?.(`mcp ${this.name}: ${line}`);
     };
     client.onclose = () => this.#onClose(client);
     this.#client = client;
@@ -223,6 +227,7 @@ export class ServerConnection {
       const transport = remoteTransport(kind, c.url, { headers: c.headers, authProvider: auth?.provider });
       const client = this.#newClient();
       this.#transport = transport;
+      this.#probing = kind === 'http' && c.kind === 'http';
       try {
         await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
         if (kind !== c.kind) this.#remoteKind = kind;
@@ -241,6 +246,8 @@ export class ServerConnection {
           continue;
         }
         throw error;
+      } finally {
+        this.#probing = false;
       }
     }
   }
@@ -396,3 +403,4 @@ export class ServerConnection {
     return failed('protocol', `The MCP tool ${origin} failed: ${errorText(error)}`);
   }
 }
+

@@ -30,7 +30,7 @@ describe('LineReadBuffer', () => {
 
   it('an oversized message throws once, is skipped to its end, and the next message reads', () => {
     const buffer = new LineReadBuffer(100);
-    expect(() => buffer.append(Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"pad":"${'y'.repeat(200)}`))).toThrow(/exceeded the 100-byte limit/);
+    expect(() => buffer.append(Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"pad":"${'y'.repeat(200)}`))).toThrow(/over 100 bytes, the most Glance reads of one MCP message/);
     buffer.append(Buffer.from('y'.repeat(500))); // more of the same message: dropped
     buffer.append(Buffer.from(`"}}\n${msg(2)}\n`));
     expect(buffer.readMessage()).toMatchObject({ id: 2 });

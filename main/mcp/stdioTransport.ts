@@ -11,6 +11,27 @@ import { StdioClientTransport, type StdioServerParameters } from '@modelcontextp
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
+/**
+ * The limit said in a person's terms (issue 30): one MCP message carries a tool result with its
+ * images as base64, a third larger than the image, so the limit follows Settings → Limits →
+ * Largest file (messageLimitFor).
+ */
+export function messageTooLarge(limit: number): string {
+  const mb = (n: number) => (n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n)} bytes`);
+  return (
+    `the server sent one message over ${mb(limit)}, the most Glance reads of one MCP message (room for an image of about ${mb((limit * 3) / 4)} as base64; ` +
+    `it grows with Settings → Limits → Largest file); the result was dropped. Ask the tool for less (a lower resolution, fewer images, a page at a time)`
+  );
+}
+
+const MESSAGE_SLACK = 30 * 1024 * 1024;
+const MIN_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** One MCP message must hold the largest image Glance takes (`ingestBytes`) as base64, plus the JSON around it. */
+export function messageLimitFor(ingestBytes: number): number {
+  return Math.max(MIN_MESSAGE_BYTES, Math.ceil((ingestBytes * 4) / 3) + MESSAGE_SLACK);
+}
+
 /** Newline-delimited JSON-RPC, linear in the message size. Same contract as the SDK's ReadBuffer. */
 export class LineReadBuffer {
   readonly maxBufferSize: number;
@@ -36,7 +57,7 @@ export class LineReadBuffer {
     if (this.#size + chunk.length > this.maxBufferSize) {
       this.clear();
       this.#discarding = true;
-      throw new Error(`a message from the server exceeded the ${this.maxBufferSize}-byte limit`);
+      throw new Error(messageTooLarge(this.maxBufferSize));
     }
     this.#chunks.push(chunk);
     this.#size += chunk.length;

@@ -1,6 +1,7 @@
 // Issue 11 part 1: every image that enters keeps its original bytes in the content-addressed
 // store, named after what the bytes are; the model gets derived copies, made once per target;
 // crops and the viewer work from the original; retention takes an original with its last image.
+import { pngForPassthrough } from '../../main/images/pngChunks.ts';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,18 @@ describe('originals', () => {
     // The payload is another thing: metadata-free, upright.
     expect(a.sha256).not.toBe(sha(jpeg));
     expect([a.width, a.height]).toEqual([upright.width, upright.height]);
+  });
+
+  it('issue 30 item 12: an image stored unchanged has its original under attachments/originals/ too (one rule)', async () => {
+    // Only critical chunks (sharp adds pHYs), so the PNG's own bytes are the payload.
+    const png = Buffer.from(pngForPassthrough(await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 250, g: 10, b: 10 } } }).png().toBuffer())!);
+    const result = await core.intake.admit({ source: png, name: 'dot.png', origin: 'user', requestedBy: 'user' }, seeing(), 'user');
+    if (!result.ok) throw new Error(result.message);
+    expect(result.attachment.sha256).toBe(sha(png)); // sent as it came
+    expect(result.attachment.original).toEqual({ sha256: sha(png), mime: 'image/png' });
+    const files = (await readdir(join(dataDir, 'attachments', 'originals'))).filter((n) => !n.endsWith('.derived.json'));
+    expect(files).toEqual([`${sha(png)}.png`]);
+    expect(sha(await readFile(join(dataDir, 'attachments', 'originals', files[0]!)))).toBe(sha(png));
   });
 
   it('WebP bytes named .png are kept as .webp', async () => {

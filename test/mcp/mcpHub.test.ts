@@ -344,7 +344,10 @@ describe('McpHub: the stdio buffer', () => {
 
       const broken = await sdkDefault.callTool('fx__big_image', { megabytes: 8 }, { timeoutMs: 120_000 });
       expect(broken).toMatchObject({ ok: false, failure: 'server-crashed' });
-      expect(broken.text).toContain('exceeded the 10485760-byte limit');
+      // Said in the person's terms (issue 30): which limit, and which setting moves it.
+      expect(broken.text).toContain('over 10 MB, the most Glance reads of one MCP message');
+      expect(broken.text).toContain('Settings → Limits → Largest file');
+      expect(broken.text).not.toMatch(/10485760/);
     } finally {
       await raised.close();
       await sdkDefault.close();
