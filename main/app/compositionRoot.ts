@@ -6,10 +6,8 @@ import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
 import { ElectronCapturer, FallbackCapturer } from '../capture/electronCapturer.ts';
 import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeScreenshotsCapturer.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
-import { createApiHandlers, type Shell } from '../api/apiHandlers.ts';
-import { composeServices } from '../core/composeServices.ts';
-import { McpQuestions } from '../api/mcpQuestions.ts';
-import { mcpSampler } from '../api/mcpSampling.ts';
+import type { Shell } from '../api/apiHandlers.ts';
+import { composeApi } from '../api/composeApi.ts';
 import { sweepAttachments } from '../core/retention.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { redact } from '../redact.ts';
@@ -79,21 +77,15 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     new ElectronCapturer(electron),
   );
 
-  // MCP servers ask the person through the renderer (a dialog per question).
-  const questions = new McpQuestions();
-  questions.connect(push);
-  const services = composeServices({
+  const { services, handlers, close } = composeApi({
     dataDir,
     settings,
     secrets,
     capturer,
-    liveMcp: true,
     log: (line) => console.error(`[glance] ${line}`),
-    mcpInteraction: {
-      ...questions.interaction({ secrets, ...(electron.openExternal ? { openUrl: electron.openExternal } : {}) }),
-      // Through the user's default model, after a yes in the dialog (services exists by the time a server asks).
-      sample: mcpSampler(() => services.models, questions),
-    },
+    emit: push,
+    shell,
+    ...(electron.openExternal ? { openUrl: electron.openExternal } : {}),
     // A server that cannot start is a notice the person sees, not only a log line.
     onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
   });
@@ -109,9 +101,6 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
     .catch((error: unknown) => log(`attachments: retention sweep failed: ${error instanceof Error ? error.message : String(error)}`));
 
-  const api = createApiHandlers({ services, settingsStore: settings, capturer, emit: push, shell, questions });
-  const { close: closeApi, ...handlers } = api;
-
   return {
     settings,
     secrets,
@@ -120,9 +109,6 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     handlers,
     redact: redactLine,
     log,
-    close: async () => {
-      await closeApi();
-      await services.close();
-    },
+    close,
   };
 }

@@ -24,10 +24,7 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import type { OpenAIEndpoint, SettingsPatch } from '../../common/settings.ts';
 import { checkedEvent, createIpcRouter, type SenderInfo } from '../api/ipcRouter.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
-import { createApiHandlers } from '../api/apiHandlers.ts';
-import { composeServices } from '../core/composeServices.ts';
-import { McpQuestions } from '../api/mcpQuestions.ts';
-import { mcpSampler } from '../api/mcpSampling.ts';
+import { composeApi } from '../api/composeApi.ts';
 import { maskSettings } from '../settings/maskSettings.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
@@ -144,20 +141,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const updated = await settings.update(patch);
     if (!updated.ok) throw new Error(`harness options: ${updated.message}`);
   }
-  const questions = new McpQuestions();
-  const services = composeServices({
-    dataDir: options.dataDir,
-    settings,
-    secrets,
-    ...(options.capturer ? { capturer: options.capturer } : {}),
-    ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
-    log,
-    liveMcp: true,
-    // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
-    mcpInteraction: { ...questions.interaction({ secrets }), sample: mcpSampler(() => services.models, questions) },
-  });
-  const redactLine = services.redact;
-
   // ---- pushes go to every connected page (an ask page and a main page may share a harness)
   const clients = new Set<WebSocket>();
   /** Incoming images wait for a page when none is connected yet (the ask page may still be loading). */
@@ -167,15 +150,17 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     if (clients.size === 0 && channel === 'attachments:incoming') undelivered.push(frame);
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
   };
-  questions.connect(push);
 
   let origin = '';
-  const api = createApiHandlers({
-    services,
-    settingsStore: settings,
+  // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
+  const { services, handlers, close: closeApi } = composeApi({
+    dataDir: options.dataDir,
+    settings,
+    secrets,
     ...(options.capturer ? { capturer: options.capturer } : {}),
+    ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
+    log,
     emit: push,
-    questions,
     shell: {
       // One browser tab plays both windows: the page itself moves to the conversation.
       openMain: async (conversationId) => {
@@ -186,7 +171,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       platform: `${process.platform} (harness)`,
     },
   });
-  const { close: closeApi, ...handlers } = api;
+  const redactLine = services.redact;
   const offSettings = settings.onChange((s) => push('settings:changed', maskSettings(s)));
 
   // ---- HTTP: the built renderer, read-only
@@ -330,7 +315,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       for (const s of sockets) s.destroy();
       await closed;
       await closeApi();
-      await services.close();
     },
   };
 }
