@@ -59,3 +59,48 @@ describe('Settings', () => {
     await shot('settings-400px');
   });
 });
+
+describe('Settings checks what is typed (issue 29)', () => {
+  it('marks a bad field (aria-invalid, outline) as it is typed, and points a JSON mistake at its line', async () => {
+    const { page, shot } = await suite.session();
+    await openSettings(page);
+    // Limits: explained and marked, before Save.
+    const limit = page.getByRole('textbox', { name: 'Images per request' });
+    await limit.fill('-1');
+    expect(await limit.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await limit.getAttribute('aria-describedby'))!;
+    await limit.blur(); // not the focus ring: the mark stays after the field is left
+    expect(await inPage<string>(page, `(id) => getComputedStyle(document.querySelector('[aria-describedby="' + id + '"]')).outlineStyle`, describedBy)).toBe('solid');
+    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe('Images per request must be more than 1.');
+    await limit.fill('4');
+    expect(await limit.getAttribute('aria-invalid')).toBeNull();
+
+    // Image sizes: a negative longest edge says so at once.
+    const edge = page.getByRole('textbox', { name: 'Longest edge for llava-seer:latest' });
+    await edge.fill('-5');
+    expect(await edge.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Longest edge for llava-seer:latest must be between').waitFor();
+    await edge.fill('');
+    expect(await edge.getAttribute('aria-invalid')).toBeNull();
+
+    // MCP servers: the mistake's line and column, the caret put on it.
+    const box = page.getByRole('textbox', { name: /^Servers \(JSON/ });
+    const bad = '{\n  "fs": {\n    "command": "npx",\n    "args": ["a",, "b"]\n  }\n}';
+    await box.fill(bad);
+    await page.getByRole('button', { name: 'Save servers' }).click();
+    const alert = page.getByRole('region', { name: 'MCP servers' }).getByRole('alert').or(page.getByRole('alert').filter({ hasText: 'not JSON' }));
+    await alert.first().waitFor();
+    expect(await alert.first().innerText()).toBe('The servers are not JSON: Line 4, column 18: expected a value, found ",". Line 4 reads: "args": ["a",, "b"]');
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect(await box.evaluate((el) => (el as unknown as { selectionStart: number }).selectionStart)).toBe(bad.indexOf(',,') + 1);
+    await shot('settings-validation');
+  });
+
+  it('starts a new tool-approval rule at "Ask every time"', async () => {
+    const { page } = await suite.session();
+    await openSettings(page);
+    const decision = page.getByLabel('Decision', { exact: true });
+    await decision.waitFor();
+    expect(await decision.inputValue()).toBe('ask');
+  });
+});

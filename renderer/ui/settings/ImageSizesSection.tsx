@@ -1,6 +1,6 @@
 // A person's image size per model (architecture §4a: "a per-model override wins"). Blank means
 // the model's own rule decides; a size set here is what main fits images to from the next one.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ListedModel } from '../../../common/ipc.ts';
 import { IMAGE_EDGE_RANGE, IMAGE_PIXELS_RANGE, imageSizeFor, type ImageSizeOverride, type Settings } from '../../../common/settings.ts';
 import { selectionOf } from '../../state/modelsSlice.ts';
@@ -41,6 +41,32 @@ export function parseSize(kind: 'edge' | 'megapixels', model: string, text: stri
   const pixels = Math.round(n * 1e6);
   if (pixels < min || pixels > max) return { ok: false, message: `Most pixels for ${model} must be between ${mp(min)} and ${mp(max)} megapixels.` };
   return { ok: true, value: pixels };
+}
+
+/** One size, checked as typed: marked invalid with its reason under it (a negative edge says so at once). */
+function SizeInput({ kind, row, onChange }: { kind: 'edge' | 'megapixels'; row: Row; onChange: (value: string) => void }) {
+  const value = kind === 'edge' ? row.edge : row.megapixels;
+  const parsed = parseSize(kind, row.name, value);
+  const noteId = useId();
+  return (
+    <>
+      <input
+        className="number"
+        inputMode={kind === 'edge' ? 'numeric' : 'decimal'}
+        aria-label={kind === 'edge' ? `Longest edge for ${row.name}` : `Most pixels for ${row.name}`}
+        placeholder="model’s rule"
+        value={value}
+        aria-invalid={parsed.ok ? undefined : true}
+        aria-describedby={parsed.ok ? undefined : noteId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {!parsed.ok && (
+        <small id={noteId} className="error-text field-note">
+          {parsed.message}
+        </small>
+      )}
+    </>
+  );
 }
 
 export function ImageSizesSection({ settings }: { settings: Settings }) {
@@ -106,10 +132,10 @@ export function ImageSizesSection({ settings }: { settings: Settings }) {
                     <th scope="row">{r.name}</th>
                     <td data-label="Endpoint">{r.endpoint}</td>
                     <td data-label="Longest edge (px)">
-                      <input className="number" inputMode="numeric" aria-label={`Longest edge for ${r.name}`} placeholder="model’s rule" value={r.edge} onChange={(e) => edit(rowKey(r), 'edge', e.target.value)} />
+                      <SizeInput kind="edge" row={r} onChange={(v) => edit(rowKey(r), 'edge', v)} />
                     </td>
                     <td data-label="Most pixels (MP)">
-                      <input className="number" inputMode="decimal" aria-label={`Most pixels for ${r.name}`} placeholder="model’s rule" value={r.megapixels} onChange={(e) => edit(rowKey(r), 'megapixels', e.target.value)} />
+                      <SizeInput kind="megapixels" row={r} onChange={(v) => edit(rowKey(r), 'megapixels', v)} />
                     </td>
                   </tr>
                 ))}

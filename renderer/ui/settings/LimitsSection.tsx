@@ -59,13 +59,26 @@ export function LimitsSection({ settings }: { settings: Settings }) {
           submit();
         }}
       >
-        {FIELDS.map((f) => (
-          <label key={f.key} className="field">
-            <span>{f.label}</span>
-            <input inputMode="decimal" value={texts[f.key] ?? ''} onChange={(e) => setTexts((t) => ({ ...t, [f.key]: e.target.value }))} />
-            <small className="muted">{f.hint}</small>
-          </label>
-        ))}
+        {FIELDS.map((f) => {
+          // Checked as typed: the field is marked and says why, before Save.
+          const parsed = parseLimit(f, texts[f.key] ?? '');
+          const problem = parsed.ok ? null : parsed.message;
+          return (
+            <label key={f.key} className="field">
+              <span>{f.label}</span>
+              <input
+                inputMode="decimal"
+                value={texts[f.key] ?? ''}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={`limit-${f.key}-note`}
+                onChange={(e) => setTexts((t) => ({ ...t, [f.key]: e.target.value }))}
+              />
+              <small id={`limit-${f.key}-note`} className={problem ? 'error-text' : 'muted'}>
+                {problem ?? f.hint}
+              </small>
+            </label>
+          );
+        })}
         <fieldset className="field">
           <legend>Keep attachments</legend>
           <label className="inline">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { McpServerStatus } from '../../../common/ipc.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { importMcpServers } from '../../state/importMcpServers.ts';
@@ -19,6 +19,8 @@ export function McpSection({ settings }: { settings: Settings }) {
   const [text, setText] = useState(() => JSON.stringify(settings.mcpServers, null, 2));
   const [state, save, setState] = useSave();
   const [restartError, setRestartError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState(false);
+  const editor = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
     void loadMcp();
@@ -26,11 +28,18 @@ export function McpSection({ settings }: { settings: Settings }) {
   useEffect(() => setText(JSON.stringify(settings.mcpServers, null, 2)), [settings.mcpServers]);
 
   const saveText = async () => {
-    const checked = importMcpServers({}, text);
+    const checked = importMcpServers({}, text, 'box');
     if (!checked.ok) {
       setState({ kind: 'error', text: checked.message });
+      setInvalid(true);
+      // The caret on the mistake, so it can be fixed where it is.
+      if (checked.where && editor.current) {
+        editor.current.focus();
+        editor.current.setSelectionRange(checked.where.offset, Math.min(text.length, checked.where.offset + 1));
+      }
       return;
     }
+    setInvalid(false);
     const warned = checked.warnings.length ? ` Not used: ${checked.warnings.join('; ')}.` : '';
     await save({ mcpServers: checked.servers }, `MCP servers saved.${warned} ${TAKES_EFFECT}`);
   };
@@ -115,7 +124,16 @@ export function McpSection({ settings }: { settings: Settings }) {
       )}
       <label className="field">
         <span>Servers (JSON; secret-looking values are masked — leave them as they are to keep them)</span>
-        <textarea className="code" rows={10} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea
+          ref={editor}
+          className="code"
+          rows={10}
+          value={text}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? 'mcp-json-problem' : undefined}
+          onChange={(e) => (setText(e.target.value), setInvalid(false))}
+          spellCheck={false}
+        />
       </label>
       <div className="field-row">
         <button type="button" className="primary" onClick={() => void saveText()}>
@@ -135,7 +153,7 @@ export function McpSection({ settings }: { settings: Settings }) {
           />
         </label>
       </div>
-      <Feedback state={state} />
+      <Feedback state={state} id={invalid ? 'mcp-json-problem' : undefined} />
     </Section>
   );
 }

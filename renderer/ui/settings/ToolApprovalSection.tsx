@@ -61,7 +61,9 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
   const loadMcp = useApp((s) => s.loadMcp);
   const [state, save, setState] = useSave();
   const [name, setName] = useState('');
-  const [decision, setDecision] = useState<Decision>('allow');
+  // A new rule starts at "Ask every time": allowing is a choice to make, not a default.
+  const [decision, setDecision] = useState<Decision>('ask');
+  const [nameInvalid, setNameInvalid] = useState(false);
   useEffect(() => {
     void loadMcp();
   }, [loadMcp]);
@@ -79,6 +81,7 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
   const add = async () => {
     const rule = name.trim();
     const problem = ruleProblem(rule, policy);
+    setNameInvalid(problem !== null);
     if (problem) return setState({ kind: 'error', text: problem });
     const unknown = !known.some((n) => globMatch(rule, n));
     const saved = await save(
@@ -142,7 +145,7 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
       >
         <label className="field grow">
           <span>Tool or pattern</span>
-          <input value={name} list="known-tools" spellCheck={false} placeholder="files__write_file or files__*" onChange={(e) => setName(e.target.value)} />
+          <input value={name} list="known-tools" spellCheck={false} placeholder="files__write_file or files__*" aria-invalid={nameInvalid || undefined} onChange={(e) => (setName(e.target.value), setNameInvalid(false))} />
           <datalist id="known-tools">
             {known.map((n) => (
               <option key={n} value={n} />

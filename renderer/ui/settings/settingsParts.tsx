@@ -7,10 +7,10 @@ import { plainSettingsError } from './plainErrors.ts';
 export type SaveState = { kind: 'idle' } | { kind: 'saved'; text?: string } | { kind: 'error'; text: string };
 
 /** Save feedback: errors as alerts (they need attention), success as a polite status. */
-export function Feedback({ state }: { state: SaveState }) {
+export function Feedback({ state, id }: { state: SaveState; id?: string | undefined }) {
   if (state.kind === 'error') {
     return (
-      <p role="alert" className="error-text">
+      <p role="alert" className="error-text" id={id}>
         {state.text}
       </p>
     );
