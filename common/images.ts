@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeMarks, type Mark } from './marks.ts';
 
 /** Every way an image can be refused (architecture §3). Refusals are values, never exceptions. */
 export const ImageRefusalCode = z.enum([
@@ -107,7 +108,7 @@ export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime
  */
 export function imageLabel(
   a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'window'>>,
-  options: { zoomTool?: string } = {},
+  options: { zoomTool?: string; marks?: readonly Mark[]; marksDrawn?: boolean } = {},
 ): string {
   const parts = [`shown as ${a.width}×${a.height}`];
   if (a.window) parts.unshift(windowPhrase(a.window));
@@ -118,6 +119,8 @@ export function imageLabel(
     const how = options.zoomTool ? `call ${options.zoomTool} on a region to read it` : 'ask for a closer view of a region to read it';
     parts.push(`small text is likely unreadable at this size (≈${a.legibility.textPx} px): ${how} instead of guessing`);
   }
+  // The person's marks, numbered as drawn, in this image's pixels (architecture §5).
+  if (options.marks?.length) parts.push(options.marksDrawn === false ? `${describeMarks(options.marks)} (could not be drawn in)` : describeMarks(options.marks));
   return `[image ${a.id}: ${a.name}, ${parts.join(', ')}]`;
 }
 

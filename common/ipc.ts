@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatEvent, ToolApprovalDecision } from './events.ts';
 import { AttachmentInfo, CapturedWindowName, ImageMime } from './images.ts';
+import { MarksById } from './marks.ts';
 import { formatZodIssues } from './zodIssues.ts';
 import {
   AttachmentId,
@@ -77,6 +78,8 @@ export const IPC = {
         conversationId: Id.optional(),
         text: z.string().max(200_000),
         attachmentIds: z.array(AttachmentId).max(64).default([]),
+        /** Marks drawn on those images, by attachment id, in each original's pixels (stored with the message). */
+        marks: MarksById.optional(),
         /** Absent: the default model from settings. */
         model: ModelSelection.optional(),
         /** Retry: this message replaces the conversation's last user turn (and what followed it). */

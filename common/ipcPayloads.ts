@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ChatEvent } from './events.ts';
 import { AttachmentInfo, CapturedWindowName } from './images.ts';
+import { MarksById } from './marks.ts';
 import { ModelInfo } from './models.ts';
 import { ModelSelection, SecretName } from './settings.ts';
 
@@ -69,6 +70,8 @@ export const ConversationView = z.object({
       events: z.array(ChatEvent),
       /** The model that answered it, when stored. */
       model: ModelSelection.optional(),
+      /** Marks the person drew on its images, by attachment id (in each original's pixels). */
+      marks: MarksById.optional(),
       /** Still running: `events` is what streamed so far and more follow on `chat:event` under this id. */
       live: z.boolean().optional(),
     }),

@@ -52,6 +52,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               text: request.text,
               userMessageId: request.turnId,
               attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),
+              ...(request.marks ? { marks: request.marks } : {}),
               chat,
               helper,
               signal: controller.signal,

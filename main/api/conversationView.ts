@@ -29,6 +29,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       finish();
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
       if (m.model) current.model = m.model;
+      if (m.marks) current.marks = m.marks;
       turns.push(current);
       for (const id of m.attachmentIds) {
         const e = attached(id, 'user');

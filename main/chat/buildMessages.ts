@@ -1,4 +1,5 @@
 import { attachmentStub, imageLabel, type AttachmentInfo } from '../../common/images.ts';
+import { scaleMarks, type Mark } from '../../common/marks.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
@@ -14,6 +15,8 @@ export type BuildOptions = {
   systemPrompt?: string;
   /** The tool an image label points to when small text is unreadable (zoom_image, when offered). */
   zoomTool?: string;
+  /** The copy of a marked image the model gets (marks drawn in, through the door); undefined when it cannot be made. */
+  marked?: (image: AttachmentInfo, marks: readonly Mark[]) => Promise<AttachmentInfo | undefined>;
 };
 
 /**
@@ -34,6 +37,16 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     const a = await info(id);
     return a ? attachmentStub(a) : `[image ${id}: no longer available]`;
   };
+  /** A marked image rides as its marked copy, labelled with the marks in that copy's pixels. */
+  const view = async (id: string, marks: readonly Mark[] | undefined): Promise<{ id: string; label: string }> => {
+    const a = await info(id);
+    if (!a) return { id, label: `[image ${id}]` };
+    if (!marks?.length) return { id, label: imageLabel(a, { zoomTool: options.zoomTool }) };
+    const copy = await options.marked?.(a, marks);
+    const sent = copy ?? a;
+    const listed = scaleMarks(marks, a.source, sent);
+    return { id: sent.id, label: imageLabel({ ...sent, ...(a.window ? { window: a.window } : {}) }, { zoomTool: options.zoomTool, marks: listed, marksDrawn: Boolean(copy) }) };
+  };
   const load = async (ids: string[]): Promise<{ images: ModelImage[]; missing: string[] }> => {
     const images: ModelImage[] = [];
     const missing: string[] = [];
@@ -43,11 +56,6 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
       else missing.push(id);
     }
     return { images, missing };
-  };
-
-  const label = async (id: string) => {
-    const a = await info(id);
-    return a ? imageLabel(a, { zoomTool: options.zoomTool }) : `[image ${id}]`;
   };
 
   const out: ModelMessage[] = [];
@@ -66,9 +74,10 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           else if (transcript !== undefined) lines.push(transcriptText((await info(id)) ?? { id, name: 'image' }, transcript));
           else if (!rides(i)) lines.push(await stubFor(id));
         }
-        const { images, missing } = await load(ride);
+        const views = await Promise.all(ride.map((id) => view(id, m.marks?.[id])));
+        const { images, missing } = await load(views.map((v) => v.id));
         // Every image the model is shown carries its label: the id to name it by, the size it is shown at.
-        for (const id of ride) if (!missing.includes(id)) lines.push(await label(id));
+        for (const v of views) if (!missing.includes(v.id)) lines.push(v.label);
         for (const id of missing) lines.push(`[image ${id}: no longer available]`);
         out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
         break;
@@ -81,7 +90,7 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           const shown = m.attachmentIds.filter((_id, i) => riding.has(slotOf(m.id, i)));
           const held = m.attachmentIds.filter((_id, i) => !riding.has(slotOf(m.id, i)));
           const { images, missing } = await load(shown);
-          const descriptors = await Promise.all(shown.filter((id) => !missing.includes(id)).map(label));
+          const descriptors = await Promise.all(shown.filter((id) => !missing.includes(id)).map(async (id) => (await view(id, undefined)).label));
           const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...descriptors];
           for (const id of missing) lines.push(`[image ${id}: no longer available]`);
           if (held.length) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MarksById } from '../../common/marks.ts';
 import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ToolSwitches } from '../../common/ipcPayloads.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
@@ -50,6 +51,8 @@ export type TurnRequest = {
   /** The stored user message's id (default: a fresh one); the UI passes its turn id to find the turn again. */
   userMessageId?: string;
   attachments?: TurnAttachment[];
+  /** Marks the person drew, by the attachment id sent (in its original's pixels): stored with the message, drawn into what is sent. */
+  marks?: MarksById;
   chat: ModelChoice;
   /** A vision model that describes images for a blind chat model (architecture §3, "vision helper"). */
   helper?: ModelChoice;
@@ -140,13 +143,18 @@ export class ChatEngine {
     // 1. The user's images go through the gate before anything is sent or stored.
     const attached: AttachmentInfo[] = [];
     const transcripts = new Map<string, { text: string; engine: string }>();
+    const marks: MarksById = {};
     let refused = false;
     for (const item of request.attachments ?? []) {
       // A blind model with no helper gets the text of a text-bearing image: the door decides.
       const result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
       if (result.ok && result.transcript) transcripts.set(result.attachment.id, result.transcript);
-      if (result.ok) attached.push(result.attachment);
-      else {
+      if (result.ok) {
+        attached.push(result.attachment);
+        // Marks follow the image to the copy fitted for this model (the same original, so the same pixels).
+        const drawn = 'attachmentId' in item ? request.marks?.[item.attachmentId] : undefined;
+        if (drawn?.length) marks[result.attachment.id] = drawn;
+      } else {
         refused = true;
         const name = 'attachmentId' in item ? (await deps.attachments.info(item.attachmentId))?.name : item.name;
         emit({ type: 'image_refused', origin: 'origin' in item ? item.origin : 'user', code: result.code, message: result.message, ...(name ? { name } : {}) });
@@ -188,6 +196,7 @@ export class ChatEngine {
       text: request.text,
       attachmentIds: attached.map((a) => a.id),
       ...(transcripts.size ? { transcripts: Object.fromEntries(transcripts) } : {}),
+      ...(Object.keys(marks).length ? { marks } : {}),
       model: { ...conversation.model },
       createdAt: now(),
     };

@@ -1,6 +1,7 @@
 import { ToolSwitches } from '../../common/ipcPayloads.ts';
 import { z } from 'zod';
 import { ProviderKind } from '../../common/models.ts';
+import { MarksById } from '../../common/marks.ts';
 
 /**
  * A conversation as it is stored on disk (architecture §5 "Conversations are JSON files"). It holds attachment ids and text
@@ -34,6 +35,8 @@ const UserMessage = z.object({
    * the image); `sentChars` when only that much of it fitted the model's context window in this turn.
    */
   transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string(), sentChars: z.number().int().nonnegative().optional() })).optional(),
+  /** Marks the person drew, by attachment id, in its original's pixels: drawn into the copy each request sends. */
+  marks: MarksById.optional(),
   /** The model asked to answer it. */
   model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
   createdAt: z.string(),

@@ -8,6 +8,8 @@ import { safeErrorText } from '../redact.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
 import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
+import type { Mark } from '../../common/marks.ts';
+import { drawMarks } from '../images/drawMarks.ts';
 import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
 import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
 import { fitHistory } from './historyBudget.ts';
@@ -36,6 +38,7 @@ export class TurnLoop {
   readonly #emit: (event: ChatEvent) => void;
   readonly #signal: AbortSignal;
   readonly #deliveries: StoredDeliveryMessage[] = [];
+  readonly #marked = new Map<string, Promise<AttachmentInfo | undefined>>();
   /** Set when the turn ended (Stop may end it while a tool still runs): nothing is saved after. */
   #closed = false;
 
@@ -70,6 +73,7 @@ export class TurnLoop {
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
         systemPrompt: withNotes(this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, this.#deps.tools.promptNotes(switches)),
         ...(tools.has('zoom_image') ? { zoomTool: 'zoom_image' } : {}),
+        marked: (image, marks) => this.#markedCopy(image, marks),
       });
       const specs = offerTools ? [...tools.values()].map((t) => t.spec) : [];
       // Within the model's context window: oldest turns out first, with a stub; never cut by the server.
@@ -93,6 +97,30 @@ export class TurnLoop {
       if (this.#closed) throw new ProviderError('cancelled', 'Stopped.');
       await this.#deps.conversations.save(this.#conversation);
     }
+  }
+
+  /**
+   * The copy of a marked image this model gets: the marks drawn into its fitted pixels (at that
+   * size, so a re-fit for another model draws them again), through the door like every image.
+   * Made once per turn and image (each step rebuilds the request).
+   */
+  #markedCopy(image: AttachmentInfo, marks: readonly Mark[]): Promise<AttachmentInfo | undefined> {
+    const key = `${image.id}:${JSON.stringify(marks)}`;
+    let copy = this.#marked.get(key);
+    if (!copy) {
+      copy = (async () => {
+        const target = this.#seer?.target;
+        const got = await this.#deps.attachments.get(image.id);
+        if (!target || !got) return undefined;
+        const drawn = await drawMarks(got.data, marks, image.source);
+        const name = image.name.replace(/(\.[a-z0-9]+)?$/i, '-marked.png');
+        const input = { source: drawn.png, name, origin: image.origin, requestedBy: 'user' as const, ...(image.window ? { window: image.window } : {}) };
+        const result = await this.#deps.intake.admit(input, target, 'user', { signal: this.#signal });
+        return result.ok ? result.attachment : undefined;
+      })();
+      this.#marked.set(key, copy);
+    }
+    return copy;
   }
 
   /** Image readings cut to fit the window: kept on the user message and told to the UI, so nobody thinks the model got all of them. */
