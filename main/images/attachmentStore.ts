@@ -242,7 +242,7 @@ export class FileAttachmentStore implements AttachmentStore {
   }
 
   /**
-   * One rule for where originals live (issue 30): every original is under originals/, also one
+   * One rule for where originals live: every original is under originals/, also one
    * stored unchanged as the payload (its bytes then sit on disk twice, so every reader, crop and
    * retention sweep finds originals in one place).
    */

@@ -12,7 +12,7 @@ import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * The limit said in a person's terms (issue 30): one MCP message carries a tool result with its
+ * The limit said in a person's terms: one MCP message carries a tool result with its
  * images as base64, a third larger than the image, so the limit follows Settings → Limits →
  * Largest file (messageLimitFor).
  */
