@@ -1,5 +1,5 @@
 // `glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]`
-// (DESIGN §6a, §10): Glance as an MCP server, so other agents see the screen through it. The
+// (architecture §14, §10): Glance as an MCP server, so other agents see the screen through it. The
 // flags are parsed here; the services come from the one composition (cliContext); the server
 // itself lives in main/mcpServer.
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';

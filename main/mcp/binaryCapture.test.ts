@@ -34,6 +34,20 @@ describe('BinaryCapture.process', () => {
     expect(outcome.text.split('\n')).toEqual(['before', expect.stringMatching(/^\[image captured from srv__snap: snap-1\.png, .*240×120/), '[resource link: x.txt file:///x.txt]']);
   });
 
+  it("a resource link marked for the person only (audience without 'assistant') is not read into the model's turn", async () => {
+    const chart = await makeBarChart();
+    const reads: string[] = [];
+    const readResource = async (uri: string) => (reads.push(uri), [{ uri, mimeType: 'image/png', blob: chart.toString('base64') }]);
+    const link = (annotations?: unknown) => ({ type: 'resource_link', uri: 'glance://captures/abc', name: 'full.png', mimeType: 'image/png', ...(annotations ? { annotations } : {}) });
+    const forPerson = await capture.process({ content: [link({ audience: ['user'] })] }, ctx({ tool: 'snap', origin: 'srv__snap', rules: [], readResource }));
+    expect(reads).toEqual([]);
+    expect(forPerson.images).toHaveLength(0);
+    expect(forPerson.text).toBe('[resource link: full.png glance://captures/abc, image/png]');
+    const forBoth = await capture.process({ content: [link({ audience: ['user', 'assistant'] })] }, ctx({ tool: 'snap', origin: 'srv__snap', rules: [], readResource }));
+    expect(reads).toEqual(['glance://captures/abc']);
+    expect(forBoth.images).toHaveLength(1);
+  });
+
   it('a rule over a JSON array captures each element', async () => {
     const chart = await makeBarChart();
     const text = JSON.stringify([

@@ -156,7 +156,11 @@ export class BinaryCapture {
     const mime = typeof b.mimeType === 'string' ? `, ${b.mimeType}` : '';
     const label = `[resource link: ${String(b.name ?? '')} ${uri}${mime}]`;
     const read = job.ctx.readResource;
-    if (!read || !uri || job.linksRead >= MAX_LINKS_READ) {
+    // A link the server marks as for the person only (annotations.audience without "assistant",
+    // e.g. glance mcp serve's full-size original beside the fitted image) is not read into the model's turn.
+    const audience = (b.annotations as { audience?: unknown } | undefined)?.audience;
+    const forPersonOnly = Array.isArray(audience) && !audience.includes('assistant');
+    if (!read || !uri || forPersonOnly || job.linksRead >= MAX_LINKS_READ) {
       job.parts.push({ kind: 'server', text: label });
       return;
     }

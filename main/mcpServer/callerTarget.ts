@@ -1,4 +1,4 @@
-// Which image a caller of `glance mcp serve` gets (DESIGN §6a): the model is not Glance's, so it
+// Which image a caller of `glance mcp serve` gets (architecture §14): the model is not Glance's, so it
 // is named in the call (`model`) or taken to be Claude, whose rule is the strictest common one
 // (⌈w/28⌉·⌈h/28⌉ ≤ 1568). The rule comes from the one table (images/modelRules.ts) and is read
 // only by images/imageRule.ts. Two caps on top: `maxTokens`, when the caller's budget is

@@ -1,4 +1,4 @@
-// The captures `glance mcp serve` keeps (DESIGN §6a "Resources"): every capture and zoom is an
+// The captures `glance mcp serve` keeps (architecture §14): every capture and zoom is an
 // attachment in the app's one store (images/attachmentStore.ts), its original kept as it came,
 // so retention (core/retention.ts) and the store's limits apply exactly as to the app's own
 // captures. The original's sha256 names it to callers: glance://captures/<sha256>. Nothing is

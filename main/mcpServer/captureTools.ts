@@ -1,4 +1,4 @@
-// capture_screen, zoom, list_displays, list_windows (DESIGN §6a): what another agent sees of the
+// capture_screen, zoom, list_displays, list_windows (architecture §14): what another agent sees of the
 // screen through Glance. Each result is data the caller can act on: one image fitted to its
 // model's rule (never over 1 MB of base64), a resource_link to the full-size original, and one
 // text line saying sizes, tokens, displays and what was hidden. Bad arguments come back as
@@ -213,6 +213,8 @@ function originalLink(served: ServedImage, width: number, height: number) {
     name: a.name,
     mimeType: a.original?.mime ?? a.mime,
     description: `The full-size original, ${width}×${height} pixels.`,
+    // For the person and the client (a viewer, a file): the model already has the fitted image.
+    annotations: { audience: ['user' as const], priority: 0.2 },
   };
 }
 

@@ -1,4 +1,4 @@
-// Glance as an MCP server (DESIGN §6a, architecture §14): the tools and resources one session
+// Glance as an MCP server (architecture §14): the tools and resources one session
 // offers. A session is an McpServer from the SDK; the parts behind it (capturer, gate, shelf,
 // OCR, the vision model) are made once per process and shared by every session, so two
 // clients on one HTTP server see the same captures and concurrent calls share one capturer.

@@ -1,4 +1,4 @@
-// Streamable HTTP for `glance mcp serve --http` (DESIGN §6a): loopback only, every request
+// Streamable HTTP for `glance mcp serve --http` (architecture §14): loopback only, every request
 // behind a bearer token, Host and Origin checked (a web page the person visits can reach
 // 127.0.0.1 too: DNS rebinding), a session per client. The token lives in the data dir at 0600
 // (serveToken.ts); a bind to anything but loopback is refused before a socket opens.

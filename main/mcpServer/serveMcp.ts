@@ -1,4 +1,4 @@
-// `glance mcp serve` (DESIGN §6a, §10): the server's parts over the one composition
+// `glance mcp serve` (architecture §14, §10): the server's parts over the one composition
 // (core/composeServices.ts, built by the CLI like every command), then stdio or streamable HTTP.
 // Retention runs as the app's does at launch, so captures made for callers expire like its own.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

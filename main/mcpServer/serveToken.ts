@@ -1,4 +1,4 @@
-// The bearer token of `glance mcp serve --http` (DESIGN §6a): made once, kept in the data dir as
+// The bearer token of `glance mcp serve --http` (architecture §14): made once, kept in the data dir as
 // `mcp-serve-token` readable by the user only (0600), so a client's config keeps working across
 // runs. Printed only when it is made; afterwards the server says where it is kept.
 import { randomBytes } from 'node:crypto';

@@ -2,7 +2,7 @@
 // door (ImageIntake.admit, architecture §3: sniff, guard, fit to the caller's rule, encode,
 // store); the pixels zoom and read_text cut from an original come out of it too. One seam
 // for the server's redaction policy too: the caller's model is unknown, so the default is
-// "always" (DESIGN §6a); what was hidden is said in every result.
+// "always" (architecture §14); what was hidden is said in every result.
 import type { AttachmentInfo, ImageRefusal } from '../../common/images.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import type { Region } from '../images/cropImage.ts';

@@ -1,4 +1,4 @@
-// read_text and describe (DESIGN §6a): the screen as words, for callers whose client drops
+// read_text and describe (architecture §14): the screen as words, for callers whose client drops
 // images from tool results (LM Studio, OpenAI-compatible backends, Claude Desktop a turn late).
 // read_text is local OCR of the kept original; describe asks the configured vision model (local
 // by default) and returns only its text. Without "image" both capture the screen anew.
