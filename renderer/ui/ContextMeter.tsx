@@ -63,8 +63,9 @@ export function ContextMeter() {
           setPinned((p) => !p);
         }}
       >
-        <span className="small-text">Context</span>
+        <span className="small-text">Context</span>{' '}
         <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
+        {' '}
         <span className="small-text">{percent}</span>
       </summary>
       <div className="context-breakdown" aria-label="What fills the context">

@@ -25,6 +25,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
   const store = useAppStore();
   const conversationId = useApp((s) => s.chat.conversationId);
   const loadError = useApp((s) => s.loadError);
+  const title = useApp((s) => (s.chat.conversationId ? s.conversations.find((c) => c.id === s.chat.conversationId)?.title : undefined));
 
   // The address names the conversation: opening one from the address (reload, back)…
   useEffect(() => {
@@ -92,6 +93,8 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
   }, [inSettings]);
   return (
     <div className={`app ${navOpen ? 'nav-open' : ''}`}>
+      {/* In a landmark of its own (axe: all content in landmarks). */}
+      <nav aria-label="Skip link" className="skip-nav">
       <a
         className="skip-link"
         href="#/"
@@ -103,6 +106,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
       >
         Skip to message box
       </a>
+      </nav>
       <Sidebar id="sidebar" navigate={navigate} onNavigate={() => setNavOpen(false)} activeId={route.name === 'chat' ? (conversationId ?? undefined) : undefined} />
       {navOpen && <div className="nav-backdrop" aria-hidden="true" onClick={() => setNavOpen(false)} />}
       <main className="pane" aria-label={inSettings ? 'Settings' : 'Chat'}>
@@ -128,6 +132,8 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
           )}
         </header>
         <Notices />
+        {/* The page's one h1 (Settings has its own): what the window shows, for screen readers' heading list. */}
+        {!inSettings && <h1 className="visually-hidden">{title ?? 'New chat'}</h1>}
         {inSettings ? (
           <Suspense fallback={<p className="muted center">Loading settings…</p>}>
             <SettingsView section={route.section} />

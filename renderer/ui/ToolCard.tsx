@@ -28,8 +28,16 @@ function ToolImage({ image }: { image: ImageView }) {
       {image.retracted ? (
         <span className="delivery">
           <span className="badge muted-badge">retracted</span>
-          <button type="button" className="link small" disabled={queued} onClick={() => reattach(image)} aria-label={`Show ${image.name} again`}>
-            <EyeIcon /> {queued ? 'will be shown' : 'show again'}
+          {/* Named by its words ("Show <name> again"), not an aria-label the visible text is not part of. */}
+          <button type="button" className="link small" disabled={queued} onClick={() => reattach(image)}>
+            <EyeIcon />{' '}
+            {queued ? (
+              'will be shown'
+            ) : (
+              <>
+                Show <span className="visually-hidden">{image.name} </span>again
+              </>
+            )}
           </button>
         </span>
       ) : image.delivered ? (
