@@ -7,6 +7,8 @@ import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
 import { imageTextReader } from '../ocr/readImageText.ts';
+import { ReaderPool } from '../ocr/readerPool.ts';
+import { RegionReader } from '../ocr/regionReader.ts';
 import { RememberingReader } from '../ocr/rememberedReadings.ts';
 import { TesseractReader } from '../ocr/tesseractReader.ts';
 import type { TextReader } from '../ocr/textReader.ts';
@@ -66,7 +68,8 @@ export function defaultAllowedRoots(dataDir: string): string[] {
 export function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const attachments = new FileAttachmentStore(options.dataDir);
-  const ocr = new RememberingReader(options.ocr ?? new TesseractReader());
+  // Text blocks only, on one tesseract worker per core, blocks already read not read again.
+  const ocr = new RememberingReader(options.ocr ?? new RegionReader(new ReaderPool(() => new TesseractReader())));
   const intake = new ImageIntake({
     config: { limits, allowedRoots: options.allowedRoots ?? defaultAllowedRoots(options.dataDir), allowLoopbackFetch: options.allowLoopbackFetch },
     store: attachments,

@@ -1,0 +1,41 @@
+// Several tesseract workers, one per core: a screen's text blocks are read side by side.
+// Each member is a whole TesseractReader (its own worker thread, queue, timeout and idle end), and
+// a reading goes to the member with the fewest readings waiting. Each idle worker holds ~100 MB and
+// is ended after a minute without work, as a lone reader's is.
+import { availableParallelism } from 'node:os';
+import type { OcrReading, TextReader } from './textReader.ts';
+
+/** More workers than this would hold memory (~100 MB each) for little gain on a desktop. */
+const MAX_WORKERS = 4;
+
+export function poolSize(): number {
+  return Math.max(1, Math.min(MAX_WORKERS, availableParallelism()));
+}
+
+export class ReaderPool implements TextReader {
+  readonly engine: string;
+  readonly #members: { reader: TextReader; pending: number }[];
+
+  constructor(makeReader: () => TextReader, size = poolSize()) {
+    this.#members = Array.from({ length: Math.max(1, size) }, () => ({ reader: makeReader(), pending: 0 }));
+    this.engine = this.#members[0]!.reader.engine;
+  }
+
+  get size(): number {
+    return this.#members.length;
+  }
+
+  async read(png: Uint8Array, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<OcrReading> {
+    const member = this.#members.reduce((best, m) => (m.pending < best.pending ? m : best));
+    member.pending++;
+    try {
+      return await member.reader.read(png, options);
+    } finally {
+      member.pending--;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#members.map((m) => m.reader.close()));
+  }
+}
