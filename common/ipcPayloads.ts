@@ -39,6 +39,8 @@ export const McpToolSource = z.object({
   /** serverInfo.title, once it has started. */
   title: z.string().optional(),
   state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped']),
+  /** Glance's own tools (screenshot_desktop, zoom_image…): switched per tool, never as a server. */
+  builtIn: z.boolean().optional(),
   /** `name`: what the model sees (`server__tool`); `tool`: the server's own name. */
   tools: z.array(z.object({ name: z.string(), tool: z.string(), title: z.string().optional() })),
 });

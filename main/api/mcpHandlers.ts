@@ -3,6 +3,7 @@
 import { open } from 'node:fs/promises';
 import type { McpServerLog, McpServerStatus, McpToolSource } from '../../common/ipc.ts';
 import type { McpHub } from '../mcp/mcpHub.ts';
+import type { Tool } from '../tools/tool.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
@@ -32,6 +33,15 @@ export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
     if (st.logFile) out.logFile = st.logFile;
     return out;
   });
+}
+
+/**
+ * Glance's own tools as one source, listed first: they are offered to the model as MCP tools are,
+ * so they can be switched off per conversation the same way (their names in `offTools`).
+ */
+export function builtInToolSource(tools: readonly Tool[]): McpToolSource[] {
+  if (!tools.length) return [];
+  return [{ server: 'glance', title: 'Built-in', builtIn: true, state: 'ready', tools: tools.map((t) => ({ name: t.spec.name, tool: t.spec.name, ...(t.title ? { title: t.title } : {}) })) }];
 }
 
 /** Each configured server and the tools it offers now (namespaced as the model sees them), for the switches. */
@@ -85,7 +95,7 @@ export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): vo
         return ok(status());
       },
       'mcp:answer': async (answer) => ok({ answered: deps.questions?.answer(answer) ?? false }),
-      'mcp:tools': async () => ok(mcpToolSources(hub)),
+      'mcp:tools': async () => ok([...builtInToolSource(deps.services.tools.builtIns()), ...mcpToolSources(hub)]),
       'mcp:log': async ({ name }) => {
         const server = hub?.status().find((s) => s.name === name);
         if (!server) return fail('not-found', `No MCP server named "${name}".`);

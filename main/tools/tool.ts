@@ -88,6 +88,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Glance's own tools (not the providers'), for the per-conversation switches to list. */
+  builtIns(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
   whyMissing(name: string): string | undefined {
     for (const provider of this.#providers) {
       const why = provider.whyMissing?.(name);

@@ -1,8 +1,9 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import type { McpToolSource } from '../../common/ipc.ts';
 import { switchedOff } from '../../common/toolSwitches.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
-import { humanize } from './toolNames.ts';
+import { humanize, toolTitle } from './toolNames.ts';
 
 const STATE_WORDS = { idle: 'not started', starting: 'starting…', ready: '', failed: 'failed', stopped: 'stopped' } as const;
 
@@ -52,7 +53,7 @@ export function ToolsMenu() {
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
-        title="Switch MCP servers or tools off for this conversation"
+        title="Switch tools off for this conversation"
       >
         Tools{off > 0 ? ` (${off} off)` : ''}
       </button>
@@ -71,8 +72,9 @@ export function ToolsMenu() {
               {error}
             </p>
           )}
-          {sources.length === 0 && <p className="muted small-text">No MCP servers are configured.</p>}
+          {!sources.some((s) => !s.builtIn) && <p className="muted small-text">No MCP servers are configured.</p>}
           {sources.map((s) => {
+            if (s.builtIn) return <BuiltInTools key={s.server} tools={s.tools} running={running} />;
             const serverOn = !switches.offServers.includes(s.server);
             return (
               <fieldset key={s.server} className="tools-server">
@@ -92,9 +94,10 @@ export function ToolsMenu() {
                           checked={!switchedOff(t.name, s.server, switches)}
                           disabled={running || !serverOn}
                           aria-label={`Use tool ${t.name}`}
+                          aria-describedby={`${panelId}-${t.name}`}
                           onChange={(e) => void toggle('tool', t.name, e.target.checked)}
                         />{' '}
-                        {t.title ?? humanize(t.tool)}
+                        <span id={`${panelId}-${t.name}`}>{t.title ?? humanize(t.tool)}</span>
                       </label>
                     </li>
                   ))}
@@ -105,6 +108,35 @@ export function ToolsMenu() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Glance's own tools (the screenshot, zoom, OCR…): each switched off alone, as an MCP tool is. */
+function BuiltInTools({ tools, running }: { tools: McpToolSource['tools']; running: boolean }) {
+  const switches = useApp((s) => s.toolSwitches);
+  const toggle = useApp((s) => s.setToolSwitch);
+  const id = useId();
+  return (
+    <fieldset className="tools-server">
+      <legend>Glance (built-in)</legend>
+      <ul>
+        {tools.map((t) => (
+          <li key={t.name}>
+            <label>
+              <input
+                type="checkbox"
+                checked={!switchedOff(t.name, undefined, switches)}
+                disabled={running}
+                aria-label={`Use tool ${t.name}`}
+                aria-describedby={`${id}-${t.name}`}
+                onChange={(e) => void toggle('tool', t.name, e.target.checked)}
+              />{' '}
+              <span id={`${id}-${t.name}`}>{toolTitle(t.name, t.title)}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }
 

@@ -8,6 +8,7 @@ const BUILT_IN: Record<string, string> = {
   read_text: 'Read text in an image',
   analyze_image: 'Describe an image',
   show_attachment: 'Show an image again',
+  list_windows: 'List the open windows',
 };
 
 /** "everything__get_tiny_image" → { server: "everything", tool: "get_tiny_image" }. */

@@ -91,3 +91,46 @@ describe('tools switched off per conversation', () => {
     expect(await again.getByRole('checkbox', { name: 'Use server fixture' }).isChecked()).toBe(true);
   });
 });
+
+describe("Glance's own tools in the Tools menu (issue 29)", () => {
+  it('are listed by title with no MCP server, and one switched off is not offered, also after a reload', async () => {
+    const { page, shot } = await suite.session();
+    const menu = await openTools(page);
+    const group = menu.getByRole('group', { name: 'Glance (built-in)' });
+    const zoom = group.getByRole('checkbox', { name: 'Use tool zoom_image' });
+    await zoom.waitFor();
+    const boxes = await group.getByRole('checkbox').evaluateAll((els) => els.map((el) => [el.getAttribute('aria-label'), (el as unknown as { checked: boolean }).checked]));
+    // (no capturer in this harness: screenshot_desktop is not among them here, as it is not offered)
+    expect(boxes).toEqual(expect.arrayContaining([['Use tool show_attachment', true], ['Use tool analyze_image', true], ['Use tool zoom_image', true], ['Use tool read_text', true]]));
+    // Titles in words, tied to each box as its description.
+    expect(await group.innerText()).toContain('Read text in an image');
+    expect(await group.innerText()).toContain('Zoom into an image');
+    const describedBy = (await zoom.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe('Zoom into an image');
+    await expect.poll(async () => (await toolShare(page)).sources).toMatch(/^built-in ≈[\d,]+ for \d+ tools$/);
+    const before = await toolShare(page);
+
+    await zoom.uncheck();
+    await page.getByRole('button', { name: 'Tools (1 off)' }).waitFor();
+    await expect.poll(async () => (await toolShare(page)).total).toBeLessThan(before.total);
+    await shot('tools-menu-built-in');
+    await page.keyboard.press('Escape');
+    await ask(page, 'Which tools do you have?');
+    await finished(page, 1);
+    const offered = suite.server().requests[0]!.toolNames;
+    expect(offered).toContain('read_text');
+    expect(offered).not.toContain('zoom_image');
+
+    await page.reload();
+    await finished(page, 1);
+    const again = await openTools(page);
+    const zoomAgain = again.getByRole('checkbox', { name: 'Use tool zoom_image' });
+    await zoomAgain.waitFor();
+    expect(await zoomAgain.isChecked()).toBe(false);
+    await zoomAgain.check();
+    await page.getByRole('button', { name: 'Tools', exact: true }).waitFor();
+    await ask(page, 'And now?');
+    await finished(page, 2);
+    expect(suite.server().requests.at(-1)!.toolNames).toContain('zoom_image');
+  });
+});
