@@ -29,3 +29,6 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   // ~50k tokens: more than any model's output limit, far less than a runaway stream.
   maxAnswerChars: 200_000,
 });
+
+/** At most this many marks on one image (common/marks.ts; here without zod, for the renderer). */
+export const MAX_MARKS = 50;

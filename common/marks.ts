@@ -3,6 +3,7 @@
 // so a copy fitted for any model has them drawn at its own size and the label lists them in the
 // coordinates of the image the model was shown.
 import { z } from 'zod';
+import { MAX_MARKS } from './limits.ts';
 
 /** #rrggbb only: a colour goes into generated SVG, so nothing else may pass. */
 export const MarkColor = z.string().regex(/^#[0-9a-f]{6}$/i);
@@ -19,8 +20,6 @@ export const Mark = z.discriminatedUnion('kind', [
 export type Mark = z.infer<typeof Mark>;
 export type MarkKind = Mark['kind'];
 
-/** At most this many marks on one image. */
-export const MAX_MARKS = 50;
 export const Marks = z.array(Mark).max(MAX_MARKS);
 
 /** Marks by attachment id, as a send carries them and a user message stores them. */

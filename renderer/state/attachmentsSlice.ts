@@ -78,7 +78,17 @@ let keySeq = 0;
 const newKey = () => `a${++keySeq}`;
 
 function toLike(a: AttachmentInfo): AttachmentLike {
-  return { id: a.id, name: a.name, origin: a.origin, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, ...(a.tokens === undefined ? {} : { tokens: a.tokens }) };
+  return {
+    id: a.id,
+    name: a.name,
+    origin: a.origin,
+    mime: a.mime,
+    width: a.width,
+    height: a.height,
+    bytes: a.bytes,
+    ...(a.tokens === undefined ? {} : { tokens: a.tokens }),
+    ...(a.source.width && a.source.height ? { source: { width: a.source.width, height: a.source.height } } : {}),
+  };
 }
 
 /** A crop (or its undo) of a capture keeps what it knows about its window. */

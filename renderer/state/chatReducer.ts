@@ -4,6 +4,7 @@
 import type { ChatEvent, ToolApprovalDecision } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ConversationView } from '../../common/ipc.ts';
+import type { MarksById } from '../../common/marks.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import type { ModelSelection } from '../../common/settings.ts';
 
@@ -75,12 +76,24 @@ export type TurnView = {
   error?: { code: string; message: string };
   status: TurnStatus;
   model?: ModelSelection;
+  /** Marks drawn on the user's images, by attachment id (sent with it and stored). */
+  marks?: MarksById;
+  /** The ids the images were sent under (main confirms them under the ids of their copies for the model). */
+  sentIds?: string[];
   /** Events applied so far (by `seq`): a turn resumed mid-answer skips those it already holds. */
   seen: number;
 };
 
 /** What the renderer knows of an image it sends: all of AttachmentInfo for a fresh one, less for a re-sent one. */
-export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & { mime?: string; width?: number; height?: number; bytes?: number; tokens?: number | null };
+export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & {
+  mime?: string;
+  width?: number;
+  height?: number;
+  bytes?: number;
+  tokens?: number | null;
+  /** The original's size: marks are drawn in its pixels. */
+  source?: { width: number; height: number };
+};
 
 export type ChatState = {
   conversationId: string | null;
@@ -91,7 +104,7 @@ export type ChatState = {
 export type ChatAction =
   | { type: 'reset' }
   | { type: 'loaded'; view: ConversationView }
-  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentLike[]; model?: ModelSelection; createdAt?: string }
+  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentLike[]; model?: ModelSelection; createdAt?: string; marks?: MarksById }
   | { type: 'turn_accepted'; turnId: string; conversationId: string }
   /** `chat:send` itself failed (bad request, main unreachable): no events will come. */
   | { type: 'turn_failed'; turnId: string; code: string; message: string }
@@ -206,7 +219,11 @@ export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       // The engine's confirmation replaces what the renderer showed while sending.
       const base = turn.optimistic ? [] : turn.userAttachmentIds;
       const userAttachmentIds = base.includes(image.id) ? base : [...base, image.id];
-      return { ...turn, images, optimistic: false, userAttachmentIds };
+      // Its marks follow it to the id main confirmed it under (same order as sent).
+      const sentId = turn.sentIds?.[userAttachmentIds.indexOf(image.id)];
+      const drawn = sentId !== undefined && sentId !== image.id ? turn.marks?.[sentId] : undefined;
+      const marks = drawn ? { ...turn.marks, [image.id]: drawn } : turn.marks;
+      return { ...turn, images, optimistic: false, userAttachmentIds, ...(marks ? { marks } : {}) };
     }
     case 'image_refused':
       return { ...turn, refusals: [...turn.refusals, { origin: event.origin, code: event.code, message: event.message, ...(event.name ? { name: event.name } : {}) }] };
@@ -272,6 +289,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           images,
           status: 'streaming',
           ...(stored.model ? { model: stored.model } : {}),
+          ...(stored.marks ? { marks: stored.marks } : {}),
         });
         for (const event of stored.events) turn = applyEvent(turn, event);
         turn.seen = stored.events.length;
@@ -291,6 +309,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         images,
         ...(action.model ? { model: action.model } : {}),
         ...(action.createdAt ? { createdAt: action.createdAt } : {}),
+        ...(action.marks ? { marks: action.marks, sentIds: action.attachments.map((a) => a.id) } : {}),
       });
       return withTurn(state, turn);
     }

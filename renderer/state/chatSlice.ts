@@ -1,4 +1,6 @@
 import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
+import type { MarksById } from '../../common/marks.ts';
+import { currentMarks } from './markupSlice.ts';
 import { initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
 import type { SliceCreator } from './store.ts';
@@ -47,18 +49,22 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
 
   /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
-  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string): Promise<boolean> => {
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string, drawn?: MarksById): Promise<boolean> => {
+    // Only marks on images this turn carries, and none empty.
+    const entries = attachments.flatMap((a) => (drawn?.[a.id]?.length ? [[a.id, drawn[a.id]!] as const] : []));
+    const marks = entries.length ? Object.fromEntries(entries) : undefined;
     const turnId = newTurnId();
     const model = get().selectedModel ?? undefined;
     const conversationId = get().chat.conversationId ?? undefined;
     // A new chat's switches travel with its first message (an existing one has them stored).
     const switches = get().toolSwitches;
     const tools = !conversationId && (switches.offServers.length || switches.offTools.length) ? { tools: { offServers: [...switches.offServers], offTools: [...switches.offTools] } } : {};
-    dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString() });
+    dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString(), ...(marks ? { marks } : {}) });
     const result = await api.chatSend({
       turnId,
       text,
       attachmentIds: attachments.map((a) => a.id),
+      ...(marks ? { marks } : {}),
       ...(conversationId ? { conversationId } : {}),
       ...(model ? { model } : {}),
       // Main replaces the stored turn this repeats, if it was stored and never finished.
@@ -156,8 +162,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (runningTurnId(state.chat) !== undefined || state.pending.some((p) => p.status === 'checking')) return false;
       const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
       if (text.trim() === '' && ready.length === 0) return false;
+      const drawn = Object.fromEntries(ready.map((a) => [a.id, currentMarks(state.markup[a.id])]));
       set({ pending: [], refusals: [], draft: '' });
-      await startTurn(text, ready);
+      await startTurn(text, ready, false, undefined, drawn);
       return true;
     },
 
@@ -177,7 +184,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!turn || isRunning(turn) || runningTurnId(state.chat) !== undefined) return;
       const attachments = turn.userAttachmentIds.map((id) => state.chat.turns[turnId]!.images[id] ?? { id, name: 'image', origin: 'user' });
       dispatch({ type: 'turn_removed', turnId });
-      await startTurn(turn.text, attachments, true);
+      await startTurn(turn.text, attachments, true, undefined, turn.marks);
     },
 
     async regenerate(turnId) {
@@ -192,7 +199,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const attachments = turn.userAttachmentIds.map((id) => turn.images[id] ?? { id, name: 'image', origin: 'user' });
       if (text.trim() === '' && !attachments.length) return;
       dispatch({ type: 'turns_truncated', fromTurnId: turnId });
-      await startTurn(text, attachments, false, turnId);
+      await startTurn(text, attachments, false, turnId, turn.marks);
     },
 
     async renameConversation(id, title) {

@@ -10,6 +10,7 @@ import { createChatSlice, type ChatSlice } from './chatSlice.ts';
 import { createContextSlice, type ContextSlice } from './contextSlice.ts';
 import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
+import { createMarkupSlice, type MarkupSlice } from './markupSlice.ts';
 import { watchReconnect } from './reconnect.ts';
 import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
@@ -28,7 +29,7 @@ type AppSlice = {
   openMain(conversationId?: string): Promise<string | null>;
 };
 
-export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & ToolsSlice & AppSlice;
+export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & ToolsSlice & MarkupSlice & AppSlice;
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
@@ -41,6 +42,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
     ...createSettingsSlice(set, get, api),
     ...createMcpSlice(set, get, api),
     ...createToolsSlice(set, get, api),
+    ...createMarkupSlice(set, get, api),
     init(kind, options) {
       const offs = [
         api.onAppShowConversation((p) => {

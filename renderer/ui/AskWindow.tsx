@@ -7,6 +7,7 @@ import { useApp } from '../state/store.ts';
 import { Composer } from './Composer.tsx';
 import { centredRegion, describeRegion, isArrowKey, pixelRegion, stepRegion } from './cropKeys.ts';
 import { ImageViewer } from './ImageViewer.tsx';
+import { MarkupDialog } from './MarkupEditor.tsx';
 import { windowOpened } from './windowOpened.ts';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { sizeText } from './Thumbnail.tsx';
@@ -239,6 +240,7 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
       </div>
       <Composer compact autoFocus />
       <ImageViewer />
+      <MarkupDialog />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { ContextMeter } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
 import { ToolsMenu } from './ToolsMenu.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
+import { MarkupButton } from './MarkupButton.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
 export function PendingList({ items }: { items: readonly PendingAttachment[] }) {
@@ -38,6 +39,7 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
               </span>
             )}
           </span>
+          {p.status === 'ready' && <MarkupButton attachment={p.attachment} />}
           <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} onClick={() => remove(p.key)}>
             <CloseIcon />
           </button>

@@ -7,6 +7,7 @@ import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { windowOpened } from './windowOpened.ts';
 import { DropZone } from './DropZone.tsx';
 import { ImageViewer } from './ImageViewer.tsx';
+import { MarkupDialog } from './MarkupEditor.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
 import { Notices } from './Notices.tsx';
@@ -152,6 +153,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
         )}
       </main>
       <ImageViewer />
+      <MarkupDialog />
       <LiveAnnouncer />
     </div>
   );

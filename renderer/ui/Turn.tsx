@@ -1,4 +1,6 @@
 import { memo, useState } from 'react';
+import type { MarksById } from '../../common/marks.ts';
+import { summariseMarks } from './markupKeys.ts';
 import { InlineMarkdown, Markdown } from '../markdown/Markdown.tsx';
 import { answerText, isRunning, runningTurnId, type TurnView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
@@ -8,6 +10,13 @@ import { ApprovalCard } from './ApprovalCard.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 /** The user's message; "Edit message" turns it into a box whose text is sent in its place. */
+/** The marks the model got drawn into its copy of these images (stored with the conversation). */
+function SentMarks({ marks, ids }: { marks: MarksById; ids: readonly string[] }) {
+  const drawn = ids.flatMap((id) => marks[id] ?? []);
+  if (!drawn.length) return null;
+  return <div className="muted small sent-marks">Marked: {summariseMarks(drawn)}</div>;
+}
+
 export const UserMessage = memo(function UserMessage({ turn }: { turn: TurnView }) {
   const images = turn.userAttachmentIds.map((id) => turn.images[id] ?? { id, name: 'image', origin: 'user', delivered: false, retracted: false });
   const busy = useApp((s) => runningTurnId(s.chat) !== undefined);
@@ -25,6 +34,7 @@ export const UserMessage = memo(function UserMessage({ turn }: { turn: TurnView 
           ))}
         </ul>
       )}
+      {turn.marks && <SentMarks marks={turn.marks} ids={turn.userAttachmentIds} />}
       {editing === null ? (
         turn.text && <div className="user-text">{turn.text}</div>
       ) : (

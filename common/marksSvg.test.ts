@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marksSvg } from './drawMarks.ts';
+import { marksSvg } from './marksSvg.ts';
 
 describe('marksSvg', () => {
   it('escapes text notes: a note is text in the SVG, never markup', () => {
