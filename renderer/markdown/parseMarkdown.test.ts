@@ -89,3 +89,20 @@ describe('highlight', () => {
     expect(highlight(code, 'sql').map((t) => t.text).join('')).toBe(code);
   });
 });
+
+describe('GFM autolinks beyond http(s)', () => {
+  it('links www. (as https, trailing punctuation left out) and <e-mail> (as mailto)', () => {
+    const [p] = parseMarkdown('See www.example.org/a?b=1. Or <me@example.com>, not me@ or <www.x>.');
+    expect(p).toEqual({
+      type: 'paragraph',
+      children: [
+        { type: 'text', text: 'See ' },
+        { type: 'link', href: 'https://www.example.org/a?b=1', children: [{ type: 'text', text: 'www.example.org/a?b=1' }] },
+        { type: 'text', text: '. Or ' },
+        { type: 'link', href: 'mailto:me@example.com', children: [{ type: 'text', text: 'me@example.com' }] },
+        // GFM: a www. link starts after a space, ( * _ ~ or the line's start; "<www.x>" is not an autolink.
+        { type: 'text', text: ', not me@ or <www.x>.' },
+      ],
+    });
+  });
+});

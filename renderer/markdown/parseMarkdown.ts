@@ -2,7 +2,7 @@
 // Raw HTML in a model's answer stays literal text, so an answer cannot inject markup, scripts
 // or remote images. Covered: headings, paragraphs, fenced and indented code, lists (one level
 // of nesting by indentation), block quotes, rules, GFM tables, emphasis, inline code, links
-// (http, https and mailto only) and hard line breaks. Streaming-safe: an unclosed fence is a
+// (http, https and mailto only; autolinks <…>, bare http(s), www. and <e-mail>) and hard line breaks. Streaming-safe: an unclosed fence is a
 // code block that is still growing.
 
 export type Inline =
@@ -296,6 +296,24 @@ export function parseInline(text: string): Inline[] {
         flush();
         out.push({ type: 'link', href: auto[1]!, children: [{ type: 'text', text: auto[1]! }] });
         i += auto[0].length;
+        continue;
+      }
+      // <me@example.com>: an e-mail autolink (CommonMark), as mailto.
+      const mail = /^<([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/.exec(text.slice(i));
+      if (mail) {
+        flush();
+        out.push({ type: 'link', href: `mailto:${mail[1]!}`, children: [{ type: 'text', text: mail[1]! }] });
+        i += mail[0].length;
+        continue;
+      }
+    }
+    // GFM's extended autolink: www.example.org (https), trailing punctuation left out.
+    if ((c === 'w' || c === 'W') && (i === 0 || /[\s(*_~]/.test(text[i - 1]!))) {
+      const www = /^www\.[\w-]+(?:\.[\w-]+)+(?:[/?#][^\s<>()]*[^\s<>().,;:!?'"*_~])?/i.exec(text.slice(i));
+      if (www) {
+        flush();
+        out.push({ type: 'link', href: `https://${www[0]}`, children: [{ type: 'text', text: www[0] }] });
+        i += www[0].length;
         continue;
       }
     }
