@@ -308,7 +308,8 @@ export function parseInline(text: string): Inline[] {
       }
     }
     // GFM's extended autolink: www.example.org (https), trailing punctuation left out.
-    if ((c === 'w' || c === 'W') && (i === 0 || /[\s(*_~]/.test(text[i - 1]!))) {
+    // (checked for "www." first: words starting with w are common, and a regex on the rest is not cheap)
+    if ((c === 'w' || c === 'W') && text.slice(i, i + 4).toLowerCase() === 'www.' && (i === 0 || /[\s(*_~]/.test(text[i - 1]!))) {
       const www = /^www\.[\w-]+(?:\.[\w-]+)+(?:[/?#][^\s<>()]*[^\s<>().,;:!?'"*_~])?/i.exec(text.slice(i));
       if (www) {
         flush();
