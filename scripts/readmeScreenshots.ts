@@ -10,7 +10,8 @@ import { createModelServer } from '../test/fixtures/modelServer.ts';
 const OUT = join(REPO_ROOT, 'docs', 'screenshots');
 const server = await createModelServer();
 const browser = await launchChromium();
-const mcp = { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } };
+// Trusted: its read-only tools (chart_image) run without asking, as the tool-card shot needs (architecture §5).
+const mcp = { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } };
 
 async function ready(page: Page) {
   await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();

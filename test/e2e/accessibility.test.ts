@@ -50,6 +50,16 @@ describe('axe-core finds nothing serious', () => {
     await expectClean(page, 'image viewer');
   });
 
+  it('keeps the skip link off screen until it has the focus', async () => {
+    const { page } = await suite.session();
+    const skip = page.getByRole('link', { name: 'Skip to message box' });
+    expect((await skip.boundingBox())!.y + (await skip.boundingBox())!.height).toBeLessThanOrEqual(0);
+    await skip.focus();
+    await expect.poll(async () => (await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await skip.press('Enter');
+    await expect.poll(() => page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null")).toBe('Message');
+  });
+
   it('with the model server down and after a failed answer', async () => {
     await suite.server().setDown(true);
     const { page } = await suite.bareSession();
