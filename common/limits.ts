@@ -16,6 +16,14 @@ export type Limits = {
   maxImagesPerToolResult: number;
   /** Characters of one answer kept and shown; past it the stream is stopped with a note. */
   maxAnswerChars: number;
+  /** Silence between two pieces of a model's stream before the answer is stopped as interrupted (ms). */
+  streamIdleMs: number;
+  /** How long one model answer (one step's stream) may run before it is stopped as interrupted (ms). */
+  maxAnswerMs: number;
+  /** Images one MCP result may store (the rest are dropped with a note); delivery is bounded apart (maxImagesPerToolResult). */
+  maxStoredImagesPerToolResult: number;
+  /** Bytes one MCP result may store, images and files together; past it the rest are dropped with a note. */
+  maxStoredBytesPerToolResult: number;
 };
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -28,6 +36,11 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxImagesPerToolResult: 4,
   // ~50k tokens: more than any model's output limit, far less than a runaway stream.
   maxAnswerChars: 200_000,
+  streamIdleMs: 60_000,
+  // A local model on a slow machine can take minutes for a long answer; a stuck one never ends.
+  maxAnswerMs: 15 * 60_000,
+  maxStoredImagesPerToolResult: 32,
+  maxStoredBytesPerToolResult: 128 * 1024 * 1024,
 });
 
 /** At most this many marks on one image (common/marks.ts; here without zod, for the renderer). */

@@ -71,6 +71,10 @@ const LimitsSection = z.object({
   maxStepsPerTurn: z.number().int().min(2).max(200).default(DEFAULT_LIMITS.maxStepsPerTurn),
   maxImagesPerToolResult: z.number().int().min(0).max(32).default(DEFAULT_LIMITS.maxImagesPerToolResult),
   maxAnswerChars: z.number().int().min(1000).max(10_000_000).default(DEFAULT_LIMITS.maxAnswerChars),
+  streamIdleMs: z.number().int().min(1000).max(3_600_000).default(DEFAULT_LIMITS.streamIdleMs),
+  maxAnswerMs: z.number().int().min(1000).max(24 * 3_600_000).default(DEFAULT_LIMITS.maxAnswerMs),
+  maxStoredImagesPerToolResult: z.number().int().min(0).max(10_000).default(DEFAULT_LIMITS.maxStoredImagesPerToolResult),
+  maxStoredBytesPerToolResult: z.number().int().min(0).max(4 * 1024 * 1024 * 1024).default(DEFAULT_LIMITS.maxStoredBytesPerToolResult),
 });
 
 const AbsolutePath = z

@@ -77,7 +77,7 @@ export type ChatEngineDeps = {
   intake: ImageIntake;
   tools: ToolRegistry;
   /** maxStepsPerTurn: the last step is offered no tools, so the model must answer. */
-  limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars' | 'maxInputPixels'>;
+  limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars' | 'maxInputPixels' | 'streamIdleMs' | 'maxAnswerMs'>;
   systemPrompt?: string;
   /** Secret values (API keys, MCP tokens) to strip from error text, besides key-shaped patterns. */
   secrets?: () => Iterable<string>;

@@ -16,6 +16,7 @@ import { fitHistory } from './historyBudget.ts';
 import { boundToolImages } from './imageBudget.ts';
 import { askConsent } from './toolApproval.ts';
 import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
+import { watchedStream } from './streamWatch.ts';
 
 // One user turn's agent loop (architecture §5), split from chatEngine.ts (which sets the turn up:
 // lock, gate, user message, outcome): model steps, tools with consent, deliveries, retraction.
@@ -146,7 +147,9 @@ export class TurnLoop {
     this.answer = '';
     const caps = { text: new AnswerCap(this.#deps.limits.maxAnswerChars), thinking: new AnswerCap(this.#deps.limits.maxAnswerChars) };
     try {
-      for await (const event of this.#request.chat.provider.stream(request, { signal: this.#signal })) {
+      const provider = this.#request.chat.provider;
+      const stream = watchedStream((signal) => provider.stream(request, { signal }), this.#signal, this.#deps.limits, 'The model');
+      for await (const event of stream) {
         if (event.type === 'text' || event.type === 'thinking') {
           const { delta, full } = caps[event.type].take(event.delta);
           if (event.type === 'text') {

@@ -65,9 +65,17 @@ export const askCommand = {
     });
     const kind = flags.kind;
 
+    // SIGINT (Ctrl-C) and SIGTERM (a kill, a supervisor) stop the turn like Stop: what streamed is
+    // stored, marked interrupted, and the run exits 130 / 143 (issue 30 item 6).
     const controller = new AbortController();
+    const stopped = { by: 'SIGINT' as 'SIGINT' | 'SIGTERM' };
     const onSigint = () => controller.abort();
+    const onSigterm = () => {
+      stopped.by = 'SIGTERM';
+      controller.abort();
+    };
     process.once('SIGINT', onSigint);
+    process.once('SIGTERM', onSigterm);
 
     try {
       let model = values.model;
@@ -114,12 +122,13 @@ export const askCommand = {
         case 'refused':
           return EXIT.imageRefused;
         case 'cancelled':
-          return 130;
+          return stopped.by === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
         default:
           return outcome.error?.code === 'conversation-not-found' ? EXIT.usage : EXIT.modelFailed;
       }
     } finally {
       process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
       await services.close();
     }
   },

@@ -161,3 +161,40 @@ describe('unbounded answers (item 7)', () => {
     expect(stored!.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Partial ans', interrupted: 'error' });
   });
 });
+
+describe('streams that stall (issue 30 item 5)', () => {
+  for (const kind of ['ollama', 'openai'] as const) {
+    it(`${kind}: headers, a few words, then nothing — stopped after the idle timeout as interrupted, the words kept`, async () => {
+      server.setFault({ kind: 'stall', text: 'The first half of ' });
+      const c = await core({ streamIdleMs: 1500 });
+      const hangups = server.stats.clientHangups;
+      const { outcome, events } = await turn(c, kind, 'hi');
+      expect(outcome.status).toBe('failed');
+      expect(ofType(events, 'error')[0]).toMatchObject({ code: 'interrupted' });
+      expect(ofType(events, 'error')[0]!.message).toMatch(/sent nothing for 2 s.*what arrived is kept.*Model silence timeout/);
+      const stored = await c.conversations.get(outcome.conversationId);
+      expect(stored!.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'The first half of ', interrupted: 'error' });
+      // The request was closed, not left hanging.
+      await expect.poll(() => server.stats.clientHangups).toBeGreaterThan(hangups);
+    });
+  }
+
+  it('headers and then nothing at all: interrupted, nothing stored as an answer', async () => {
+    server.setFault({ kind: 'stall' });
+    const c = await core({ streamIdleMs: 1000 });
+    const { outcome, events } = await turn(c, 'ollama', 'hi');
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'interrupted' });
+    expect(outcome.status).toBe('failed');
+  });
+
+  it('a stream that never stops trickling is stopped at the overall limit per answer, the partial kept', async () => {
+    server.setFault({ kind: 'trickle', everyMs: 100 });
+    const c = await core({ streamIdleMs: 60_000, maxAnswerMs: 1500 });
+    const { outcome, events } = await turn(c, 'openai', 'hi');
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'interrupted' });
+    expect(ofType(events, 'error')[0]!.message).toMatch(/still answering after 2 s.*Longest answer time/);
+    const stored = await c.conversations.get(outcome.conversationId);
+    expect(stored!.messages.at(-1)).toMatchObject({ role: 'assistant', interrupted: 'error' });
+    expect((stored!.messages.at(-1) as { text: string }).text).toMatch(/^(tick )+$/);
+  });
+});

@@ -6,6 +6,8 @@
 //   endless     tokens forever, until the client hangs up
 //   huge        an answer of `chars` characters, streamed as fast as the socket takes it
 //   tool-loop   every reply calls `tool` again, whether or not tools were offered
+//   stall       `text` (maybe none), then nothing: headers sent, the socket left open
+//   trickle     a token every `everyMs`, forever, until the client hangs up
 // Without a cue it answers "ok". Plain node:http; counts what it did in `stats`.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,6 +18,8 @@ export type Fault =
   | { kind: 'endless' }
   | { kind: 'huge'; chars: number }
   | { kind: 'tool-loop'; tool: string; arguments?: Record<string, unknown> }
+  | { kind: 'stall'; text?: string }
+  | { kind: 'trickle'; everyMs: number }
   | { kind: 'ok'; text?: string };
 
 export type FaultModelServer = {
@@ -102,6 +106,17 @@ export async function createFaultModelServer(): Promise<FaultModelServer> {
       case 'tool-loop':
         await send('', true, { name: fault.tool, arguments: fault.arguments ?? {} });
         break;
+      case 'stall':
+        if (fault.text) await send(fault.text);
+        return; // never ends: the socket stays open until the client goes
+      case 'trickle': {
+        const everyMs = fault.everyMs;
+        while (!gone()) {
+          await send('tick ');
+          await new Promise((r) => setTimeout(r, everyMs));
+        }
+        return;
+      }
       case 'ok':
         await send(fault.text ?? 'ok');
         await send('', true);

@@ -15,6 +15,10 @@ const FIELDS: Field[] = [
   { key: 'maxImagesPerRequest', label: 'Images per request', scale: 1, whole: true, min: 1, hint: 'Older images become text stubs.' },
   { key: 'fetchTimeoutMs', label: 'Image download timeout (s)', scale: 1000, whole: false, min: 0, hint: 'For http(s) image sources.' },
   { key: 'maxStepsPerTurn', label: 'Model steps per turn', scale: 1, whole: true, min: 1, hint: 'A model that keeps calling tools is stopped here.' },
+  { key: 'streamIdleMs', label: 'Model silence timeout (s)', scale: 1000, whole: false, min: 0, hint: 'An answer that stalls this long is stopped; what arrived is kept.' },
+  { key: 'maxAnswerMs', label: 'Longest answer time (min)', scale: 60_000, whole: false, min: 0, hint: 'One answer running longer is stopped; what arrived is kept.' },
+  { key: 'maxStoredImagesPerToolResult', label: 'Images kept per tool result', scale: 1, whole: true, min: 0, hint: 'Past it, an MCP result’s images are dropped with a note.' },
+  { key: 'maxStoredBytesPerToolResult', label: 'MB kept per tool result', scale: MB, whole: false, min: 0, hint: 'Past it, an MCP result’s images and files are dropped with a note.' },
 ];
 
 /** 0.001 MB shows as 0.001, not 0: three significant digits, no trailing zeros. */
