@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from './errors.ts';
 
 /**
  * On-device redaction (architecture §3 "Redact"): what was hidden in an image before a model got it,
@@ -83,7 +84,7 @@ export function patternProblem(source: string): string | undefined {
   try {
     re = new RegExp(source, 'u');
   } catch (error) {
-    const why = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+    const why = errorMessage(error).replace(/^Invalid regular expression: /, '');
     return `"${source}" is not a valid regular expression: ${why}.`;
   }
   if (re.test('')) return `"${source}" matches empty text, so it would hide everything or nothing. Make it need at least one character.`;

@@ -23,7 +23,7 @@ export const LAYERS = {
   common: { layers: [], packages: ['zod'] },
   renderer: { layers: ['common'], packages: ['react', 'react-dom', 'zustand'] },
   preload: { layers: ['common'], packages: ['electron'] },
-  'main/util': { layers: [], packages: ['node:*'] },
+  'main/util': { layers: ['common'], packages: ['node:*'] },
   'main/settings': { layers: ['common', 'main/util'], packages: ['node:*', 'zod'] },
   // Only the providers speak to model servers, through their clients.
   'main/models': { layers: ['common', 'main/util'], packages: ['node:*', 'ollama', 'openai'] },

@@ -7,8 +7,9 @@ import { newConversationId } from '../chat/conversationStore.ts';
 import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
-import { boundText } from '../redact.ts';
+import { boundText } from '../scrubSecrets.ts';
 import { apiApprovals } from './toolApprovals.ts';
+import { errorMessage } from '../errors.ts';
 
 export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel' | 'chat:approveTool' | 'chat:context'>; close(): void } {
   const { services } = deps;
@@ -63,7 +64,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
             emit,
           )
           .catch((error: unknown) => {
-            emit({ type: 'error', code: 'internal', message: boundText(services.redact(error instanceof Error ? error.message : String(error))) });
+            emit({ type: 'error', code: 'internal', message: boundText(services.scrubSecrets(errorMessage(error))) });
             emit({ type: 'done', conversationId, text: '' });
           })
           .finally(() => {

@@ -18,7 +18,8 @@ import {
   type InvokeChannel,
 } from '../../common/ipc.ts';
 import { ProviderError } from '../models/provider.ts';
-import { boundText, redact as redactText } from '../redact.ts';
+import { boundText, scrubSecrets } from '../scrubSecrets.ts';
+import { errorMessage } from '../errors.ts';
 
 /** Who sent a request: the sending frame's URL, as Electron's `event.senderFrame` reports it. */
 export type SenderInfo = { url: string; isMainFrame: boolean; windowId?: number };
@@ -37,8 +38,8 @@ export type IpcRouter = {
 export type IpcRouterOptions = {
   handlers: IpcHandlers;
   isTrustedSender: (sender: SenderInfo) => boolean;
-  /** Strips keys and image payloads from error text; defaults to the pattern-based `redact`. */
-  redact?: (text: string) => string;
+  /** Strips keys and image payloads from error text; defaults to the pattern-based `scrubSecrets`. */
+  scrubSecrets?: (text: string) => string;
   /** Where handler crashes and invalid responses are reported (already redacted). */
   log?: (line: string) => void;
 };
@@ -67,28 +68,28 @@ function codeOf(error: unknown): string {
 
 export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
   // Redacted, then bounded: a failure message is a few hundred characters, never a whole echoed request.
-  const clean = options.redact ?? ((t: string) => redactText(t));
-  const redact = (t: string) => boundText(clean(t));
+  const scrub = options.scrubSecrets ?? ((t: string) => scrubSecrets(t));
+  const clean = (t: string) => boundText(scrub(t));
   const log = options.log ?? (() => undefined);
 
   async function dispatch<C extends InvokeChannel>(channel: C, sender: SenderInfo, payload: unknown): Promise<IpcResult<unknown>> {
     const { request: requestSchema, response: responseSchema } = IPC[channel];
     const parsed = requestSchema.safeParse(payload);
-    if (!parsed.success) return fail(IPC_ERROR.badRequest, redact(describeIssues(channel, parsed.error)));
+    if (!parsed.success) return fail(IPC_ERROR.badRequest, clean(describeIssues(channel, parsed.error)));
     const handler = options.handlers[channel] as IpcHandler<C>;
     let result: IpcResult<unknown>;
     try {
       result = await handler(parsed.data as IpcRequest<C>, { sender });
     } catch (error) {
-      const message = redact(error instanceof Error ? error.message : String(error));
+      const message = clean(errorMessage(error));
       log(`ipc ${channel} failed: ${message}`);
       return fail(codeOf(error), message);
     }
-    if (!result.ok) return fail(result.code, redact(result.message));
+    if (!result.ok) return fail(result.code, clean(result.message));
     // Parsing the answer also strips any field the contract does not name (a key, a path…).
     const checked = responseSchema.safeParse(result.value);
     if (!checked.success) {
-      log(`ipc ${channel} produced an invalid response: ${redact(describeIssues(channel, checked.error))}`);
+      log(`ipc ${channel} produced an invalid response: ${clean(describeIssues(channel, checked.error))}`);
       return fail(IPC_ERROR.internal, `${channel}: Glance produced an invalid answer`);
     }
     return ok(checked.data);
@@ -99,8 +100,8 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
     async handle(channel, sender, payload) {
       if (!isInvokeChannel(channel)) return fail(IPC_ERROR.badRequest, `unknown channel "${channel}"`);
       if (!options.isTrustedSender(sender)) {
-        log(`ipc ${channel} refused: untrusted sender ${redact(sender.url)}`);
-        return fail(IPC_ERROR.forbiddenSender, `${channel}: refused a request from ${redact(sender.url) || 'an unknown frame'}`);
+        log(`ipc ${channel} refused: untrusted sender ${clean(sender.url)}`);
+        return fail(IPC_ERROR.forbiddenSender, `${channel}: refused a request from ${clean(sender.url) || 'an unknown frame'}`);
       }
       return dispatch(channel, sender, payload);
     },

@@ -6,6 +6,7 @@ import type { McpHub } from '../mcp/mcpHub.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
+import { errorMessage } from '../errors.ts';
 
 type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer' | 'mcp:tools' | 'mcp:log'>;
 
@@ -103,7 +104,7 @@ export function mcpHandlers(deps: ApiDeps): { handlers: McpHandlers; close(): vo
         try {
           return ok(await logTail(server.logFile));
         } catch (error) {
-          return fail('failed', `The log of "${name}" cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+          return fail('failed', `The log of "${name}" cannot be read: ${errorMessage(error)}`);
         }
       },
       'mcp:restart': async ({ name }) => {

@@ -10,11 +10,12 @@ import type { Shell } from '../api/apiHandlers.ts';
 import { composeApi } from '../api/composeApi.ts';
 import { sweepAttachments } from '../core/retention.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
-import { redact } from '../redact.ts';
+import { scrubSecrets } from '../scrubSecrets.ts';
 import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
 import { SettingsStore } from '../settings/settingsStore.ts';
 import type { IpcHandlers } from '../api/ipcRouter.ts';
 import { Notices } from './notices.ts';
+import { errorMessage } from '../errors.ts';
 
 export type PushEvent = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;
 
@@ -36,7 +37,7 @@ export type AppServices = {
   /** Every IPC channel's handler, over the core. */
   handlers: IpcHandlers;
   /** Strips known keys (and the usual key and image patterns) from a line. */
-  redact: (text: string) => string;
+  scrubSecrets: (text: string) => string;
   /** The main process log: every line redacted. */
   log: (line: string) => void;
   /** Abort turns and pulls, stop MCP servers. */
@@ -56,8 +57,8 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
   });
   const settings = new SettingsStore({ dataDir, secrets });
   // The log redacts the keys the secret store has seen and the MCP tokens in the settings.
-  const redactLine = (text: string) => redact(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]);
-  const log = (line: string) => console.error(`[glance] ${redactLine(line)}`);
+  const scrubLine = (text: string) => scrubSecrets(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]);
+  const log = (line: string) => console.error(`[glance] ${scrubLine(line)}`);
 
   const loaded = await settings.load();
   for (const warning of loaded.warnings) {
@@ -99,7 +100,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
   // Attachment retention runs once per start, in the background: nothing waits for it.
   void sweepAttachments({ ...services, retentionDays: current.attachments.retentionDays })
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
-    .catch((error: unknown) => log(`attachments: retention sweep failed: ${error instanceof Error ? error.message : String(error)}`));
+    .catch((error: unknown) => log(`attachments: retention sweep failed: ${errorMessage(error)}`));
 
   return {
     settings,
@@ -107,7 +108,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     capturer,
     notices,
     handlers,
-    redact: redactLine,
+    scrubSecrets: scrubLine,
     log,
     close,
   };

@@ -28,6 +28,7 @@ import { createIpcRouter, createSenderCheck, type SenderInfo } from '../api/ipcR
 import { createTray } from './tray.ts';
 import { WindowStateStore } from './windowState.ts';
 import { Windows, hardenContents, hardenSession } from './windows.ts';
+import { errorMessage } from '../errors.ts';
 
 const fromHere = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 // Layout of the build (dist/): main/app/main.js, preload/index.cjs, renderer/, icons/.
@@ -50,7 +51,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   void start().catch((error: unknown) => {
-    console.error('[glance] could not start:', error instanceof Error ? error.message : String(error));
+    console.error('[glance] could not start:', errorMessage(error));
     app.exit(1);
   });
 }
@@ -98,13 +99,13 @@ async function start(): Promise<void> {
     },
     push,
   );
-  process.on('unhandledRejection', (reason) => services.log(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`));
+  process.on('unhandledRejection', (reason) => services.log(`unhandled rejection: ${errorMessage(reason)}`));
 
   // ---- IPC: one router for the renderer and for main's own calls
   const router = createIpcRouter({
     handlers: services.handlers,
     isTrustedSender: createSenderCheck({ appOrigin: APP_ORIGIN, devServerUrl }),
-    redact: services.redact,
+    scrubSecrets: services.scrubSecrets,
     log: services.log,
   });
   bindIpcRouter(ipcMain, router);
@@ -178,7 +179,7 @@ async function start(): Promise<void> {
     globalShortcut.unregisterAll();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, QUIT_TIMEOUT_MS));
     void Promise.race([services.close(), timeout])
-      .catch((error: unknown) => services.log(`shutdown: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => services.log(`shutdown: ${errorMessage(error)}`))
       .finally(() => {
         closed = true;
         app.quit();

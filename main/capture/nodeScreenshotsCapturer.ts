@@ -26,6 +26,7 @@ import type {
 import { probeX11Display } from './x11Pointer.ts';
 import { abortable } from '../abortable.ts';
 import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
+import { errorText } from '../errors.ts';
 
 type NativeModule = { Monitor: { all(): NativeMonitor[] }; Window: { all(): NativeWindow[] } };
 
@@ -356,9 +357,5 @@ function primaryOf(displays: DisplayInfo[]): DisplayInfo {
 
 function describeDisplay(d: DisplayInfo): string {
   return `${d.id} (${d.name}, ${d.width}×${d.height} at ${d.x},${d.y}${d.primary ? ', primary' : ''})`;
-}
-
-function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim() || 'no details';
 }
 

@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
+import { errorMessage } from '../errors.ts';
 
 export type Point = { x: number; y: number };
 
@@ -43,7 +44,7 @@ export async function probeX11Display(options: X11Options = {}): Promise<{ ok: t
     return { ok: true, pointer };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ok: false, reason: reason.includes('aborted due to timeout') || (error as { name?: string }).name === 'TimeoutError' ? 'the X server did not answer in time' : reason };
   }
 }

@@ -9,7 +9,7 @@ import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore, ImageInput, ImageTarget } from '../images/types.ts';
 import type { ModelProvider } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
-import { safeErrorText } from '../redact.ts';
+import { safeErrorText } from '../scrubSecrets.ts';
 import type { ToolRegistry } from '../tools/tool.ts';
 import type { StoredUserMessage } from './conversation.ts';
 import type { ConversationStore } from './conversationStore.ts';

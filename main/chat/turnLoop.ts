@@ -4,7 +4,7 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
-import { safeErrorText } from '../redact.ts';
+import { safeErrorText } from '../scrubSecrets.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
 import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
@@ -17,6 +17,7 @@ import { boundToolImages } from './imageBudget.ts';
 import { askConsent } from './toolApproval.ts';
 import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
 import { watchedStream } from './streamWatch.ts';
+import { errorMessage } from '../errors.ts';
 
 // One user turn's agent loop (architecture §5), split from chatEngine.ts (which sets the turn up:
 // lock, gate, user message, outcome): model steps, tools with consent, deliveries, retraction.
@@ -260,7 +261,7 @@ export class TurnLoop {
       return await abortable(running, this.#signal);
     } catch (error) {
       if (isCancel(error, this.#signal)) return { ok: false, text: 'Cancelled by the user.' };
-      return { ok: false, text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, text: `The tool failed: ${errorMessage(error)}` };
     }
   }
 
@@ -295,7 +296,7 @@ export function isCancel(error: unknown, signal: AbortSignal): boolean {
 export function toError(error: unknown, signal: AbortSignal): { code: string; message: string } {
   if (isCancel(error, signal)) return { code: 'cancelled', message: 'Stopped.' };
   if (error instanceof ProviderError || error instanceof TurnLimitError) return { code: error.code, message: error.message };
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', message: errorMessage(error) };
 }
 export function now(): string {
   return new Date().toISOString();

@@ -9,7 +9,7 @@ import type { TurnAttachment } from '../chat/chatEngine.ts';
 import type { Services } from '../core/composeServices.ts';
 import { formatConfigError, loadMcpConfig } from '../mcp/config.ts';
 import { ProviderError } from '../models/provider.ts';
-import { boundText } from '../redact.ts';
+import { boundText } from '../scrubSecrets.ts';
 import { cliApprover, parseAllowTools } from './cliApprover.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
@@ -82,7 +82,7 @@ export const askCommand = {
       if (!model) {
         const picked = await pickVisionModel(services, kind, controller.signal);
         if (!picked.ok) {
-          io.err(`glance ask: ${boundText(services.redact(picked.message))}\n`);
+          io.err(`glance ask: ${boundText(services.scrubSecrets(picked.message))}\n`);
           return picked.code === 'none' ? EXIT.usage : EXIT.modelFailed;
         }
         model = picked.model;

@@ -9,6 +9,7 @@ import type { AdmitTarget } from '../images/types.ts';
 import { ProviderError } from '../models/provider.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
+import { errorMessage } from '../errors.ts';
 
 const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json] [--out FILE]
 
@@ -79,7 +80,7 @@ export const checkImageCommand = {
       try {
         await writeFile(values.out, image.data);
       } catch (error) {
-        io.err(`glance check-image: could not write --out ${values.out}: ${error instanceof Error ? error.message : String(error)}\n`);
+        io.err(`glance check-image: could not write --out ${values.out}: ${errorMessage(error)}\n`);
         return EXIT.failure;
       }
     }

@@ -16,6 +16,7 @@ import { EnvSecretStore } from '../settings/secretStore.ts';
 import { readCliSettings } from './cliSettings.ts';
 import { cliInteraction } from './mcpInteraction.ts';
 import { UsageError, type CommandIO } from './io.ts';
+import { errorMessage } from '../errors.ts';
 
 /** The values of MODEL_OPTIONS (io.ts) as parseArgs gives them. */
 export type ModelFlagValues = { provider?: string; 'base-url'?: string; 'api-key-env'?: string; vision?: string };
@@ -59,7 +60,7 @@ export function parseModelFlags(values: ModelFlagValues, env: NodeJS.ProcessEnv,
     try {
       baseUrl = resolveOllamaHost(flagUrl ?? env.OLLAMA_HOST ?? settings.providers.ollama.host);
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw new UsageError(errorMessage(error));
     }
   }
   return { kind, baseUrl, apiKey, vision: vision ? { vision, source: 'flag' } : undefined };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultSettings, type Settings } from '../../common/settings.ts';
 import { parseSettings } from '../settings/settingsSchema.ts';
+import { errorMessage } from '../errors.ts';
 
 /**
  * The app's settings as the CLI reads them: read-only (the CLI never rewrites the app's
@@ -19,6 +20,6 @@ export async function readCliSettings(dataDir: string): Promise<{ settings: Sett
     if (parsed.ok) return { settings: parsed.settings };
     return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${parsed.message}` };
   } catch (error) {
-    return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${error instanceof Error ? error.message : String(error)}` };
+    return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${errorMessage(error)}` };
   }
 }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../errors.ts';
 
 /**
  * Exit codes scripts rely on (architecture §10, README): 5 a stored conversation or the data
@@ -52,7 +53,7 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
 }
 

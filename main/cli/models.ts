@@ -2,7 +2,7 @@
 // (architecture §10): what the server has, and for each model whether it can see and who said so.
 import type { ModelInfo, ProviderKind, VisionSource } from '../../common/models.ts';
 import { ProviderError } from '../models/provider.ts';
-import { boundText } from '../redact.ts';
+import { boundText } from '../scrubSecrets.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
@@ -55,7 +55,7 @@ export const modelsCommand = {
       models = await services.models.list({ provider: kind });
     } catch (error) {
       if (error instanceof ProviderError) {
-        io.err(`glance models: ${boundText(services.redact(error.message))}\n`);
+        io.err(`glance models: ${boundText(services.scrubSecrets(error.message))}\n`);
         return EXIT.modelFailed;
       }
       throw error;

@@ -10,12 +10,13 @@ import { createMcpHub, type CreateMcpHubOptions } from '../mcp/createMcpHub.ts';
 import type { McpHub, McpReconfigured, McpServerHealth } from '../mcp/mcpHub.ts';
 import type { TokenStore } from '../mcp/mcpOAuth.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
-import { redact } from '../redact.ts';
+import { scrubSecrets } from '../scrubSecrets.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
 import { createCore, type GlanceCore } from './createCore.ts';
 import type { TextReader } from '../ocr/textReader.ts';
 import { mcpToolProvider } from './mcpTools.ts';
 import { createModelResolver, type EndpointOverride, type ModelResolver, type SettingsSource } from './modelResolver.ts';
+import { errorMessage } from '../errors.ts';
 
 export type ComposeOptions = {
   dataDir: string;
@@ -58,7 +59,7 @@ export type Services = GlanceCore & {
   models: ModelResolver;
   hub?: McpHub;
   /** Strips the known keys (secret store, MCP tokens) and the usual key and image patterns. */
-  redact(text: string): string;
+  scrubSecrets(text: string): string;
   log(line: string): void;
   /** Stop MCP servers. */
   close(): Promise<void>;
@@ -67,9 +68,9 @@ export type Services = GlanceCore & {
 export function composeServices(options: ComposeOptions): Services {
   const { dataDir, settings, secrets } = options;
   const secretValues = () => [...secrets.knownValues(), ...(options.mcpTokens?.knownValues() ?? []), ...mcpSecretValues(settings.current())];
-  const redactLine = (text: string) => redact(text, secretValues());
+  const scrubLine = (text: string) => scrubSecrets(text, secretValues());
   const sink = options.log ?? ((line: string) => console.error(`[glance] ${line}`));
-  const log = (line: string) => sink(redactLine(line));
+  const log = (line: string) => sink(scrubLine(line));
 
   const current = settings.current();
   const core = createCore({
@@ -121,7 +122,7 @@ export function composeServices(options: ComposeOptions): Services {
         applied = wanted;
         void live.reconfigure(fromSettings(next.mcpServers)).then(
           (d) => log(`MCP servers applied: ${describeReconfigure(d)}`),
-          (error: unknown) => log(`MCP servers could not be applied: ${error instanceof Error ? error.message : String(error)}`),
+          (error: unknown) => log(`MCP servers could not be applied: ${errorMessage(error)}`),
         );
       });
       // At launch, in the background: a broken server shows in Settings before first use. One
@@ -137,7 +138,7 @@ export function composeServices(options: ComposeOptions): Services {
     secrets,
     models,
     ...(hub ? { hub } : {}),
-    redact: redactLine,
+    scrubSecrets: scrubLine,
     log,
     close: async () => {
       offLimits?.();

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import { startHarness } from './startHarness.ts';
+import { errorMessage } from '../errors.ts';
 
 const USAGE = 'usage: npm run harness -- [--port N] [--data-dir DIR] [--ollama-host URL] [--mcp-config FILE] [--allow-loopback-fetch] [--no-capture]';
 
@@ -77,6 +78,6 @@ async function run(): Promise<number> {
 }
 
 process.exitCode = await run().catch((error: unknown) => {
-  console.error(`harness: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`harness: ${errorMessage(error)}`);
   return 1;
 });

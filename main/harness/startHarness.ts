@@ -171,7 +171,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       platform: `${process.platform} (harness)`,
     },
   });
-  const redactLine = services.redact;
+  const scrubLine = services.scrubSecrets;
   const offSettings = settings.onChange((s) => push('settings:changed', maskSettings(s)));
 
   // ---- HTTP: the built renderer, read-only
@@ -197,7 +197,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const router = createIpcRouter({
     handlers,
     isTrustedSender: (s) => s.isMainFrame && new URL(s.url).origin === origin,
-    redact: redactLine,
+    scrubSecrets: scrubLine,
     log: (line) => log(line),
   });
 

@@ -6,6 +6,7 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import { decodedInput } from './decodeInput.ts';
 import type { AttachmentStore } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 export type Region = { x: number; y: number; width: number; height: number };
 
@@ -97,7 +98,7 @@ export async function cropAttachment(
     const png = await input.image().extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
     return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined };
   } catch (error) {
-    return { ok: false, code: 'corrupt', message: `The image ${info.id} could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}.` };
+    return { ok: false, code: 'corrupt', message: `The image ${info.id} could not be read: ${errorMessage(error).split('\n')[0]}.` };
   }
 }
 

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { Limits } from '../../common/limits.ts';
 import { tooManyPixels, type DecodeRefusal } from './decodeInput.ts';
+import { errorMessage } from '../errors.ts';
 
 export type HeicPixels = { ok: true; data: Buffer; width: number; height: number; channels: 4 };
 
@@ -87,7 +88,7 @@ export async function decodeHeic(bytes: Uint8Array, limits: Pick<Limits, 'maxInp
     return { ok: true, data: Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength), width: result.width, height: result.height, channels: 4 };
   } catch (error) {
     options.signal?.throwIfAborted();
-    return { ok: false, code: 'corrupt', message: `This HEIC/HEIF photo cannot be decoded (${error instanceof Error ? error.message : String(error)}). Export it as JPEG and attach that.` };
+    return { ok: false, code: 'corrupt', message: `This HEIC/HEIF photo cannot be decoded (${errorMessage(error)}). Export it as JPEG and attach that.` };
   } finally {
     void worker.terminate();
   }

@@ -1,6 +1,7 @@
 // Worker thread for heic.ts: one HEIC/HEIF decode with libheif-js (WebAssembly), then it ends.
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
+import { errorMessage } from '../errors.ts';
 
 type HeifImage = {
   get_width(): number;
@@ -29,6 +30,6 @@ parentPort?.once('message', (message: { bytes: Uint8Array; maxPixels: number }) 
       post({ ok: true, width, height, data: out }, [out.buffer as ArrayBuffer]);
     });
   } catch (error) {
-    post({ ok: false, message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+    post({ ok: false, message: errorMessage(error).split('\n')[0] });
   }
 });

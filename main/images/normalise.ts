@@ -17,6 +17,7 @@ import { fitForModel } from './imageRule.ts';
 import { jpegClaimedSize, jpegTooSmall } from './jpegPlausible.ts';
 import type { SniffedKind } from './sniff.ts';
 import type { ImageProfile, PreparedImage } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 export type NormalisedImage = Omit<PreparedImage, 'name' | 'modelInput' | 'tokens' | 'legibility'>;
 export type NormaliseResult = { ok: true; image: NormalisedImage } | ImageRefusal;
@@ -70,7 +71,7 @@ export async function normaliseImage(
     // libjpeg stops at sides over 65500 before saying the size: that file is too big, not damaged.
     const claimed = sniffed.mime === 'image/jpeg' ? jpegClaimedSize(data) : undefined;
     if (claimed && claimed.width * claimed.height > limits.maxInputPixels) return tooManyPixels(claimed.width, claimed.height, limits.maxInputPixels);
-    return corrupt(error instanceof Error ? error.message : String(error));
+    return corrupt(errorMessage(error));
   }
   signal?.throwIfAborted();
   if (meta.format === 'heif' && meta.compression !== 'av1') {
@@ -115,7 +116,7 @@ export async function normaliseImage(
     return pipeline.toColourspace(grey ? 'b-w' : 'srgb');
   };
   const decodeRefusal = (error: unknown): ImageRefusal => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return /pixel limit/i.test(message) ? tooManyPixels(width, height, limits.maxInputPixels) : corrupt(message);
   };
   const accept = (encoded: Encoded, size: { width: number; height: number }): NormaliseResult => ({

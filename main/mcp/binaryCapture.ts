@@ -16,6 +16,7 @@ import { classifyContent, dropMangled, mangledBinary, mangledNotice, utf8 } from
 import type { CaptureRule } from './config.ts';
 import { IMAGE_NAME, nameFromUri, safeFileName, withExtension } from '../../common/fileNames.ts';
 import { extensionFor, saveCapture } from './saveCapture.ts';
+import { errorMessage } from '../errors.ts';
 
 /** What a tool call gives the engine (architecture §5: images go to the delivery queue, text to the tool message). */
 export type McpToolOutcome = {
@@ -105,7 +106,7 @@ export class BinaryCapture {
         try {
           await this.#block(block, job);
         } catch (error) {
-          this.#note(job, `a ${blockType(block)} block could not be processed (${errorText(error)}); it was left out`);
+          this.#note(job, `a ${blockType(block)} block could not be processed (${errorMessage(error)}); it was left out`);
           parts.push({ kind: 'ours', text: `[${blockType(block)} content left out: it could not be processed]` });
         }
       }
@@ -113,7 +114,7 @@ export class BinaryCapture {
         await this.#text(JSON.stringify(result.structuredContent), job);
       }
     } catch (error) {
-      this.#note(job, `capture failed (${errorText(error)}); passing the result through`);
+      this.#note(job, `capture failed (${errorMessage(error)}); passing the result through`);
       parts.length = 0;
       parts.push(...passThrough(result));
     }
@@ -169,8 +170,8 @@ export class BinaryCapture {
     try {
       contents = await read(uri, job.ctx.signal);
     } catch (error) {
-      this.#note(job, `resource link ${uri} could not be read (${errorText(error)})`);
-      job.parts.push({ kind: 'server', text: `${label.slice(0, -1)} — it could not be read: ${errorText(error).slice(0, 200)}]` });
+      this.#note(job, `resource link ${uri} could not be read (${errorMessage(error)})`);
+      job.parts.push({ kind: 'server', text: `${label.slice(0, -1)} — it could not be read: ${errorMessage(error).slice(0, 200)}]` });
       return;
     }
     job.parts.push({ kind: 'ours', text: `${label.slice(0, -1)} — read, ${contents.length} content${contents.length === 1 ? '' : 's'}]` });
@@ -246,7 +247,7 @@ export class BinaryCapture {
       }
     } catch (error) {
       // A store that cannot be written, a rule that does not fit: the original goes through.
-      this.#note(job, `capture rule for ${job.ctx.origin} failed (${errorText(error)}); passing the original result through`);
+      this.#note(job, `capture rule for ${job.ctx.origin} failed (${errorMessage(error)}); passing the original result through`);
       job.parts.push({ kind: 'server', text });
       return;
     }
@@ -305,8 +306,8 @@ export class BinaryCapture {
         });
       } catch (error) {
         if (what.strict || job.ctx.signal?.aborted) throw error;
-        this.#note(job, `image ${name} from ${origin} could not be stored: ${errorText(error)}`);
-        return `[image from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — the attachment store failed: ${errorText(error)}]`;
+        this.#note(job, `image ${name} from ${origin} could not be stored: ${errorMessage(error)}`);
+        return `[image from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — the attachment store failed: ${errorMessage(error)}]`;
       }
       if (!admitted.ok) {
         if (what.strict) throw new Error(`not the image it claimed to be (${admitted.code}: ${admitted.message})`);
@@ -325,8 +326,8 @@ export class BinaryCapture {
       path = await saveCapture(this.#deps.capturesDir, name, bytes);
     } catch (error) {
       if (what.strict) throw error;
-      this.#note(job, `${kind} ${name} from ${origin} could not be saved: ${errorText(error)}`);
-      return `[${kind} from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — saving failed: ${errorText(error)}]`;
+      this.#note(job, `${kind} ${name} from ${origin} could not be saved: ${errorMessage(error)}`);
+      return `[${kind} from ${origin} not kept: ${name}, ${mime}, ${bytes.length} bytes — saving failed: ${errorMessage(error)}]`;
     }
     const saved = { path, name: path.slice(dirname(path).length + 1), mime, bytes: bytes.length };
     job.files.push(saved);
@@ -384,10 +385,6 @@ function passThrough(result: RawToolResult): Part[] {
 function blockType(block: unknown): string {
   const type = typeof block === 'object' && block !== null ? (block as { type?: unknown }).type : undefined;
   return typeof type === 'string' ? type.replace(/[^a-z_]/gi, '').slice(0, 32) || 'unknown' : 'unknown';
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** JSON.stringify replacer for unknown blocks: long strings (likely payloads) are elided. */

@@ -17,6 +17,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { safeFileName } from '../../common/fileNames.ts';
+import { errorMessage } from '../errors.ts';
 
 /** A field of an elicitation form: the spec's restricted JSON Schema (flat, primitive). */
 export type ElicitationField = {
@@ -111,7 +112,7 @@ export function installClientHandlers(client: Client, server: string, features: 
         await ready;
         await appendFile(file, line);
       } catch (error) {
-        log?.(`mcp ${server}: cannot write its log ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        log?.(`mcp ${server}: cannot write its log ${file}: ${errorMessage(error)}`);
       }
     });
   }

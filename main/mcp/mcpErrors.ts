@@ -4,13 +4,10 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
+import { errorMessage } from '../errors.ts';
 
 export function failed(failure: McpFailureCode, text: string): McpToolOutcome {
   return { ok: false, text, images: [], files: [], notes: [], failure };
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function seconds(ms: number): string {
@@ -86,10 +83,10 @@ export function describeError(error: unknown, lastError: string | undefined): st
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return `the process exited during start${lastError ? ` (${lastError})` : ''}`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'it did not answer the initialize request in time';
   if (error instanceof StreamableHTTPError) return httpErrorText(error, error.code);
-  const sse = /Non-200 status code \((\d+)\)|HTTP (\d{3})/.exec(errorText(error));
+  const sse = /Non-200 status code \((\d+)\)|HTTP (\d{3})/.exec(errorMessage(error));
   if (sse) return httpErrorText(error as Error, Number(sse[1] ?? sse[2]));
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return `${plainBody(errorText(error))}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
+  return `${plainBody(errorMessage(error))}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { McpToolOutcome } from './binaryCapture.ts';
+import { errorMessage } from '../errors.ts';
 
 type Validate = (value: unknown) => { valid: boolean; errorMessage?: string | undefined };
 const validators = new AjvJsonSchemaValidator();
@@ -17,7 +18,7 @@ export class OutputSchemas {
       try {
         this.#byTool.set(tool.name, validators.getValidator(tool.outputSchema as never));
       } catch (error) {
-        log?.(`the output schema of ${tool.name} does not compile (${error instanceof Error ? error.message : String(error)}); its results are not checked`);
+        log?.(`the output schema of ${tool.name} does not compile (${errorMessage(error)}); its results are not checked`);
       }
     }
   }

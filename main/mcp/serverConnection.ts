@@ -14,7 +14,7 @@ import { substituteInputs, type McpServerConfig } from '../../common/mcpConfig.t
 import { abortable } from '../abortable.ts';
 import type { McpToolOutcome } from './binaryCapture.ts';
 import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
-import { describeError, errorLine, errorText, failed, seconds } from './mcpErrors.ts';
+import { describeError, errorLine, failed, seconds } from './mcpErrors.ts';
 import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { endSession, hasAuthorization, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
@@ -23,6 +23,7 @@ import { createStdioTransport } from './stdioTransport.ts';
 import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotifications.ts';
 import { OutputSchemas } from './outputSchemas.ts';
 import { claimedTitle } from './namespacedName.ts';
+import { errorMessage } from '../errors.ts';
 
 // Loose on purpose: the SDK's strict schema would reject a whole result for one malformed
 // block (or atob() a 7 MB string just to validate it); binary capture judges blocks itself.
@@ -340,7 +341,7 @@ export class ServerConnection {
       client = await this.ensure(options.signal, { respectBackoff: false });
     } catch (error) {
       if (options.signal?.aborted) return failed('aborted', `The call to ${origin} was cancelled before the server was ready.`);
-      return failed(this.#state === 'closed' ? 'closed' : 'server-unavailable', errorText(error));
+      return failed(this.#state === 'closed' ? 'closed' : 'server-unavailable', errorMessage(error));
     }
     if (this.config.disabledTools.includes(tool)) return failed('unknown-tool', `The tool ${origin} is disabled in the configuration of MCP server "${this.name}".`);
     const timeout = options.timeoutMs ?? this.config.timeoutMs ?? this.#opts.defaultTimeoutMs;
@@ -385,7 +386,7 @@ export class ServerConnection {
         this.#setState('hung');
         this.#message = `a call to ${origin} timed out; the server will be restarted on next use`;
       }
-      const total = /Maximum total timeout/.test(errorText(error)) ? ` (total limit ${seconds(timeout * 10)})` : '';
+      const total = /Maximum total timeout/.test(errorMessage(error)) ? ` (total limit ${seconds(timeout * 10)})` : '';
       return failed('timeout', `The MCP tool ${origin} did not answer within ${seconds(timeout)}${total}; the call was abandoned and server "${this.name}" will be restarted on its next use.`);
     }
     if (code === ErrorCode.ConnectionClosed || (error instanceof Error && /Not connected/.test(error.message))) {
@@ -400,7 +401,7 @@ export class ServerConnection {
       this.#needsRestart = true; // a new session next time (the server may have restarted)
       return failed('server-unavailable', `MCP server "${this.name}" could not be reached while calling ${origin}: ${describeError(error, undefined)}`);
     }
-    return failed('protocol', `The MCP tool ${origin} failed: ${errorText(error)}`);
+    return failed('protocol', `The MCP tool ${origin} failed: ${errorMessage(error)}`);
   }
 }
 

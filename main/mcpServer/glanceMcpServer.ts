@@ -8,6 +8,7 @@ import type { TextReader } from '../ocr/textReader.ts';
 import { CAPTURE_SCHEME, type CaptureShelf } from './captureShelf.ts';
 import { captureScreen, listDisplays, listWindows, toolError, zoom, type CaptureDeps } from './captureTools.ts';
 import { describe, readText, type Describer } from './textTools.ts';
+import { errorMessage } from '../errors.ts';
 
 export type SessionDeps = CaptureDeps & { ocr: TextReader; describe: Describer; version: string };
 
@@ -46,7 +47,7 @@ export function createSessionServer(deps: SessionDeps): McpServer {
       return await handler(args, extra.signal);
     } catch (error) {
       if (extra.signal.aborted) throw error;
-      return toolError(`Glance failed: ${error instanceof Error ? error.message : String(error)}`);
+      return toolError(`Glance failed: ${errorMessage(error)}`);
     }
   };
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../errors.ts';
 
 /** Largest JSON-RPC body accepted: tool arguments are small; images only ever go out. */
 const MAX_BODY = 1024 * 1024;
@@ -30,7 +31,7 @@ export async function serveHttp(makeServer: () => McpServer, options: { host: st
 
   const httpServer = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      options.log(`mcp serve: ${error instanceof Error ? error.message : String(error)}`);
+      options.log(`mcp serve: ${errorMessage(error)}`);
       if (!res.headersSent) send(res, 500, 'Internal error.');
       else res.end();
     });

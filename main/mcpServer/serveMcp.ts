@@ -12,6 +12,7 @@ import { createSessionServer, type SessionDeps } from './glanceMcpServer.ts';
 import { serveHttp, type HttpServing } from './httpServe.ts';
 import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
+import { errorMessage } from '../errors.ts';
 
 export type ServeOptions = {
   capturer: ScreenCapturer;
@@ -43,7 +44,7 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
     try {
       seer = (await services.models.imageTargetFor(selection)).seer;
     } catch (error) {
-      return { ok: false, message: `No vision model is reachable: ${services.redact(error instanceof Error ? error.message : String(error))}` };
+      return { ok: false, message: `No vision model is reachable: ${services.scrubSecrets(errorMessage(error))}` };
     }
     if (!seer) return { ok: false, message: "None of Glance's configured models can see images: set a default model that sees, or a vision helper, in Glance's Settings." };
     const fitted = await services.intake.admit({ attachmentId: info.id }, seer.target, 'tool', { signal });
@@ -57,7 +58,7 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
       }
     } catch (error) {
       if (signal.aborted) throw error;
-      return { ok: false, message: `${seer.model} could not answer: ${services.redact(error instanceof Error ? error.message : String(error))}` };
+      return { ok: false, message: `${seer.model} could not answer: ${services.scrubSecrets(errorMessage(error))}` };
     }
     return text.trim() ? { ok: true, text: text.trim(), model: seer.model } : { ok: false, message: `${seer.model} gave an empty answer.` };
   };
@@ -66,7 +67,7 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
 function sweep(services: Services): void {
   const retentionDays = services.settings.current().attachments.retentionDays;
   void sweepAttachments({ attachments: services.attachments, conversations: services.conversations, dataDir: services.dataDir, retentionDays }).catch((error: unknown) =>
-    services.log(`retention sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+    services.log(`retention sweep failed: ${errorMessage(error)}`),
   );
 }
 

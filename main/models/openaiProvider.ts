@@ -20,6 +20,7 @@ import { ProviderError } from './provider.ts';
 import { mapProviderFailure, type ProviderWording } from './providerErrors.ts';
 import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolCall, ToolSpec } from './provider.ts';
 import { toolArguments } from './toolArguments.ts';
+import { errorMessage } from '../errors.ts';
 
 export type OpenAICompatibleProviderOptions = {
   /** Default https://api.openai.com/v1. Local servers: e.g. http://127.0.0.1:8080/v1. */
@@ -387,7 +388,7 @@ function apiErrorText(error: unknown): string {
     const message = isRecord(body) ? body.message : undefined;
     text = typeof message === 'string' && message ? message : error.message.replace(/^\d{3}\s+/, '');
   } else {
-    text = error instanceof Error ? error.message : String(error);
+    text = errorMessage(error);
   }
   return text.replace(/[.\s]+$/, '') || 'unknown error';
 }

@@ -5,6 +5,7 @@
 import { cancelled, isConnectFailure, isDroppedConnection, seconds, type CallGuard } from './callGuard.ts';
 import type { ProviderErrorCode } from '../../common/models.ts';
 import { ProviderError } from './provider.ts';
+import { errorMessage } from '../errors.ts';
 
 /** What a status means, whoever answered it. */
 export function codeForStatus(status: number): ProviderErrorCode {
@@ -100,6 +101,6 @@ export function mapProviderFailure(error: unknown, ctx: FailureContext, words: P
 
 /** An error's message without a trailing full stop, never empty. */
 export function errorDetail(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.replace(/[.\s]+$/, '') || 'unknown error';
 }

@@ -8,6 +8,7 @@ import type { Region } from '../images/cropImage.ts';
 import { decodedInput } from '../images/decodeInput.ts';
 import type { ImageTextReader } from '../images/types.ts';
 import { OcrError, type OcrReading, type TextReader } from './textReader.ts';
+import { errorMessage } from '../errors.ts';
 
 /** A 4K screen (8.3 MP) is read as it is; anything larger is scaled down to this first. */
 export const OCR_MAX_PIXELS = 12_000_000;
@@ -45,7 +46,7 @@ export async function readImageText(
     // Transparency over white (dark text on a transparent PNG would vanish), then luma only.
     png = await pipeline.flatten({ background: '#ffffff' }).greyscale().png({ compressionLevel: 1 }).toBuffer();
   } catch (error) {
-    return { ok: false, code: 'corrupt', message: `The image cannot be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]}).` };
+    return { ok: false, code: 'corrupt', message: `The image cannot be read (${errorMessage(error).split('\n')[0]}).` };
   }
   options.signal?.throwIfAborted();
   try {

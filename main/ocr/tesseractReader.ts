@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
+import { errorMessage } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -105,7 +106,7 @@ export class TesseractReader implements TextReader {
       if (error instanceof OcrError) throw error;
       if (this.#worker === workerPromise) this.#worker = undefined;
       void workerPromise.then((w) => w.terminate()).catch(() => undefined);
-      throw new OcrError('failed', `Local OCR failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }

@@ -1,7 +1,7 @@
 // The CLI's MCP sign-ins (OAuth tokens, client registrations), kept between runs the way `gh`
 // keeps its token: one JSON file in the config dir, `mcp-tokens.json`, readable by the user
 // only (0600, its folder 0700), written atomically. Never in settings.json and never printed:
-// every token read or written is known to redact(). The app keeps them in its safeStorage
+// every token read or written is known to scrubSecrets(). The app keeps them in its safeStorage
 // secret store instead (encrypted by the OS keyring).
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -39,7 +39,7 @@ export class FileTokenStore {
     return this.#update((all) => void delete all[name]);
   }
 
-  /** Tokens this process has read or written, for redact(). */
+  /** Tokens this process has read or written, for scrubSecrets(). */
   knownValues(): readonly string[] {
     return [...this.#known];
   }

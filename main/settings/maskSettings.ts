@@ -46,7 +46,7 @@ export function unmaskPatch(patch: SettingsPatch, current: Settings): SettingsPa
   return { ...patch, mcpServers };
 }
 
-/** Every value the mask hides, for `redact()`. */
+/** Every value the mask hides, for `scrubSecrets()`. */
 export function mcpSecretValues(settings: Settings): string[] {
   const out: string[] = [];
   for (const config of Object.values(settings.mcpServers)) {

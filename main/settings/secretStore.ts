@@ -21,7 +21,7 @@ export interface SecretStore {
   /** Names of the stored keys (never values). */
   names(): Promise<string[]>;
   backend(): Promise<SecretBackendInfo>;
-  /** Values this process has read or written, for `redact()`. */
+  /** Values this process has read or written, for `scrubSecrets()`. */
   knownValues(): readonly string[];
 }
 

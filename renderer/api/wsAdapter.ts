@@ -8,6 +8,7 @@
 // Like the preload, every call answers `{ ok:false }` rather than rejecting.
 import type { GlanceApi, IpcResult } from '../../common/ipc.ts';
 import { EVENT_CHANNELS, INVOKE_CHANNELS, eventMethodName, invokeMethodName } from '../../common/ipcChannels.ts';
+import { errorMessage } from '../../common/errors.ts';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused';
 
@@ -114,7 +115,7 @@ export function createWsApi(options: WsApiOptions): GlanceApi & { close(): void 
       try {
         frame = JSON.stringify({ id, channel, payload: encodePayload(request) });
       } catch (error) {
-        resolve({ ok: false, code: 'ipc-failed', message: `${channel}: ${error instanceof Error ? error.message : String(error)}` });
+        resolve({ ok: false, code: 'ipc-failed', message: `${channel}: ${errorMessage(error)}` });
         return;
       }
       const timer = setTimeout(() => {

@@ -4,6 +4,7 @@
 import { formatConfigError, parseMcpConfig } from '../../common/mcpConfig.ts';
 import { McpServers, type Settings } from '../../common/settings.ts';
 import { firstJsonMistake } from './jsonSpot.ts';
+import { errorMessage } from '../../common/errors.ts';
 
 /**
  * Reads a Claude-desktop-style file (`{ "mcpServers": { … } }`, or the bare map) and merges
@@ -47,7 +48,7 @@ export type JsonSpot = { line: number; column: number; offset: number };
  */
 export function jsonErrorAt(text: string, error: unknown): { message: string; where?: JsonSpot } {
   const mistake = firstJsonMistake(text);
-  if (!mistake) return { message: `${error instanceof Error ? error.message : String(error)}.` };
+  if (!mistake) return { message: `${errorMessage(error)}.` };
   const { offset } = mistake;
   const before = text.slice(0, offset);
   const line = before.split('\n').length;

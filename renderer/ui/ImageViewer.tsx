@@ -6,6 +6,7 @@ import type { AttachmentLike, ImageView } from '../state/chatReducer.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { CloseIcon } from './icons.tsx';
 import { sizeText } from './Thumbnail.tsx';
+import { errorMessage } from '../../common/errors.ts';
 
 type Original = { state: 'loading' } | { state: 'error'; message: string } | ({ state: 'ready' } & IpcValue<'attachments:original'>);
 
@@ -195,7 +196,7 @@ export function ImageViewer() {
               <button type="button" className="ghost small" aria-pressed={zoom === 'fit'} disabled={!ready} onClick={() => setZoom(zoom === 'fit' ? 1 : 'fit')}>
                 {zoom === 'fit' ? 'Fit' : `${Math.round(zoom * 100)}%`}
               </button>
-              <button type="button" className="ghost small" disabled={!ready} onClick={() => ready && void copyImage(ready.dataUrl).then(() => setNote('Copied.'), (e: unknown) => setNote(`Could not copy: ${e instanceof Error ? e.message : String(e)}`))}>
+              <button type="button" className="ghost small" disabled={!ready} onClick={() => ready && void copyImage(ready.dataUrl).then(() => setNote('Copied.'), (e: unknown) => setNote(`Could not copy: ${errorMessage(e)}`))}>
                 Copy image
               </button>
               {ready && (

@@ -8,7 +8,7 @@ import { INVOKE_CHANNELS } from '../../common/ipc.ts';
 import { createIpcRouter, createSenderCheck, fail, type IpcHandlers, type IpcRouter } from '../../main/api/ipcRouter.ts';
 import { settingsHandlers } from '../../main/api/settingsHandlers.ts';
 import { MASK, mcpSecretValues } from '../../main/settings/maskSettings.ts';
-import { redact } from '../../main/redact.ts';
+import { scrubSecrets } from '../../main/scrubSecrets.ts';
 import { SafeStorageSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { fakeSafeStorage } from '../settings/safeStorageFixture.ts';
@@ -47,7 +47,7 @@ beforeEach(async () => {
   router = createIpcRouter({
     handlers,
     isTrustedSender: createSenderCheck({ appOrigin: 'app://glance' }),
-    redact: (text) => redact(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]),
+    scrubSecrets: (text) => scrubSecrets(text, [...secrets.knownValues(), ...mcpSecretValues(settings.current())]),
     log: (line) => logs.push(line),
   });
 });

@@ -1,11 +1,11 @@
 // The CLI's sign-in file: concurrent saves both kept, secrets inside a sign-in known to
-// redact(), a broken file reported in plain words and replaced (nothing thrown at the user).
+// scrubSecrets(), a broken file reported in plain words and replaced (nothing thrown at the user).
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTokenStore, TOKEN_FILE } from '../../main/settings/fileTokenStore.ts';
-import { redact } from '../../main/redact.ts';
+import { scrubSecrets } from '../../main/scrubSecrets.ts';
 
 describe('FileTokenStore', () => {
   let dir: string;
@@ -28,7 +28,7 @@ describe('FileTokenStore', () => {
   it('knows the tokens inside a stored sign-in, so a log line that echoes one is redacted', async () => {
     const store = new FileTokenStore(dir);
     await store.set('mcp-oauth.x', JSON.stringify({ tokens: { access_token: 'at-1234567890', refresh_token: 'rt-0987654321' }, client: { client_id: 'c1', client_secret: 'shh-secret-1' } }));
-    const line = redact('request failed: Authorization: Bearer at-1234567890 (refresh rt-0987654321, secret shh-secret-1)', store.knownValues());
+    const line = scrubSecrets('request failed: Authorization: Bearer at-1234567890 (refresh rt-0987654321, secret shh-secret-1)', store.knownValues());
     expect(line).not.toMatch(/at-1234567890|rt-0987654321|shh-secret-1/);
   });
 

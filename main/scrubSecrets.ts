@@ -1,3 +1,5 @@
+// Scrubbing, not redaction: this cleans log lines and error text; `redact` means the image
+// door's privacy stage (main/privacy).
 /**
  * Strips API keys and image payloads from text bound for a log line or an error message
  * (architecture §8). Known secret values are removed verbatim; the patterns catch the rest:
@@ -27,7 +29,7 @@ const BYTE_LIST = /\[\s*\d{1,3}(?:\s*,\s*\d{1,3}){63,}\s*\]/g;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function redact(text: string, secrets: Iterable<string> = []): string {
+export function scrubSecrets(text: string, secrets: Iterable<string> = []): string {
   let out = text;
   const known = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   if (known.length > 0) out = out.replace(new RegExp(known.map(escapeRegExp).join('|'), 'g'), '[redacted]');
@@ -64,5 +66,5 @@ export function boundText(text: string, max = ERROR_TEXT_MAX): string {
  * first (so a cut never leaves half a key behind), then bounded.
  */
 export function safeErrorText(text: string, secrets: Iterable<string> = [], max = ERROR_TEXT_MAX): string {
-  return boundText(redact(text, secrets), max);
+  return boundText(scrubSecrets(text, secrets), max);
 }
