@@ -6,6 +6,7 @@
 // pixels of the image given, as a single whole-image reading's would.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { errorMessage } from '../errors.ts';
 import { joinRows } from './tesseractReader.ts';
 import { bands, findTextRegions, type TextRegion } from './textRegions.ts';
 import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
@@ -63,7 +64,7 @@ export class RegionReader implements TextReader {
       const { data, info } = await sharp(png).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       grey = { data, width: info.width, height: info.height };
     } catch (error) {
-      throw new OcrError('failed', `Local OCR failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     }
     const blocks = findTextRegions(grey.data, grey.width, grey.height).flatMap((r) => bands(grey.data, grey.width, r));
     let results: { block: TextRegion; scale: number; tile: Tile }[];
@@ -91,7 +92,7 @@ export class RegionReader implements TextReader {
       stop.abort();
       if (signal.aborted && (deadline.aborted || options.signal?.aborted)) throw stopped();
       if (error instanceof OcrError) throw error;
-      throw new OcrError('failed', `Local OCR failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     }
     const lines: OcrLine[] = [];
     const words: OcrWord[] = [];
