@@ -1,4 +1,4 @@
-// A model stream that stalls must not hang the turn (issue 30 item 5): a server that sends its
+// A model stream that stalls must not hang the turn: a server that sends its
 // headers and then nothing kept a turn waiting past 150 s. Each step's stream runs under two
 // clocks — silence between events (`streamIdleMs`) and the whole answer (`maxAnswerMs`) — and
 // either ends it as `interrupted`, keeping what arrived (the turn loop stores the partial).

@@ -66,7 +66,7 @@ export const askCommand = {
     const kind = flags.kind;
 
     // SIGINT (Ctrl-C) and SIGTERM (a kill, a supervisor) stop the turn like Stop: what streamed is
-    // stored, marked interrupted, and the run exits 130 / 143 (issue 30 item 6).
+    // stored, marked interrupted, and the run exits 130 / 143.
     const controller = new AbortController();
     const stopped = { by: 'SIGINT' as 'SIGINT' | 'SIGTERM' };
     const onSigint = () => controller.abort();
