@@ -30,6 +30,8 @@ export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarge
       await store.getState().loadModels(true);
     } finally {
       probing = false;
+      // The answer came while this attempt was running (no new timer then): still down, wait again.
+      if (isDown(store.getState().modelErrors)) schedule();
     }
   };
   const schedule = () => {

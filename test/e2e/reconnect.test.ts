@@ -31,6 +31,9 @@ describe('with the model server down', () => {
     await providers.click();
     await expect.poll(() => page.evaluate<string | null>('document.activeElement?.id ?? null')).toBe('settings-providers-title');
     await page.keyboard.press('Escape');
+    await status(page).waitFor();
+    // An attempt or two fail meanwhile (at about 2 and 6 s); the next still comes.
+    await page.waitForTimeout(5000);
 
     await suite.server().setDown(false);
     // No Retry pressed: the next attempt (at most 8 s after the first few) finds it.
