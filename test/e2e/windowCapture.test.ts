@@ -100,6 +100,17 @@ describe('the ask window: This window', () => {
     expect(w).toBeGreaterThan(RED.width / 2 - 10);
     expect(w).toBeLessThan(RED.width / 2 + 10);
 
+    // …and marks on that region of the window: a blue marker in its middle, placed by keyboard.
+    await item.getByRole('button', { name: /^Mark up / }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('toolbar', { name: 'Mark up' }).getByRole('radio', { name: 'Marker' }).click();
+    await dialog.getByRole('toolbar', { name: 'Mark up' }).getByLabel('Colour').fill('#0000ff');
+    await dialog.getByRole('group', { name: 'Mark-up canvas' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('status').filter({ hasText: 'Marker 1 added.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
     await page.getByRole('textbox', { name: 'Message' }).fill('What is in this window?');
     await page.keyboard.press('Enter');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'I received 1 image' }).waitFor();
@@ -107,9 +118,14 @@ describe('the ask window: This window', () => {
     expect(request.images).toHaveLength(1);
     expect(request.images[0]).toMatchObject({ width: w, height: h });
     const [png] = sentImages(request.body);
-    // The red window's pixels, nothing of the desktop around it or of the blue window.
+    // The red window's pixels, nothing of the desktop around it or of the blue window…
     for (const [px, py] of [[3, 3], [w - 3, 3], [3, h - 3], [w - 3, h - 3]] as const) expect(await rgbAt(png!, px, py)).toBe('255,0,0');
+    // …with the marker drawn in the middle of the region.
+    const [mr, mg, mb] = (await rgbAt(png!, Math.round(w / 2) - 6, Math.round(h / 2) - 6)).split(',').map(Number);
+    expect(mb! > 190 && mr! < 90 && mg! < 90).toBe(true);
     const user = request.messages.find((m) => m.role === 'user')!;
+    // Region, window and marks compose: the label names the window and lists the marker in the sent pixels.
     expect(user.text).toContain(`window "${RED.title}" of app "Chromium", shown as ${w}×${h}`);
+    expect(user.text).toMatch(new RegExp(`marks: 1 marker \\(${Math.round(w / 2)},${Math.round(h / 2)}\\)\\]`));
   });
 });
