@@ -109,6 +109,7 @@ export function composeServices(options: ComposeOptions): Services {
         tokens: options.mcpTokens ?? secrets,
         parentEnv: env,
         ingestBytes: core.limits.ingestBytes,
+        storeLimits: () => core.limits,
         ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
       core.tools.addProvider(mcpToolProvider(hub));

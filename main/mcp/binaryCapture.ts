@@ -7,6 +7,7 @@
 import { dirname } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AttachmentInfo } from '../../common/images.ts';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { DEFAULT_PROFILES } from '../images/profiles.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import type { ImageTarget } from '../images/types.ts';
@@ -17,6 +18,7 @@ import type { CaptureRule } from './config.ts';
 import { IMAGE_NAME, nameFromUri, safeFileName, withExtension } from '../../common/fileNames.ts';
 import { extensionFor, saveCapture } from './saveCapture.ts';
 import { errorMessage } from '../errors.ts';
+import { StoreBudget, type StoreLimits } from './storeBudget.ts';
 
 /** What a tool call gives the engine (architecture §5: images go to the delivery queue, text to the tool message). */
 export type McpToolOutcome = {
@@ -47,6 +49,8 @@ export type BinaryCaptureDeps = {
   log?: (message: string) => void;
   /** Cap on the server's own text in one result (characters). Default 100,000. */
   maxTextChars?: number;
+  /** What one result may store (Settings → Limits), read at each result. Default DEFAULT_LIMITS'. */
+  storeLimits?: () => StoreLimits;
 };
 
 export type CaptureContext = {
@@ -99,7 +103,7 @@ export class BinaryCapture {
     const files: CapturedFile[] = [];
     const notes: string[] = [];
     const parts: Part[] = [];
-    const job: Job = { ctx, images, files, notes, parts, counter: 0, linksRead: 0 };
+    const job: Job = { ctx, images, files, notes, parts, counter: 0, linksRead: 0, budget: new StoreBudget(this.#deps.storeLimits?.() ?? DEFAULT_LIMITS) };
     try {
       const blocks = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       for (const block of blocks) {
@@ -117,6 +121,11 @@ export class BinaryCapture {
       this.#note(job, `capture failed (${errorMessage(error)}); passing the result through`);
       parts.length = 0;
       parts.push(...passThrough(result));
+    }
+    const dropped = job.budget.summary(ctx.origin);
+    if (dropped) {
+      this.#note(job, dropped);
+      parts.push({ kind: 'ours', text: `[${dropped}]` });
     }
     return { ok, text: this.#assemble(parts, notes), images, files, notes };
   }
@@ -296,6 +305,10 @@ export class BinaryCapture {
     const claimsImage = (mime.startsWith('image/') && mime !== 'image/svg+xml') || IMAGE_NAME.test(what.name);
     const isImage = what.typedImage || (sniffed?.mime.startsWith('image/') ?? false) || claimsImage;
     const { origin } = job.ctx;
+    if (!job.budget.take(bytes.length, isImage)) {
+      if (what.strict) throw new Error('over what one tool result may store');
+      return job.budget.firstDrop ? `[more from ${origin} not stored: over what one tool result may keep]` : '';
+    }
     if (isImage) {
       const name = withExtension(safeFileName(what.name, `${job.ctx.tool}-image`), sniffed?.ext ?? extensionFor(mime));
       // Through the door like every image: kept byte-exact as the original, fitted to the target.
@@ -348,7 +361,7 @@ export class BinaryCapture {
     const out: string[] = [];
     for (const part of parts) {
       if (part.kind === 'ours') {
-        out.push(part.text);
+        if (part.text) out.push(part.text);
         continue;
       }
       total += part.text.length;
@@ -370,7 +383,7 @@ export class BinaryCapture {
   }
 }
 
-type Job = { ctx: CaptureContext; images: AttachmentInfo[]; files: CapturedFile[]; notes: string[]; parts: Part[]; counter: number; linksRead: number };
+type Job = { ctx: CaptureContext; images: AttachmentInfo[]; files: CapturedFile[]; notes: string[]; parts: Part[]; counter: number; linksRead: number; budget: StoreBudget };
 
 /** When capture itself broke: keep the server's text blocks, describe the rest without bytes. */
 function passThrough(result: RawToolResult): Part[] {

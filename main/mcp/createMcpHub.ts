@@ -7,6 +7,7 @@ import type { McpConfig } from './config.ts';
 import { McpHub, type McpHubOptions } from './mcpHub.ts';
 import { oauthSignIn, type OAuthInteraction, type TokenStore } from './mcpOAuth.ts';
 import { messageLimitFor } from './stdioTransport.ts';
+import type { StoreLimits } from './storeBudget.ts';
 
 export type CreateMcpHubOptions = {
   config: McpConfig;
@@ -22,11 +23,18 @@ export type CreateMcpHubOptions = {
   parentEnv?: NodeJS.ProcessEnv;
   /** Settings → Limits → Largest file: one stdio message must hold such an image as base64. */
   ingestBytes?: number;
+  /** What one result may store (Settings → Limits), read at each result. */
+  storeLimits?: () => StoreLimits;
 } & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'onFailure'>;
 
 export function createMcpHub(options: CreateMcpHubOptions): McpHub {
   const { interaction = {} } = options;
-  const capture = new BinaryCapture({ intake: options.intake, capturesDir: join(options.dataDir, 'captures'), ...(options.log ? { log: options.log } : {}) });
+  const capture = new BinaryCapture({
+    intake: options.intake,
+    capturesDir: join(options.dataDir, 'captures'),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.storeLimits ? { storeLimits: options.storeLimits } : {}),
+  });
   const features: McpClientFeatures = {
     logDir: join(options.dataDir, 'logs', 'mcp'),
     ...(options.roots ? { roots: options.roots } : {}),

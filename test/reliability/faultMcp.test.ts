@@ -2,7 +2,7 @@
 // fail that call and the turn goes on; 1,000 images deliver a bounded few; 8 MB of text and an
 // error text echoing a key and base64 reach neither the model nor the conversation file whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatEvent } from '../../common/events.ts';
@@ -30,12 +30,12 @@ afterAll(async () => {
   await data.remove();
 });
 
-async function callThen(tools: string[]) {
+async function callThen(tools: string[], dataDir = join(data.dir, 'data')) {
   server.reset();
   server.script(...tools.map((name) => ({ toolCalls: [{ name: `bad__${name}`, arguments: {} }] })), { text: 'carried on' });
   let out = '';
   const io: CommandIO = { out: (t) => void (out += t), err: () => undefined, env: { ...process.env, OLLAMA_HOST: server.url } };
-  const code = await main(['ask', 'use the tools', '--model', 'llava-seer', '--mcp-config', config, '--data-dir', join(data.dir, 'data'), '--json'], io);
+  const code = await main(['ask', 'use the tools', '--model', 'llava-seer', '--mcp-config', config, '--data-dir', dataDir, '--json'], io);
   const events = out.trim().split('\n').map((l) => ChatEvent.parse(JSON.parse(l)));
   return { code, events, conversationId: (events.at(-1) as { conversationId: string }).conversationId };
 }
@@ -86,5 +86,18 @@ describe('a hostile MCP server', () => {
     expect(stored).not.toContain(FAULT_KEY);
     expect(hasBase64Run(stored)).toBe(false);
     expect(server.requests.at(-1)!.messages.find((m) => m.role === 'tool')!.text).not.toContain(FAULT_KEY);
+  });
+
+  it('issue 30 item 8: one result stores at most the Settings bound (10 of 1,000 images here) and says what was dropped', { timeout: 120_000 }, async () => {
+    const dataDir = join(data.dir, 'bounded');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, limits: { maxStoredImagesPerToolResult: 10 } }));
+    const { events } = await callThen(['thousand_images'], dataDir);
+    const payloads = (await readdir(join(dataDir, 'attachments'))).filter((n) => n.endsWith('.json'));
+    expect(payloads.length).toBe(10);
+    const text = ofType(events, 'tool_result')[0]!.text;
+    expect(text).toMatch(/990 more items from bad__thousand_images \(0\.\d MB\) not stored: one tool result keeps at most 10 images/);
+    expect(text).toMatch(/Settings → Limits → Images kept per tool result/);
+    expect(text.length).toBeLessThan(20_000);
   });
 });
