@@ -386,10 +386,12 @@ export class ServerConnection {
         this.#setState('hung');
         this.#message = `a call to ${origin} timed out; the server will be restarted on next use`;
       }
-      const total = /Maximum total timeout/.test(errorMessage(error)) ? ` (total limit ${seconds(timeout * 10)})` : '';
+      // The SDK's total-timeout error carries maxTotalTimeout in its data; an idle timeout does not.
+      const total = hasTotalTimeout(error) ? ` (total limit ${seconds(timeout * 10)})` : '';
       return failed('timeout', `The MCP tool ${origin} did not answer within ${seconds(timeout)}${total}; the call was abandoned and server "${this.name}" will be restarted on its next use.`);
     }
-    if (code === ErrorCode.ConnectionClosed || (error instanceof Error && /Not connected/.test(error.message))) {
+    // Closed under the call (ConnectionClosed), or never connected (the SDK's request has no transport).
+    if (code === ErrorCode.ConnectionClosed || client.transport === undefined) {
       await new Promise((resolve) => setImmediate(resolve)); // stderr of a dying process
       const why = this.#stopping ?? this.#lastError;
       return failed(
@@ -405,3 +407,8 @@ export class ServerConnection {
   }
 }
 
+/** The SDK's McpError for a call past its total timeout (not the idle one): told by its data, not its wording. */
+function hasTotalTimeout(error: unknown): boolean {
+  const data = error instanceof McpError ? (error.data as { maxTotalTimeout?: unknown } | undefined) : undefined;
+  return typeof data?.maxTotalTimeout === 'number';
+}
