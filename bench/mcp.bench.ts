@@ -5,7 +5,7 @@
 // the SDK's ReadBuffer vs the hub's LineReadBuffer.
 //   node bench/mcp.bench.ts [--runs N] [--no-write]
 // Writes docs/benchmarks-mcp.md.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +152,9 @@ ${transport.map((t) => `| ${t.mb} MB | ${t.jsonMB.toFixed(1)} MB | ${ms(t.sdk)} 
 
 process.stdout.write(report);
 if (!args['no-write']) {
-  await writeFile(join(root, 'docs', 'benchmarks-mcp.md'), report);
+  // bench:mcp-serve keeps its own section in the same file: carry it over.
+  const file = join(root, 'docs', 'benchmarks-mcp.md');
+  const kept = /<!-- mcp-serve start -->[\s\S]*<!-- mcp-serve end -->/.exec(await readFile(file, 'utf8').catch(() => ''))?.[0];
+  await writeFile(file, kept ? `${report.trimEnd()}\n\n${kept}\n` : report);
   process.stdout.write('\nwrote docs/benchmarks-mcp.md\n');
 }
