@@ -4,10 +4,12 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
+import { scrubSecrets } from '../scrubSecrets.ts';
 import { errorMessage } from '../errors.ts';
 
+/** A failed call, clean at birth: key shapes and payloads are scrubbed from its words here (a server's error or stderr may echo them). */
 export function failed(failure: McpFailureCode, text: string): McpToolOutcome {
-  return { ok: false, text, images: [], files: [], notes: [], failure };
+  return { ok: false, text: scrubSecrets(text), images: [], files: [], notes: [], failure };
 }
 
 export function seconds(ms: number): string {

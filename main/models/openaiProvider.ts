@@ -257,6 +257,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         guard,
         status,
         detail: apiErrorText(error),
+        ...(this.apiKey ? { secrets: [this.apiKey] } : {}),
         timedOut: error instanceof APIConnectionTimeoutError,
         connectFailed: error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError),
       },

@@ -42,3 +42,17 @@ describe('one status map for every provider', () => {
     guard.dispose();
   });
 });
+
+describe('clean at birth', () => {
+  it("a server's body echoing the key and an image is scrubbed and bounded where the ProviderError is made", () => {
+    const guard = new CallGuard(undefined, 60_000);
+    const key = 'sk-live-0123456789abcdefghij';
+    const body = `invalid request ${key} with image ${'QUJD'.repeat(400)} ${'x'.repeat(5000)}`;
+    const mapped = mapProviderFailure(new Error(body), { guard, model: 'm', phase: 'request', what: 'chat', status: 400, detail: body, secrets: [key] }, words);
+    guard.dispose();
+    expect(mapped.code).toBe('rejected-input');
+    expect(mapped.message).not.toContain(key);
+    expect(mapped.message).not.toMatch(/(QUJD){20}/);
+    expect(mapped.message.length).toBeLessThan(600);
+  });
+});

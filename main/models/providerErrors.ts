@@ -5,6 +5,7 @@
 import { cancelled, isConnectFailure, isDroppedConnection, seconds, type CallGuard } from './callGuard.ts';
 import type { ProviderErrorCode } from '../../common/models.ts';
 import { ProviderError } from './provider.ts';
+import { safeErrorText } from '../scrubSecrets.ts';
 import { errorMessage } from '../errors.ts';
 
 /** What a status means, whoever answered it. */
@@ -41,8 +42,10 @@ export type FailureContext = {
   what: 'chat' | 'metadata';
   /** The HTTP status, when the server answered. */
   status: number | undefined;
-  /** The server's own message (redacted and bounded later, where it is shown). */
+  /** The server's own message: scrubbed of keys and payloads and bounded here, where the error is made. */
   detail: string;
+  /** Values that must never appear in the message (this provider's API key). */
+  secrets?: readonly string[];
   /** The client's own timeout fired (besides the guard's). */
   timedOut?: boolean;
   /** The client says the connection could not be made. */
@@ -51,7 +54,19 @@ export type FailureContext = {
   incomplete?: boolean;
 };
 
+/**
+ * The one map from a client's failure to a ProviderError. Clean at birth: the server's message
+ * (which may echo the request, its key or an image's base64) is scrubbed and bounded before it
+ * goes into any sentence, so no sink downstream has to remember to.
+ */
 export function mapProviderFailure(error: unknown, ctx: FailureContext, words: ProviderWording): ProviderError {
+  return describeFailure(error, { ...ctx, detail: safeErrorText(ctx.detail, ctx.secrets ?? [], DETAIL_MAX) }, words);
+}
+
+/** The server's words inside a sentence: enough to act on, never the whole echoed body. */
+const DETAIL_MAX = 300;
+
+function describeFailure(error: unknown, ctx: FailureContext, words: ProviderWording): ProviderError {
   if (error instanceof ProviderError) return error;
   if (ctx.guard.cancelled) return cancelled(error);
   const { where } = words;
