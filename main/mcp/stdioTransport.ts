@@ -6,8 +6,8 @@
 // - it Buffer.concat()s the whole buffer on every 64 KB pipe chunk and rescans it for "\n",
 //   which is quadratic: a 30 MB result took 8.7 s to read here, 0.84 s with the buffer below.
 // So: a raised limit (the SDK's own option) and a chunk list that scans only new bytes.
-import type { ChildProcess } from 'node:child_process';
-import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment, StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -106,17 +106,57 @@ function track(child: ChildProcess | undefined): void {
   if (exitHook) return;
   exitHook = true;
   process.once('exit', () => {
-    for (const c of running) c.kill('SIGTERM');
+    for (const c of running) killTree(c, 'SIGTERM');
   });
+}
+
+/**
+ * A stdio server runs in its own process group (POSIX), so its whole tree can be ended: `npx -y
+ * pkg` (the most common config users paste) is npm, which runs the server as its child; ending
+ * npm left the server holding our pipes, and a CLI run that was done never exited.
+ */
+const OWN_GROUP = process.platform !== 'win32';
+
+function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (OWN_GROUP && child.pid) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether any process of the group is still there. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** StdioClientTransport whose read buffer is a LineReadBuffer of `maxBufferSize` bytes; its server does not outlive this process. */
 export function createStdioTransport(params: StdioServerParameters & { maxBufferSize: number }): StdioClientTransport {
   const transport = new StdioClientTransport(params);
   const start = transport.start.bind(transport);
+  const inner = transport as unknown as { _process?: ChildProcess };
+  let pid: number | undefined;
   transport.start = async () => {
-    await start();
-    track((transport as unknown as { _process?: ChildProcess })._process);
+    if (OWN_GROUP) await startDetached(transport, params);
+    else await start();
+    pid = inner._process?.pid;
+    track(inner._process);
+  };
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    await close(); // stdin end, SIGTERM, SIGKILL to the leader: the SDK's sequence
+    if (!OWN_GROUP || pid === undefined) return;
+    const group = pid;
+    if (!groupAlive(group)) return;
+    process.kill(-group, 'SIGTERM');
+    for (let i = 0; i < 10 && groupAlive(group); i++) await new Promise((r) => setTimeout(r, 50));
+    if (groupAlive(group)) killTree({ pid: group } as ChildProcess, 'SIGKILL');
   };
   const internals = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown } };
   // The SDK's field is private; if a later SDK renames it, its own buffer (with the raised limit) stays.
@@ -124,6 +164,54 @@ export function createStdioTransport(params: StdioServerParameters & { maxBuffer
     internals._readBuffer = new LineReadBuffer(params.maxBufferSize);
   }
   return transport;
+}
+
+type SdkInternals = {
+  _process?: ChildProcess;
+  _readBuffer: { append(chunk: Buffer): void };
+  _stderrStream?: NodeJS.WritableStream;
+  processReadBuffer(): void;
+};
+
+/**
+ * SDK 1.32.2's StdioClientTransport.start() (client/stdio.js) with one change, `detached`: the
+ * server leads a process group of its own (see killTree). cross-spawn's extras are Windows-only,
+ * where the SDK's own start() is used.
+ */
+function startDetached(transport: StdioClientTransport, params: StdioServerParameters): Promise<void> {
+  const t = transport as unknown as SdkInternals;
+  if (t._process) throw new Error('StdioClientTransport already started!');
+  return new Promise((resolve, reject) => {
+    const child = spawn(params.command, params.args ?? [], {
+      env: { ...getDefaultEnvironment(), ...params.env },
+      stdio: ['pipe', 'pipe', params.stderr ?? 'inherit'],
+      shell: false,
+      detached: true,
+      ...(params.cwd ? { cwd: params.cwd } : {}),
+    });
+    t._process = child;
+    child.on('error', (error) => {
+      reject(error);
+      transport.onerror?.(error);
+    });
+    child.on('spawn', () => resolve());
+    child.on('close', () => {
+      t._process = undefined;
+      transport.onclose?.();
+    });
+    child.stdin?.on('error', (error) => transport.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      try {
+        t._readBuffer.append(chunk);
+        t.processReadBuffer();
+      } catch (error) {
+        transport.onerror?.(error as Error);
+        transport.close().catch(() => undefined);
+      }
+    });
+    child.stdout?.on('error', (error) => transport.onerror?.(error));
+    if (t._stderrStream && child.stderr) child.stderr.pipe(t._stderrStream);
+  });
 }
 
 /** Whether a transport reads with LineReadBuffer (tests pin the SDK internals this relies on). */
