@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { solidPng, WHITE } from '../fixtures/images.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
+import { seriousFindings } from './axe.ts';
 import { pickModel } from './browserHarness.ts';
 import { answers, ask, chatSuite, finished } from './chatSuite.ts';
 
@@ -64,6 +65,8 @@ describe('mark-up', () => {
     for (const name of ['Box', 'Arrow', 'Marker', 'Line', 'Text']) await toolbar.getByRole('radio', { name }).waitFor();
     const summary = dialog.locator('.markup-footer .muted');
     await dialog.getByRole('img', { name: 'white.png' }).waitFor();
+    // No serious or critical axe finding in the open editor.
+    expect(await seriousFindings(page)).toEqual([]);
 
     // 1. A red box by mouse, with a note: (20%,30%)–(45%,50%).
     await toolbar.getByRole('radio', { name: 'Box' }).click();
@@ -106,6 +109,7 @@ describe('mark-up', () => {
     await page.keyboard.press('Control+z');
     await summary.filter({ hasText: '2 marks: 2 boxes' }).waitFor();
     await shot('markup-editor');
+    expect(await seriousFindings(page)).toEqual([]);
     await toolbar.getByRole('button', { name: 'Done' }).click();
     await item.getByText('2 marks: 2 boxes').waitFor();
 

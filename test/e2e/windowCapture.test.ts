@@ -11,6 +11,7 @@ import { warpX11Pointer } from '../../main/capture/x11Pointer.ts';
 import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import { seriousFindings } from './axe.ts';
 import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
 const RED = { title: 'Invoice draft', color: '#ff0000', x: 80, y: 60, width: 600, height: 400 };
@@ -80,6 +81,7 @@ describe('the ask window: This window', () => {
     await page.locator('button[aria-pressed="true"]', { hasText: 'This window' }).waitFor();
     await item.filter({ hasText: `${RED.width}×${RED.height}` }).waitFor();
     await shot('ask-this-window');
+    expect(await seriousFindings(page)).toEqual([]);
     // Off again: the whole display; on again: the window (no new capture either way).
     await toggle.click();
     await item.filter({ hasText: '1280×720' }).waitFor();
