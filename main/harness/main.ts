@@ -9,9 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
+import { relaunchWithMalloc, wantsMallocRelaunch } from '../capture/captureMalloc.ts';
 import { defaultDataDir } from '../settings/paths.ts';
-import { startHarness } from './startHarness.ts';
 import { errorMessage } from '../errors.ts';
 
 const USAGE = 'usage: npm run harness -- [--port N] [--data-dir DIR] [--ollama-host URL] [--mcp-config FILE] [--allow-loopback-fetch] [--no-capture]';
@@ -54,6 +53,7 @@ async function run(): Promise<number> {
       return 2;
     }
   }
+  const [{ startHarness }, { NodeScreenshotsCapturer }] = await Promise.all([import('./startHarness.ts'), import('../capture/nodeScreenshotsCapturer.ts')]);
   const dataDir = values['data-dir'] ? (isAbsolute(values['data-dir']) ? values['data-dir'] : resolve(values['data-dir'])) : defaultDataDir();
   const harness = await startHarness({
     dataDir,
@@ -77,7 +77,10 @@ async function run(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await run().catch((error: unknown) => {
+// The harness captures the screen for as long as it runs: on glibc it starts again with the malloc
+// settings that give each 4K frame's memory back (main/capture/captureMalloc.ts); the core and the
+// capture are loaded only in the process that serves.
+process.exitCode = wantsMallocRelaunch() ? await relaunchWithMalloc() : await run().catch((error: unknown) => {
   console.error(`harness: ${errorMessage(error)}`);
   return 1;
 });
