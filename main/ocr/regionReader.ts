@@ -107,7 +107,8 @@ export class RegionReader implements TextReader {
       }
       lineBase += top + 1;
     }
-    const rows = joinRows(lines);
+    // Words of one line that fell into two blocks (big text's wide word gaps) are one phrase again.
+    const rows = joinRows(lines, { wordGap: 1.5 });
     const confidence = words.length ? words.reduce((a, w) => a + w.confidence, 0) / words.length : 0;
     return { text: rows.map((r) => r.text).join('\n'), lines: rows, words, confidence, engine: this.engine, durationMs: Math.round(performance.now() - started) };
   }

@@ -127,7 +127,7 @@ export class TesseractReader implements TextReader {
  * line up and that sit within a few line heights of each other are joined left to right (two
  * spaces mark the gap), and rows go top to bottom. Text far to the side (another pane) stays apart.
  */
-export function joinRows(lines: readonly OcrLine[]): OcrLine[] {
+export function joinRows(lines: readonly OcrLine[], options: { /** Fragments closer than this many line heights are one phrase, joined by one space. */ wordGap?: number } = {}): OcrLine[] {
   const centre = (l: OcrLine) => l.box.y + l.box.height / 2;
   // Rows first (vertical centres within half a line of the row's first fragment), then each row
   // split where the horizontal gap is wider than 8 line heights.
@@ -159,7 +159,14 @@ export function joinRows(lines: readonly OcrLine[]): OcrLine[] {
     const right = Math.max(...row.map((f) => f.box.x + f.box.width));
     const bottom = Math.max(...row.map((f) => f.box.y + f.box.height));
     const confidence = row.reduce((a, f) => a + f.confidence, 0) / row.length;
-    return { text: row.map((f) => f.text.trim()).join('  '), confidence, box: { x, y, width: right - x, height: bottom - y } };
+    const near = options.wordGap ?? 0;
+    const text = row.map((f, i) => {
+      const prev = row[i - 1];
+      if (!prev) return f.text.trim();
+      const gap = f.box.x - (prev.box.x + prev.box.width);
+      return (gap < near * Math.max(prev.box.height, f.box.height) ? ' ' : '  ') + f.text.trim();
+    });
+    return { text: text.join(''), confidence, box: { x, y, width: right - x, height: bottom - y } };
   });
 }
 

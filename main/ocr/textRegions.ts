@@ -17,7 +17,7 @@ export type TextRegion = { x: number; y: number; width: number; height: number; 
 const CELL = 8;
 /** A step between neighbouring pixels at least this large is an edge of a glyph. */
 const STEP = 28;
-/** Text cells at most this many cells apart on a row are one block (a word gap at 28 px text is ~17 px). */
+/** Text cells at most this many cells apart on a row are one block (a word gap at 28 px text is ~17 px; wider gaps of big text are closed when the rows are joined). */
 const JOIN_X = 3;
 /** …and at most this many cell rows apart (a line gap). */
 const JOIN_Y = 2;
