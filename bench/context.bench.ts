@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { NodeScreenshotsCapturer } from '../main/capture/nodeScreenshotsCapturer.ts';
 import type { ModelChoice } from '../main/chat/chatEngine.ts';
 import { createCore } from '../main/core/createCore.ts';
-import { resolveModel } from '../main/core/resolveModel.ts';
+import { resolveModel } from '../main/core/modelResolver.ts';
 import { fitInside } from '../main/images/normalise.ts';
 import { DEFAULT_PROFILES } from '../main/images/profiles.ts';
 import { createModelServer } from '../test/fixtures/modelServer.ts';

@@ -13,7 +13,7 @@ import { buildMessages } from '../main/chat/buildMessages.ts';
 import type { ModelChoice } from '../main/chat/chatEngine.ts';
 import { fitHistory } from '../main/chat/historyBudget.ts';
 import { createCore } from '../main/core/createCore.ts';
-import { resolveModel } from '../main/core/resolveModel.ts';
+import { resolveModel } from '../main/core/modelResolver.ts';
 import { createModelServer, DEFAULT_MODELS } from '../test/fixtures/modelServer.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';

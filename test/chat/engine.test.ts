@@ -233,7 +233,7 @@ describe('failures keep what arrived', () => {
     server().script({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 150 });
     const controller = new AbortController();
     const events: string[] = [];
-    const chat = await (await import('../../main/core/resolveModel.ts')).resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server().url });
+    const chat = await (await import('../../main/core/modelResolver.ts')).resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: server().url });
     const outcome = await hh.core.engine.runTurn({ text: 'count', chat, signal: controller.signal }, (e) => {
       events.push(e.type);
       if (e.type === 'text') controller.abort();

@@ -8,7 +8,7 @@ import type { ChatEvent } from '../../common/events.ts';
 import type { ProviderKind } from '../../common/models.ts';
 import type { TurnRequest, TurnOutcome } from '../../main/chat/chatEngine.ts';
 import { createCore, type CoreOptions, type GlanceCore } from '../../main/core/createCore.ts';
-import { resolveModel } from '../../main/core/resolveModel.ts';
+import { resolveModel } from '../../main/core/modelResolver.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer, type ModelServerOptions } from '../fixtures/modelServer.ts';
 import type { Tool } from '../../main/tools/tool.ts';

@@ -2,7 +2,7 @@
 // decodes and counts every image that really arrives.
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { resolveModel } from '../../main/core/resolveModel.ts';
+import { resolveModel } from '../../main/core/modelResolver.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { engineSuite, ofType, type Harness } from './engineHarness.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
 import { main } from '../../main/cli/main.ts';
 import { createCore } from '../../main/core/createCore.ts';
-import { resolveModel } from '../../main/core/resolveModel.ts';
+import { resolveModel } from '../../main/core/modelResolver.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { hasBase64Run, ofType } from '../chat/engineHarness.ts';

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import { defaultAllowedRoots } from '../../main/core/createCore.ts';
 import { ImageIntake } from '../../main/images/imageIntake.ts';
 import { FileAttachmentStore } from '../../main/images/attachmentStore.ts';
-import { resolveModel } from '../../main/core/resolveModel.ts';
+import { resolveModel } from '../../main/core/modelResolver.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { makeHarness, ofType } from '../chat/engineHarness.ts';
 

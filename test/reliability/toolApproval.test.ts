@@ -7,7 +7,7 @@ import { ChatEvent } from '../../common/events.ts';
 import { main } from '../../main/cli/main.ts';
 import type { CommandIO } from '../../main/cli/io.ts';
 import { globMatch, policyFor } from '../../common/toolPolicy.ts';
-import { resolveModel } from '../../main/core/resolveModel.ts';
+import { resolveModel } from '../../main/core/modelResolver.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { fixtureEntry, tempDataDir } from '../mcp/helpers.ts';
