@@ -28,4 +28,11 @@ describe('TesseractReader', () => {
     const rows = joinRows([line('total 1.50', 120, 41, 80), line('Order 1', 40, 40, 60), line('Order 2', 40, 63, 60), line('far pane', 2000, 40, 60)]);
     expect(rows.map((r) => r.text)).toEqual(['Order 1  total 1.50', 'far pane', 'Order 2']);
   });
+
+  it('joins fragments closer than wordGap line heights with one space (one phrase split across two blocks)', () => {
+    const word = (text: string, x: number, width: number) => ({ text, confidence: 90, box: { x, y: 40, width, height: 40 } });
+    const split = [word('INVOICE 4821', 60, 330), word('PORT 8080', 420, 250), word('total', 900, 120)];
+    expect(joinRows(split).map((r) => r.text)).toEqual(['INVOICE 4821  PORT 8080  total']);
+    expect(joinRows(split, { wordGap: 1.5 }).map((r) => r.text)).toEqual(['INVOICE 4821 PORT 8080  total']);
+  });
 });
