@@ -269,6 +269,18 @@ describe('glance mcp serve --http (SDK client, streamable HTTP)', () => {
     expect(wrong.status).toBe(401);
     const page = await fetch(serve.url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${serve.token}`, origin: 'https://evil.example' }, body: JSON.stringify(init) });
     expect(page.status).toBe(403);
+    // A rebinding page's request carries its own host name, with the right port: refused too, Origin or not.
+    const { request } = await import('node:http');
+    const port = new URL(serve.url).port;
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${serve.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(init));
+    });
+    expect(rebound).toBe(403);
   });
 
   it('capture_screen shows the display and the original reads at full size', async () => {
