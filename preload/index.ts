@@ -3,7 +3,7 @@
 // Bundled to CommonJS (`npm run build:preload`); it requires only `electron`.
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { GlanceApi, IpcEventPayload, IpcRequestInput, IpcResult, IpcValue } from '../common/ipc.ts';
-import type { EventChannel, InvokeChannel } from '../common/ipcChannels.ts';
+import { PATH_FOR_FILE_METHOD, type EventChannel, type InvokeChannel } from '../common/ipcChannels.ts';
 
 function invoke<C extends InvokeChannel>(channel: C) {
   return async (request: IpcRequestInput<C> | Record<string, never> = {}): Promise<IpcResult<IpcValue<C>>> => {
@@ -65,7 +65,7 @@ const api: GlanceApi = {
   onAppNotice: subscribe('app:notice'),
   onAppShowConversation: subscribe('app:showConversation'),
   // "" for a file that has no path on disk (a dragged-out browser image): send its bytes instead.
-  pathForFile: (file) => webUtils.getPathForFile(file as File),
+  [PATH_FOR_FILE_METHOD]: (file: unknown) => webUtils.getPathForFile(file as File),
 };
 
 contextBridge.exposeInMainWorld('glance', Object.freeze(api));

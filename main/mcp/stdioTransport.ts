@@ -213,8 +213,3 @@ function startDetached(transport: StdioClientTransport, params: StdioServerParam
     if (t._stderrStream && child.stderr) child.stderr.pipe(t._stderrStream);
   });
 }
-
-/** Whether a transport reads with LineReadBuffer (tests pin the SDK internals this relies on). */
-export function usesLineReadBuffer(transport: StdioClientTransport): boolean {
-  return (transport as unknown as { _readBuffer?: unknown })._readBuffer instanceof LineReadBuffer;
-}

@@ -3,7 +3,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStdioTransport, usesLineReadBuffer } from '../../main/mcp/stdioTransport.ts';
+import { createStdioTransport, LineReadBuffer } from '../../main/mcp/stdioTransport.ts';
 import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub, type McpProgress } from '../../main/mcp/mcpHub.ts';
 import { KNOWN_CHART, readBars } from '../fixtures/chart.ts';
@@ -329,7 +329,9 @@ describe('McpHub: the stdio buffer', () => {
   afterAll(async () => data.remove());
 
   it('the hub reads stdio with the linear LineReadBuffer (pins the SDK internals it replaces)', () => {
-    expect(usesLineReadBuffer(createStdioTransport({ command: process.execPath, maxBufferSize: 1024 }))).toBe(true);
+    // The SDK's private field, read here (not through a product export): this pins the internals the hub replaces.
+    const transport = createStdioTransport({ command: process.execPath, maxBufferSize: 1024 });
+    expect((transport as unknown as { _readBuffer?: unknown })._readBuffer).toBeInstanceOf(LineReadBuffer);
   });
 
   it('an 8 MB image (≈11 MB of JSON) passes with the hub’s limit and fails cleanly at a 10 MB limit (the SDK’s default)', async () => {
