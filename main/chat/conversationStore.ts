@@ -37,7 +37,12 @@ export class ConversationStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    return Conversation.parse(JSON.parse(text));
+    try {
+      return Conversation.parse(JSON.parse(text));
+    } catch {
+      // Left as it is (nothing is overwritten): a person may still recover it by hand.
+      throw new StorageError(`Conversation ${id} cannot be read: its file is damaged (${this.fileOf(id)}). It was left untouched; start a new conversation, or repair or remove that file.`);
+    }
   }
 
   async save(conversation: Conversation): Promise<void> {
@@ -121,5 +126,13 @@ export class ConversationStore {
   fileOf(id: string): string {
     if (!ID.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
     return join(this.dir, `${id}.json`);
+  }
+}
+
+/** The data directory or a stored file cannot be used; a person can act on the message (the CLI exits 5). */
+export class StorageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StorageError';
   }
 }
