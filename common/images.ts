@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeMarks, type Mark } from './marks.ts';
+import { hiddenPhrase, Redaction } from './privacy.ts';
 
 /** Every way an image can be refused (architecture §3). Refusals are values, never exceptions. */
 export const ImageRefusalCode = z.enum([
@@ -13,6 +14,8 @@ export const ImageRefusalCode = z.enum([
   'source-unreachable',
   'source-forbidden',
   'limit-reached',
+  /** Redaction could not check the image (local OCR failed or ran out of time): it is not sent to a remote model as it is. */
+  'redaction-failed',
 ]);
 export type ImageRefusalCode = z.infer<typeof ImageRefusalCode>;
 
@@ -87,6 +90,13 @@ export const AttachmentInfo = z.object({
   legibility: ImageLegibility.optional(),
   /** A window capture: the window's app and title, as its owner wrote them (untrusted text). */
   window: CapturedWindowName.optional(),
+  /**
+   * What was hidden on this device before the model got this copy (architecture §3 "Redact"), in
+   * the original's pixels; absent when nothing was hidden (or the copy was not redacted).
+   */
+  redactions: z.array(Redaction).optional(),
+  /** How long finding them took. */
+  redactionMs: z.number().nonnegative().optional(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
@@ -107,7 +117,7 @@ export function describeAttachment(a: Pick<AttachmentInfo, 'id' | 'name' | 'mime
  * too small to read, that it should zoom in rather than guess.
  */
 export function imageLabel(
-  a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'window'>>,
+  a: Pick<AttachmentInfo, 'id' | 'name' | 'width' | 'height'> & Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'window' | 'redactions'>>,
   options: { zoomTool?: string; marks?: readonly Mark[]; marksDrawn?: boolean } = {},
 ): string {
   const parts = [`shown as ${a.width}×${a.height}`];
@@ -121,6 +131,8 @@ export function imageLabel(
   }
   // The person's marks, numbered as drawn, in this image's pixels (architecture §5).
   if (options.marks?.length) parts.push(options.marksDrawn === false ? `${describeMarks(options.marks)} (could not be drawn in)` : describeMarks(options.marks));
+  // Said, never silent: the model knows the boxes are hidden secrets, not something to guess at.
+  if (a.redactions?.length) parts.push(hiddenPhrase(a.redactions));
   return `[image ${a.id}: ${a.name}, ${parts.join(', ')}]`;
 }
 

@@ -1,4 +1,4 @@
-import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ConversationView } from '../../common/ipc.ts';
 import type { Conversation } from '../chat/conversation.ts';
 import type { LiveTurn } from '../chat/liveTurns.ts';
@@ -34,6 +34,9 @@ export async function conversationView(conversation: Conversation, store: Attach
       for (const id of m.attachmentIds) {
         const e = attached(id, 'user');
         if (e) current.events.push(e);
+        const info = infos.get(id);
+        const hidden = info && imageRedactedEvent(info);
+        if (hidden) current.events.push(hidden);
         const t = m.transcripts?.[id];
         if (e && t) current.events.push(imageTranscribedEvent(id, 'user', t));
         const described = m.descriptions?.[id];
@@ -61,6 +64,9 @@ export async function conversationView(conversation: Conversation, store: Attach
       for (const id of m.attachmentIds ?? []) {
         const e = attached(id, m.name, m.toolCallId);
         if (e) events.push(e);
+        const info = infos.get(id);
+        const hidden = e && info && imageRedactedEvent(info);
+        if (hidden) events.push(hidden);
       }
       const result: ChatEvent = { type: 'tool_result', id: m.toolCallId, name: m.name, ok: m.ok, text: m.text, attachmentIds: m.attachmentIds ?? [] };
       if (m.durationMs !== undefined) result.durationMs = m.durationMs;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MarksById } from '../../common/marks.ts';
-import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ToolSwitches } from '../../common/ipcPayloads.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
@@ -19,6 +19,7 @@ import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
 import type { ContextWindow } from './historyBudget.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
+import type { RedactPolicy } from '../../common/privacy.ts';
 import { estimateContext, type ContextRequest } from './contextEstimate.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
@@ -81,6 +82,8 @@ export type ChatEngineDeps = {
   systemPrompt?: string;
   /** Secret values (API keys, MCP tokens) to strip from error text, besides key-shaped patterns. */
   secrets?: () => Iterable<string>;
+  /** The redaction a person set for one conversation (Settings → Privacy), over the settings' policy. */
+  redactFor?: (conversationId: string) => RedactPolicy | undefined;
 };
 
 /**
@@ -126,8 +129,9 @@ export class ChatEngine {
     return { code: mapped.code, message: safeErrorText(mapped.message, this.#deps.secrets?.() ?? []) };
   }
 
-  async #runLocked(request: TurnRequest, signal: AbortSignal, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {
+  async #runLocked(given: TurnRequest, signal: AbortSignal, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {
     const deps = this.#deps;
+    const request = withConversationRedaction(given, given.conversationId ? deps.redactFor?.(given.conversationId) : undefined);
     const seer = pickSeer(request);
 
     const existing = request.conversationId ? await deps.conversations.get(request.conversationId) : undefined;
@@ -187,6 +191,8 @@ export class ChatEngine {
     if (request.tools) conversation.tools = request.tools;
     for (const a of attached) {
       emit(imageAttachedEvent(a, a.origin));
+      const hidden = imageRedactedEvent(a);
+      if (hidden) emit(hidden);
       const t = transcripts.get(a.id);
       if (t) emit(imageTranscribedEvent(a.id, a.origin, t));
     }
@@ -253,4 +259,11 @@ function pickSeer(request: TurnRequest): ModelChoice | undefined {
 function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New chat';
+}
+
+/** A conversation's own redaction applies to every model of its turn, unless the command named one (--redact). */
+function withConversationRedaction(request: TurnRequest, redact: RedactPolicy | undefined): TurnRequest {
+  if (!redact) return request;
+  const apply = (m: ModelChoice): ModelChoice => (m.target.redact ? m : { ...m, target: { ...m.target, redact } });
+  return { ...request, chat: apply(request.chat), ...(request.helper ? { helper: apply(request.helper) } : {}) };
 }

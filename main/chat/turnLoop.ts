@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { imageAttachedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
+import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
@@ -200,6 +200,8 @@ export class TurnLoop {
       const { images, held, note } = boundToolImages(outcome.images ?? [], this.#deps.limits.maxImagesPerToolResult);
       for (const a of images) {
         this.#emit(imageAttachedEvent(a, a.origin, call.id));
+        const hidden = imageRedactedEvent(a);
+        if (hidden) this.#emit(hidden);
       }
       for (const r of outcome.refusals ?? []) {
         const code = r.code as Extract<ChatEvent, { type: 'image_refused' }>['code'];

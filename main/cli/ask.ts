@@ -12,15 +12,18 @@ import { ProviderError } from '../models/provider.ts';
 import { boundText } from '../scrubSecrets.ts';
 import { cliApprover, parseAllowTools } from './cliApprover.ts';
 import { cliContext } from './cliContext.ts';
-import { EXIT, MODEL_OPTIONS, parseCommandArgs, UsageError, type CommandIO } from './io.ts';
+import { EXIT, MODEL_OPTIONS, parseCommandArgs, parseRedact, UsageError, type CommandIO } from './io.ts';
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
            [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--vision yes|no]
            [--vision-helper NAME] [--mcp-config FILE] [--data-dir DIR] [--conversation ID]
-           [--max-image-deliveries N] [--allow-tools NAME[,NAME…]] [--yes] [--json]
+           [--max-image-deliveries N] [--allow-tools NAME[,NAME…]] [--yes] [--redact always|remote|never] [--json]
 
 Asks a model, streaming its answer. SOURCE is an absolute path, file://, data: or http(s) URL.
 --screenshot attaches a capture of the display under the mouse pointer.
 --json prints the event stream, one JSON object per line.
+--redact hides secrets (keys, card numbers, passwords…) found on this device before an image or
+its text reaches the model: remote (the settings' default: when the model is not on this
+machine), always, never. What was hidden is printed (image_redacted).
 Tools that can change things (and screenshot_desktop with a model off this machine) need
 consent: a prompt at a terminal, else --allow-tools (globs, e.g. "files__*") or --yes;
 otherwise they are not run and the model is told.
@@ -41,7 +44,9 @@ export const askCommand = {
       'max-image-deliveries': { type: 'string' },
       'allow-tools': { type: 'string', multiple: true, default: [] },
       yes: { type: 'boolean', short: 'y', default: false },
+      redact: { type: 'string' },
     });
+    const redact = parseRedact(values.redact);
     if (values.help) {
       io.out(HELP + '\n');
       return EXIT.ok;
@@ -87,9 +92,11 @@ export const askCommand = {
         }
         model = picked.model;
       }
-      const chat = await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), signal: controller.signal });
+      // --redact is this command's policy for every model of the turn, over the settings' (and the conversation's).
+      const withRedact = <T extends { target: object }>(m: T): T => (redact ? { ...m, target: { ...m.target, redact } } : m);
+      const chat = withRedact(await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), signal: controller.signal }));
       const helperName = values['vision-helper'] ?? (settings.visionHelper?.provider === kind && kind === 'ollama' ? settings.visionHelper.name : undefined);
-      const helper = helperName ? await services.models.choiceFor({ provider: kind, name: helperName }, { signal: controller.signal }) : undefined;
+      const helper = helperName ? withRedact(await services.models.choiceFor({ provider: kind, name: helperName }, { signal: controller.signal })) : undefined;
 
       const attachments: TurnAttachment[] = values.attach.map((source) => ({ source, origin: 'user', requestedBy: 'user' as const }));
       if (values.screenshot) {

@@ -4,14 +4,15 @@
 // writes the exact payload). With --model the capability gate and that model's image rule apply.
 import { writeFile } from 'node:fs/promises';
 import { formatImageSize, formatTokens, type ImageRefusal } from '../../common/images.ts';
+import { hiddenPhrase } from '../../common/privacy.ts';
 import { profileFor, targetFor } from '../images/profiles.ts';
 import type { AdmitTarget } from '../images/types.ts';
 import { ProviderError } from '../models/provider.ts';
 import { cliContext } from './cliContext.ts';
-import { EXIT, type CommandIO, MODEL_OPTIONS, UsageError, parseCommandArgs } from './io.ts';
+import { bareRedact, EXIT, type CommandIO, MODEL_OPTIONS, parseRedact, UsageError, parseCommandArgs } from './io.ts';
 import { errorMessage } from '../errors.ts';
 
-const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--json] [--out FILE]
+const HELP = `Usage: glance check-image SOURCE [--model NAME] [--provider ollama|openai] [--base-url URL] [--vision yes|no] [--redact [always|remote|never]] [--json] [--out FILE]
 
 Checks an image the way Glance does before sending it to a model: reads it, checks what it
 really is, decodes it safely, fits it to the model's image rule (or the provider's default
@@ -24,7 +25,10 @@ token estimate, and whether small screen text stays legible. Nothing is sent or 
   --base-url      server URL; Ollama default: $OLLAMA_HOST or http://127.0.0.1:11434
   --api-key-env   name of the environment variable holding the API key (openai)
   --vision yes|no declare whether the model can see (overrides detection; no server needed)
-  --json          print one JSON object
+  --redact [POLICY]  hide secrets found on this device (OCR) as a send would: always (the
+                  default of a bare --redact), remote (when the model's server is not this
+                  machine), never. Without it: the settings' policy for a named model
+  --json          print one JSON object (with --redact: "redactions", in the original's pixels)
   --out FILE      write the exact payload bytes that would be sent to FILE
 
 Exit status: 0 accepted, 3 refused, 4 the model server failed, 2 usage.
@@ -38,7 +42,8 @@ function printRefusal(io: CommandIO, json: boolean, refusal: { code: string; mes
 export const checkImageCommand = {
   summary: 'Check an image the way Glance would send it to a model',
   async run(argv: string[], io: CommandIO): Promise<number> {
-    const { values, positionals } = parseCommandArgs(argv, { ...MODEL_OPTIONS, out: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(bareRedact(argv), { ...MODEL_OPTIONS, out: { type: 'string' }, redact: { type: 'string' } });
+    const redact = parseRedact(values.redact);
     if (values.help) {
       io.out(HELP);
       return EXIT.ok;
@@ -57,7 +62,8 @@ export const checkImageCommand = {
     let target: AdmitTarget = { profile: profileFor(kind) };
     if (model !== undefined || flags.vision !== undefined) {
       if (model === undefined) {
-        target = targetFor(kind, '', undefined, flags.vision);
+        // No model named, so no server whose place decides "remote": only --redact (or "always") redacts.
+        target = { ...targetFor(kind, '', undefined, flags.vision), remote: false };
       } else {
         try {
           target = (await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), visionOnly: true })).target;
@@ -68,6 +74,7 @@ export const checkImageCommand = {
         }
       }
     }
+    if (redact) target = { ...target, redact };
     const profile = target.profile;
     // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
     const result = await services.intake.admit({ source, origin: 'cli', requestedBy: 'user' }, target, 'check');
@@ -99,6 +106,7 @@ export const checkImageCommand = {
           source: { mime: image.source.mime, width: image.source.width, height: image.source.height, bytes: image.source.bytes },
           legibility: image.legibility,
           rule: rule ? { family: rule.family, from: rule.source, notes: rule.notes } : null,
+          ...(redact || image.redactions ? { redactions: image.redactions ?? [] } : {}),
         }) + '\n',
       );
     } else {
@@ -108,6 +116,8 @@ export const checkImageCommand = {
       io.out(
         `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)})${seen}${cost}, sha256 ${image.sha256.slice(0, 16)}…\n`,
       );
+      if (image.redactions?.length) io.out(`${hiddenPhrase(image.redactions)}: ${image.redactions.map((r) => `${r.kind} at ${r.x},${r.y} ${r.width}×${r.height}`).join('; ')}\n`);
+      else if (redact && redact !== 'never') io.out('No secrets found to hide.\n');
       if (image.legibility.smallText) {
         io.out(`Small screen text will be about ${image.legibility.textPx} px as the model sees it: likely unreadable. Crop to the part that matters.\n`);
       }

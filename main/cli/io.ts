@@ -67,3 +67,23 @@ export const MODEL_OPTIONS = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+/** `--redact always|remote|never`; a bare `--redact` (check-image) means `always`. */
+export const REDACT_POLICIES = ['always', 'remote', 'never'] as const;
+
+/** argv with a bare `--redact` (at the end, or before another option) read as `--redact always`. */
+export function bareRedact(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  argv.forEach((arg, i) => {
+    out.push(arg);
+    const next = argv[i + 1];
+    if (arg === '--redact' && (next === undefined || next.startsWith('-') || !(REDACT_POLICIES as readonly string[]).includes(next))) out.push('always');
+  });
+  return out;
+}
+
+export function parseRedact(value: string | undefined): (typeof REDACT_POLICIES)[number] | undefined {
+  if (value === undefined) return undefined;
+  if ((REDACT_POLICIES as readonly string[]).includes(value)) return value as (typeof REDACT_POLICIES)[number];
+  throw new UsageError(`--redact takes always, remote or never, not "${value}"`);
+}

@@ -81,6 +81,8 @@ export function composeServices(options: ComposeOptions): Services {
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
     secrets: secretValues,
+    // Read at each image: a change in Settings → Privacy applies to the next one.
+    privacy: () => settings.current().privacy,
   });
 
   // Limits apply live: the intake, the tools and the engine read this one object at each use.

@@ -1,11 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../../common/limits.ts';
+import type { PrivacySettings } from '../../common/privacy.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import { ChatEngine } from '../chat/chatEngine.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
+import { RedactStage } from '../images/redactStage.ts';
+import { readImageWords } from '../ocr/readImageWords.ts';
 import { imageTextReader } from '../ocr/readImageText.ts';
 import { ReaderPool } from '../ocr/readerPool.ts';
 import { RegionReader } from '../ocr/regionReader.ts';
@@ -36,6 +39,11 @@ export type CoreOptions = {
   allowLoopbackFetch?: boolean;
   /** Local OCR (read_text, text for blind models). Default: tesseract.js, started on first use. */
   ocr?: TextReader;
+  /**
+   * The privacy settings (redaction before a model gets an image or its text). composeServices
+   * always passes the settings' section; without it (unit tests of other parts) no copy is redacted.
+   */
+  privacy?: () => PrivacySettings;
 };
 
 export type GlanceCore = {
@@ -61,6 +69,18 @@ export function defaultAllowedRoots(dataDir: string): string[] {
   return [join(dataDir, 'attachments'), join(home, 'Pictures'), join(home, 'Desktop'), join(home, 'Downloads')];
 }
 
+/** The door's redact stage, reading words with the same local OCR as read_text (its readings are shared). */
+function redactStage(ocr: TextReader, limits: Limits, privacy: () => PrivacySettings): RedactStage {
+  return new RedactStage({
+    privacy,
+    limits,
+    readWords: (image, signal) => readImageWords(ocr, image, { limits, timeoutMs: REDACT_OCR_TIMEOUT_MS, ...(signal ? { signal } : {}) }),
+  });
+}
+
+/** Past this, an image is refused for a remote model rather than sent unchecked (a 4K screen reads in seconds). */
+const REDACT_OCR_TIMEOUT_MS = 90_000;
+
 /**
  * The services every composition root shares (the Electron app, the CLI, the harness):
  * one intake, one attachment store, one engine. Each root adds what only it has.
@@ -74,6 +94,7 @@ export function createCore(options: CoreOptions): GlanceCore {
     config: { limits, allowedRoots: options.allowedRoots ?? defaultAllowedRoots(options.dataDir), allowLoopbackFetch: options.allowLoopbackFetch },
     store: attachments,
     readText: imageTextReader(ocr, limits),
+    ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
   });
   const conversations = new ConversationStore(options.dataDir);
   const tools = new ToolRegistry()
@@ -83,6 +104,16 @@ export function createCore(options: CoreOptions): GlanceCore {
     .add(readTextTool({ store: attachments, intake, ocr, limits }));
   if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake })).add(listWindowsTool({ capturer: options.capturer }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
-  const engine = new ChatEngine({ conversations, attachments, intake, tools, limits, systemPrompt: options.systemPrompt, ...(options.secrets ? { secrets: options.secrets } : {}) });
+  const privacy = options.privacy;
+  const engine = new ChatEngine({
+    conversations,
+    attachments,
+    intake,
+    tools,
+    limits,
+    systemPrompt: options.systemPrompt,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(privacy ? { redactFor: (id: string) => privacy().conversations[id] } : {}),
+  });
   return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close: () => ocr.close() };
 }

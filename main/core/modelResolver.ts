@@ -208,9 +208,11 @@ export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
     if (!(error instanceof ProviderError) || spec.strict) throw error;
   }
   const override = spec.vision ? { vision: spec.vision, source: spec.visionSource ?? ('flag' as const) } : undefined;
-  const target = targetFor(spec.kind, spec.model, detected, override, spec.profile, details);
+  const remote = !runsHere(spec);
+  // The door redacts a remote model's copies under the default policy (architecture §3 "Redact").
+  const target = { ...targetFor(spec.kind, spec.model, detected, override, spec.profile, details), remote };
   const capabilities: ModelCapabilities = { ...detected, vision: target.vision, visionSource: target.visionSource };
-  return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details), remote: !runsHere(spec) };
+  return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details), remote };
 }
 
 /**

@@ -288,11 +288,14 @@ export class FileAttachmentStore implements AttachmentStore {
 }
 
 /** The fields that describe the bytes for the model they were prepared for (absent on old PreparedImage-likes). */
-function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility'>>) {
-  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility'>> = {};
+function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs'>>) {
+  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs'>> = {};
   if (image.modelInput !== undefined) out.modelInput = image.modelInput;
   if (image.tokens !== undefined) out.tokens = image.tokens;
   if (image.legibility !== undefined) out.legibility = image.legibility;
+  // What was hidden travels with the copy it was hidden in (the label and the UI say so).
+  if (image.redactions?.length) out.redactions = image.redactions;
+  if (image.redactions?.length && image.redactionMs !== undefined) out.redactionMs = image.redactionMs;
   return out;
 }
 

@@ -109,7 +109,11 @@ export class ImageIntake {
     if (refusal) {
       // The one place that decides to read an image as text for a blind model (architecture §5).
       if (purpose === 'user' && refusal.code === 'model-blind' && this.#readText && isModel(target)) {
-        return asText(input, refusal, target, { store: this.#store, readText: this.#readText, prepare: (i, t, s) => this.#prepare(i, t, s) }, signal);
+        const read = await asText(input, refusal, target, { store: this.#store, readText: this.#readText, prepare: (i, t, s) => this.#prepare(i, t, s) }, signal);
+        // The text a blind model gets is made from the image: it is redacted as the image would be.
+        if (!read.ok || !read.transcript) return read;
+        const text = await this.redactText(read.transcript.text, target);
+        return { ...read, transcript: { ...read.transcript, text: text.text } };
       }
       return refusal;
     }
@@ -122,8 +126,24 @@ export class ImageIntake {
     signal?.throwIfAborted();
     const attachment = await this.#store.put(prepared.image, input.origin);
     // Gated once per image and target: a send to the same model reuses this payload (refit).
-    if (attachment.original && isModel(target)) await this.#store.rememberDerived(targetKey(target), attachment);
+    if (attachment.original && isModel(target)) await this.#store.rememberDerived(this.#key(target), attachment);
     return { ok: true, attachment };
+  }
+
+  /**
+   * Text made from an image (read_text, a blind model's transcription) as `target` may get it:
+   * with secrets replaced by `[hidden: kind]` when its images would be redacted.
+   */
+  async redactText(text: string, target: Pick<ImageTarget, 'remote' | 'redact' | 'vision'> | undefined): Promise<{ text: string; hidden: number }> {
+    if (!this.#stage?.text) return { text, hidden: 0 };
+    // No target named: the text may go anywhere, so it is treated as going to a remote model.
+    return this.#stage.text(text, target ?? { vision: 'unknown' });
+  }
+
+  /** A target's copy is remembered under its image rules and what the pixel stage does for it. */
+  #key(target: ImageTarget): string {
+    const stage = this.#stage?.keyFor?.(target);
+    return stage && stage !== 'plain' ? `${targetKey(target)}-${stage}` : targetKey(target);
   }
 
   /** Resolve, sniff, guard, the pixel stage, normalise to the target's profile. Stores nothing. */
@@ -136,12 +156,13 @@ export class ImageIntake {
     signal?.throwIfAborted();
     // The stage starts as the image enters (detection may run while the image is decoded); the
     // target's copy waits for it below and is never made without it.
-    const run = this.#stage?.begin({ data: resolved.data, mime: sniffed.mime, origin: input.origin }, target, signal);
+    const run = this.#stage?.begin({ data: resolved.data, mime: sniffed.mime, origin: input.origin, ...(input.windows ? { windows: input.windows } : {}) }, target, signal);
     // HEIC/HEIF: sharp has no HEVC decoder, libheif-js does (header size checked against the cap first).
     const decoded = sniffed.kind === 'heic' ? await heicAsPng(resolved.data, this.#config.limits, signal) : resolved.data;
     if (!(decoded instanceof Uint8Array)) return decoded;
     const settled = await run?.settle();
     signal?.throwIfAborted();
+    // Redaction could not check the image: no copy is made, so nothing unchecked is sent.
     if (settled && 'ok' in settled) return settled;
     const staged = settled;
     const pixels = staged?.data ?? decoded;
@@ -156,6 +177,7 @@ export class ImageIntake {
       image: {
         ...image,
         ...fit,
+        ...(staged?.redactions?.length ? { redactions: staged.redactions, ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
         ...(input.window ? { window: capturedWindowName(input.window) } : {}),
         // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
@@ -172,7 +194,7 @@ export class ImageIntake {
     const info = await this.#store.info(id);
     const gone: ImageRefusal = { ok: false, code: 'source-unreachable', message: `The attachment ${id} is no longer stored. Attach the image again.` };
     if (!info) return gone;
-    const key = isModel(target) ? targetKey(target) : undefined;
+    const key = isModel(target) ? this.#key(target) : undefined;
     const original = await this.#store.original(info);
     if (original && key) {
       const cached = await this.#store.derived(original.sha256, key);
@@ -218,6 +240,7 @@ function isModel(target: AdmitTarget): target is ImageTarget {
 
 /** Names a target's image rules (not its vision verdict): equal keys get the same derived copy. */
 export function targetKey(target: ImageTarget): string {
-  const { vision: _vision, visionSource: _source, ...rules } = target;
+  // Where the server runs and the redaction asked for are the pixel stage's part of the key (#key).
+  const { vision: _vision, visionSource: _source, remote: _remote, redact: _redact, ...rules } = target;
   return createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 24);
 }

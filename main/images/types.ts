@@ -1,6 +1,7 @@
 import type { AttachmentInfo, CapturedWindowName, ImageLegibility, ImageMime, ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ProviderKind, Tristate, VisionSource } from '../../common/models.ts';
+import type { RedactPolicy, Redaction } from '../../common/privacy.ts';
 import type { ImageRule, Size } from './imageRule.ts';
 
 /**
@@ -20,6 +21,8 @@ export type ImageInput = {
   pixelRatio?: number;
   /** A window capture: the window's app and title (the label names them). */
   window?: CapturedWindowName;
+  /** A screen capture: the windows on it, in its pixels (excluded apps' windows are filled whole). */
+  windows?: ReadonlyArray<{ app: string; title: string; x: number; y: number; width: number; height: number }>;
 };
 
 /** What a model accepts: fit the image to this before sending it. */
@@ -49,6 +52,10 @@ export type ImageTarget = {
   vision: Tristate;
   visionSource: VisionSource;
   profile: ImageProfile;
+  /** The model's server is not on this machine (architecture §3 "Redact": policy `remote`). Unknown counts as remote. */
+  remote?: boolean;
+  /** Redaction chosen for this conversation or command, over the settings' policy. */
+  redact?: RedactPolicy;
 };
 
 /** A stored image, by id: the door fits it anew for a target from its original. */
@@ -58,7 +65,7 @@ export type StoredImageRef = { attachmentId: string };
 export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
 
 /** A named model (gated, its copy remembered), or only a profile to fit to (no model named: check-image, a CLI MCP capture). */
-export type AdmitTarget = ImageTarget | { profile: ImageProfile };
+export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy };
 
 /** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
 export type Admitted = { ok: true; attachment: AttachmentInfo; transcript?: { text: string; engine: string } };
@@ -76,14 +83,18 @@ export type ImageTextReader = (
  * The original is stored as it came either way.
  */
 export interface PixelStage {
-  begin(image: { data: Uint8Array; mime: string; origin: string }, target: AdmitTarget, signal?: AbortSignal): StageRun;
+  begin(image: { data: Uint8Array; mime: string; origin: string; windows?: ImageInput['windows'] }, target: AdmitTarget, signal?: AbortSignal): StageRun;
+  /** Text made from an image (read_text, a blind model's transcription), as the target may get it. */
+  text?(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }>;
+  /** Names what the stage does for `target` (policy and settings): copies made under other settings are not reused. */
+  keyFor?(target: AdmitTarget): string;
 }
 export interface StageRun {
   /**
-   * PNG pixels to make the target's copy from (oriented as shown), or undefined to use the image
-   * unchanged; a refusal stops the image here (e.g. it could not be checked for secrets).
+   * PNG pixels to make the target's copy from (oriented as shown), with what was hidden in them, or
+   * undefined to use the image unchanged; a refusal stops the image here (it could not be checked for secrets).
    */
-  settle(): Promise<{ data: Uint8Array } | ImageRefusal | undefined>;
+  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; ms?: number } | ImageRefusal | undefined>;
 }
 
 /** Dependencies of the chokepoint, made once in a composition root. */
@@ -117,6 +128,9 @@ export type PreparedImage = {
   tokens: number | null;
   legibility: ImageLegibility;
   window?: CapturedWindowName;
+  /** What the pixel stage hid in this copy, in the original's pixels, and how long finding it took. */
+  redactions?: Redaction[];
+  redactionMs?: number;
 };
 
 /** An attachment's original bytes as the store kept them. */

@@ -65,12 +65,20 @@ export function entropy(s: string): number {
 export function keyLike(run: string): boolean {
   if (run.length < 20) return false;
   const lower = /[a-z]/.test(run), upper = /[A-Z]/.test(run), digit = /\d/.test(run);
-  if (!digit || !(lower || upper)) return false;
+  if (!(lower || upper)) return false;
+  if (!digit && !(lower && upper)) return false;
   const digits = run.replace(/\D/g, '').length;
   if ((run.match(/[/.]/g) ?? []).length > 3 && !/[+=]/.test(run)) return false; // a path or a host name
   const h = entropy(run);
-  if (lower && upper) return h >= 3.6 && digits >= 2;
-  return run.length >= 32 && h >= 3.3 && digits >= 4; // hex or single-case base32/base36 keys
+  if (lower && upper && digits >= 2 && h >= 3.6) return true;
+  // OCR reads a key's digits as letters (5 → S, 0 → O): a long run whose capitals fall anywhere,
+  // not at word starts as in camelCase, is a key even with one digit left.
+  const letters = run.replace(/[^A-Za-z]/g, '');
+  const upperShare = letters.replace(/[^A-Z]/g, '').length / Math.max(1, letters.length);
+  if (lower && upper && run.length >= 24 && h >= 4.2 && upperShare >= 0.25 && upperShare <= 0.75) return true;
+  if (lower && upper) return false;
+  // Hex or single-case base32/base36 keys (an AWS key id OCR read with a character too many).
+  return (run.length >= 32 && h >= 3.3 && digits >= 4) || (h >= 3.5 && digits >= 3 && run.length - digits >= 3);
 }
 
 /** IBAN lengths of the countries whose accounts are most often on a screen (SWIFT's registry). */
@@ -82,6 +90,13 @@ const IBAN_LENGTHS: Record<string, number> = {
 const LABEL = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?|bearer)`;
 
 const RULES: readonly Rule[] = [
+  {
+    // An AWS key id with a character OCR added or dropped: secretlint wants exactly 16 after the prefix.
+    category: 'keys',
+    kind: 'aws key',
+    rule: 'aws-id',
+    find: (t) => matches(t, /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{12,20}\b/g),
+  },
   {
     category: 'cards',
     kind: 'card number',
@@ -131,6 +146,28 @@ const RULES: readonly Rule[] = [
     rule: 'label',
     // KEY=value, key: value, "token": "value", Authorization: Bearer value. The value is hidden, not the label.
     find: (t) => matches(t, new RegExp(String.raw`[\w.-]*${LABEL}[\w.-]*["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 1),
+  },
+  {
+    // user:password@host in any URL, even when OCR garbled its scheme (secretlint needs it exact).
+    category: 'passwords',
+    kind: 'password',
+    rule: 'url-password',
+    find: (t) => matches(t, /[\w.%+-]+: ?([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 1),
+  },
+  {
+    // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).
+    category: 'passwords',
+    kind: 'password',
+    rule: 'url-password',
+    find: (t) => matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]+: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
+  },
+  {
+    // An environment file's secret: NAME_KEY=…, NAME_SECRET: …, the rest of the line (OCR splits
+    // values at underscores it misses: "sk live Jqfw…").
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'env',
+    find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)\s*[:=]\s*(\S[^\n]*)/g, 1),
   },
   {
     category: 'passwords',

@@ -1,6 +1,6 @@
 // From OCR words to rectangles to fill. The words of each line are joined into text (with their
 // offsets kept), every rule runs over it, and each finding becomes the box of the words it
-// touches — whole words, never part of one — plus a margin of a third of the line's height, so
+// touches — whole words, never part of one — plus a margin (half the line's height at the ends), so
 // no stroke of a hidden character is left at an edge. OCR sometimes splits one key into two
 // "words" with no real gap between them ("AKIA3X7L MN2PQ…"); the text is therefore read twice,
 // once as OCR spaced it and once with the gaps narrower than a space closed, and a finding in
@@ -13,7 +13,8 @@ export type Box = { x: number; y: number; width: number; height: number };
 
 /** A gap narrower than this share of the line's height is not a space a person typed. */
 const TIGHT_GAP = 0.3;
-const MARGIN = 0.35;
+const MARGIN_X = 0.5;
+const MARGIN_Y = 0.12;
 const MIN_MARGIN_PX = 3;
 
 export type WordText = { text: string; /** For each character of text, the index of its word (-1 for separators). */ owner: Int32Array };
@@ -62,30 +63,72 @@ export function boxOver(words: readonly ReadWord[], indices: readonly number[], 
         const a = words[j], b = words[j + step];
         if (!a || !b || a.line !== b.line) break;
         const [left, right] = step > 0 ? [a, b] : [b, a];
-        if (right.x - (left.x + left.width) >= Math.max(a.height, b.height) * TIGHT_GAP) break;
+        const gap = right.x - (left.x + left.width);
+        const h = Math.max(a.height, b.height);
+        // A key OCR split at its - or _ reads as words with spaces between: a fragment that looks
+        // like more of the key (letters and digits, no prose) one or two spaces away is hidden too.
+        if (gap >= h * TIGHT_GAP && !(gap < h * 2.5 && keyFragment(b.text))) break;
         j += step;
         picked.add(j);
       }
     }
   }
+  const bands = lineBands(words);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, h = 0;
   for (const i of picked) {
     const w = words[i];
     if (!w) continue;
+    // tesseract now and then gives a word a box twice its line's height, reaching into the lines
+    // around it; its line's usual top and bottom are where its glyphs are.
+    const band = bands.get(w.line);
+    const top = band ? Math.max(w.y, band.top) : w.y;
+    const bottom = band ? Math.min(w.y + w.height, band.bottom) : w.y + w.height;
     x0 = Math.min(x0, w.x);
-    y0 = Math.min(y0, w.y);
+    y0 = Math.min(y0, top);
     x1 = Math.max(x1, w.x + w.width);
-    y1 = Math.max(y1, w.y + w.height);
-    h = Math.max(h, w.height);
+    y1 = Math.max(y1, bottom);
+    h = Math.max(h, bottom - top);
   }
   if (!Number.isFinite(x0)) return undefined;
-  const m = Math.max(MIN_MARGIN_PX, Math.ceil(h * MARGIN));
-  const x = Math.max(0, Math.floor(x0 - m));
-  const y = Math.max(0, Math.floor(y0 - m));
-  const right = Math.min(image.width, Math.ceil(x1 + m));
-  const bottom = Math.min(image.height, Math.ceil(y1 + m));
+  // Wide at the ends (a split key's last characters), shallow above and below: word boxes run from
+  // ascender to descender already, and a deeper margin would cut into the lines around it.
+  const mx = Math.max(MIN_MARGIN_PX, Math.ceil(h * MARGIN_X));
+  const my = Math.max(2, Math.ceil(h * MARGIN_Y));
+  const x = Math.max(0, Math.floor(x0 - mx));
+  const y = Math.max(0, Math.floor(y0 - my));
+  const right = Math.min(image.width, Math.ceil(x1 + mx));
+  const bottom = Math.min(image.height, Math.ceil(y1 + my));
   if (right <= x || bottom <= y) return undefined;
   return { x, y, width: right - x, height: bottom - y };
+}
+
+/** A word that reads like a piece of a key: 4+ characters of letters and digits mixed, or capitals inside. */
+export function keyFragment(text: string): boolean {
+  const t = text.replace(/^[("'[]+|[)"',;:.\]]+$/g, '');
+  if (t.length < 4 || !/^[A-Za-z0-9+/=_.~-]+$/.test(t)) return false;
+  const digit = /\d/.test(t), letter = /[A-Za-z]/.test(t);
+  return (digit && letter) || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(t.slice(1));
+}
+
+const BANDS = new WeakMap<readonly ReadWord[], Map<number, { top: number; bottom: number }>>();
+
+/** Each line's glyph band: the median top and bottom of its words, widened by a fifth of its height. */
+function lineBands(words: readonly ReadWord[]): Map<number, { top: number; bottom: number }> {
+  const known = BANDS.get(words);
+  if (known) return known;
+  const byLine = new Map<number, ReadWord[]>();
+  for (const w of words) byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
+  // The upper median of tops and the lower median of bottoms: with as many inflated boxes as sound ones, the sound ones win.
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  const bands = new Map<number, { top: number; bottom: number }>();
+  for (const [line, ws] of byLine) {
+    const top = sorted(ws.map((w) => w.y))[Math.floor(ws.length / 2)] as number;
+    const bottom = sorted(ws.map((w) => w.y + w.height))[Math.floor((ws.length - 1) / 2)] as number;
+    const slack = (bottom - top) * 0.2;
+    bands.set(line, { top: top - slack, bottom: bottom + slack });
+  }
+  BANDS.set(words, bands);
+  return bands;
 }
 
 export function overlaps(a: Box, b: Box): boolean {

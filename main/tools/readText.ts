@@ -48,9 +48,12 @@ export function readTextTool(deps: { store: AttachmentStore; intake: ImageIntake
       if (!read.ok) return { ok: false, text: `Could not read ${what}: ${read.message}` };
       const { reading } = read;
       if (!reading.text.trim()) return { ok: true, text: `Local OCR (${reading.engine}) found no text in ${what}.` };
+      // Text made from the image goes to the model as the image would: secrets hidden (architecture §3 "Redact").
+      const shown = await deps.intake.redactText(reading.text, context.imageTarget);
+      const hidden = shown.hidden ? `; ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : '';
       return {
         ok: true,
-        text: `Text read by local OCR (${reading.engine}) from ${what}, mean confidence ${Math.round(reading.confidence)}%:\n<<<\n${reading.text}\n>>>`,
+        text: `Text read by local OCR (${reading.engine}) from ${what}, mean confidence ${Math.round(reading.confidence)}%${hidden}:\n<<<\n${shown.text}\n>>>`,
       };
     },
   };

@@ -1,0 +1,124 @@
+// The door's redact stage (architecture §3 "Redact", issue 25): before a target's copy is encoded,
+// secrets in the image are found on this device and filled (main/privacy), when the policy says
+// so for that target — `remote` (the default) for a model whose server is not on this machine,
+// `always`, `never`; per conversation or command over the settings. The original is stored as it
+// came; only the copy a model gets is masked. Detection of one image is shared: the attach, the
+// send that follows and a refit for another model all wait on the same run, which starts the
+// moment the image enters the door. When OCR fails or runs out of time nothing is known about the
+// image, and the copy is refused (`redaction-failed`) rather than sent as it is.
+import { createHash } from 'node:crypto';
+import { abortable } from '../abortable.ts';
+import type { ImageRefusal } from '../../common/images.ts';
+import type { Limits } from '../../common/limits.ts';
+import type { PrivacySettings, RedactPolicy } from '../../common/privacy.ts';
+import { redactText } from '../privacy/detect.ts';
+import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
+import { decodedInput } from './decodeInput.ts';
+import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageRun } from './types.ts';
+
+/** Detection results kept for reuse (a send after the attach, a refit for another model). */
+const REMEMBERED = 32;
+
+export type RedactStageDeps = {
+  /** Local OCR words in the image's upright pixels (composed from main/ocr). */
+  readWords: ReadWords;
+  /** The current privacy settings (read on every image: a change applies to the next one). */
+  privacy: () => PrivacySettings;
+  limits: Pick<Limits, 'maxInputPixels'>;
+};
+
+/** The policy in force for `target`: its own (conversation, command) over the settings'. */
+export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<PrivacySettings, 'redact'>): RedactPolicy {
+  return target.redact ?? settings.redact;
+}
+
+/**
+ * Whether the copy for `target` is redacted. `remote` redacts unless the server is known to be on
+ * this machine; a named model whose server is unknown counts as remote. A copy fitted to a profile
+ * alone (no model yet: an MCP capture from the CLI) goes to no model, so only `always` or a known
+ * remote redacts it — it is redacted again when a model is given it.
+ */
+export function redacts(target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }, settings: Pick<PrivacySettings, 'redact'>): boolean {
+  const policy = policyFor(target, settings);
+  if (policy !== 'remote') return policy === 'always';
+  return target.vision === undefined ? target.remote === true : target.remote !== false;
+}
+
+export class RedactStage implements PixelStage {
+  readonly #deps: RedactStageDeps;
+  readonly #runs = new Map<string, Promise<RedactedImage>>();
+
+  constructor(deps: RedactStageDeps) {
+    this.#deps = deps;
+  }
+
+  begin(image: { data: Uint8Array; mime: string; origin: string; windows?: ImageInput['windows'] }, target: AdmitTarget, signal?: AbortSignal): StageRun {
+    const settings = this.#deps.privacy();
+    if (!redacts(target, settings)) return { settle: async () => undefined };
+    const run = this.#detect(image, settings);
+    // Started now; a rejection is observed by settle (or dropped with the image).
+    run.catch(() => undefined);
+    return {
+      settle: async () => {
+        const out = await abortable(run, signal);
+        if (!out.ok) return refusal(out.message);
+        if (!out.png) return undefined;
+        return { data: out.png, redactions: out.regions, ms: out.ms };
+      },
+    };
+  }
+
+  async text(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }> {
+    const settings = this.#deps.privacy();
+    if (!redacts(target, settings)) return { text, hidden: 0 };
+    const out = await redactText(text, settings);
+    return { text: out.text, hidden: out.hidden.length };
+  }
+
+  keyFor(target: AdmitTarget): string {
+    const settings = this.#deps.privacy();
+    if (!redacts(target, settings)) return 'plain';
+    return `redacted:${fingerprint(settings)}`;
+  }
+
+  #detect(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, settings: PrivacySettings): Promise<RedactedImage> {
+    const key = createHash('sha256').update(image.data).update(fingerprint(settings)).update(JSON.stringify(image.windows ?? [])).digest('hex');
+    const known = this.#runs.get(key);
+    if (known) {
+      this.#runs.delete(key);
+      this.#runs.set(key, known);
+      return known;
+    }
+    const run = (async (): Promise<RedactedImage> => {
+      const decoded = await decodedInput(image.data, image.mime, this.#deps.limits);
+      if (!decoded.ok) return { ok: false, code: 'ocr-failed', message: decoded.message, ms: 0 };
+      return redactImage({ data: image.data, mime: image.mime }, { readWords: this.#deps.readWords, pixels: () => decoded.image() }, {
+        categories: settings.categories,
+        patterns: settings.patterns,
+        excludedApps: settings.excludedApps,
+        ...(image.windows ? { windows: image.windows } : {}),
+      });
+    })();
+    this.#runs.set(key, run);
+    // A failure is not remembered: the next image (or a retry) reads again.
+    void run.then((r) => !r.ok && this.#runs.get(key) === run && this.#runs.delete(key), () => this.#runs.delete(key));
+    for (const oldest of this.#runs.keys()) {
+      if (this.#runs.size <= REMEMBERED) break;
+      this.#runs.delete(oldest);
+    }
+    return run;
+  }
+}
+
+function fingerprint(settings: PrivacySettings): string {
+  const { categories, patterns, excludedApps } = settings;
+  return createHash('sha256').update(JSON.stringify({ categories, patterns, excludedApps })).digest('hex').slice(0, 16);
+}
+
+function refusal(message: string): ImageRefusal {
+  return {
+    ok: false,
+    code: 'redaction-failed',
+    message: `${message} Send it to a model on this machine, or turn redaction off for this conversation if you are sure it holds nothing secret.`,
+  };
+}

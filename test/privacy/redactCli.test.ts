@@ -1,0 +1,88 @@
+// The CLI's --redact (architecture §10): check-image --redact --json prints the hidden regions in the
+// original's pixels and --out writes the redacted payload; ask --redact always sends the screen
+// masked and prints image_redacted. Real tesseract, the fixture model server.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatEvent } from '../../common/events.ts';
+import { Redaction } from '../../common/privacy.ts';
+import { main } from '../../main/cli/main.ts';
+import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
+import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
+import { readable, secretScreen, type SecretScreen } from '../fixtures/secretScreens.ts';
+
+let dir: string;
+let server: ModelServer;
+let screen: SecretScreen;
+let screenPath: string;
+const reader = new TesseractReader({ timeoutMs: 180_000 });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glance-redact-cli-'));
+  server = await createModelServer();
+  screen = await secretScreen('env', { width: 1280, height: 720 });
+  screenPath = join(dir, 'env.png');
+  await writeFile(screenPath, screen.png);
+});
+afterAll(async () => {
+  await reader.close();
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t), env: { ...process.env, OLLAMA_HOST: server.url } });
+  return { code, out, err };
+}
+const ocr = async (png: Uint8Array) => (await reader.read(await sharp(png).greyscale().png().toBuffer())).text;
+
+describe('glance --redact', () => {
+  it('check-image --redact --json prints redactions in the original pixels; --out writes the masked payload', async () => {
+    const out = join(dir, 'sent.png');
+    const r = await cli(['check-image', screenPath, '--redact', '--json', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as { ok: boolean; redactions: unknown[]; source: { width: number } };
+    expect(report.ok).toBe(true);
+    const regions = report.redactions.map((x) => Redaction.parse(x));
+    expect(regions.length).toBeGreaterThan(0);
+    for (const g of regions) expect(g.x + g.width <= 1280 && g.y + g.height <= 720).toBe(true);
+    const read = await ocr(await readFile(out));
+    expect(screen.secrets.filter((s) => readable(s, read)), read).toEqual([]);
+    // Without redaction the same payload shows them: the check above could fail.
+    const plain = join(dir, 'plain.png');
+    const p = await cli(['check-image', screenPath, '--redact', 'never', '--json', '--out', plain]);
+    expect(JSON.parse(p.out)).toMatchObject({ ok: true, redactions: [] });
+    const plainRead = await ocr(await readFile(plain));
+    expect(screen.secrets.some((s) => readable(s, plainRead)), plainRead).toBe(true);
+  }, 240_000);
+
+  it('check-image --redact without --json says what was hidden in words', async () => {
+    const r = await cli(['check-image', screenPath, '--redact']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/\d+ regions? hidden on this device \(.+\): .+ at \d+,\d+ \d+×\d+/);
+  }, 240_000);
+
+  it('ask --redact always: the model gets the screen masked and the stream carries image_redacted', async () => {
+    server.reset();
+    const r = await cli(['ask', 'What is on my screen?', '--attach', screenPath, '--model', 'llava-seer', '--redact', 'always', '--data-dir', join(dir, 'data'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    const stream = r.out.trim().split('\n').map((l) => ChatEvent.parse(JSON.parse(l)));
+    const hidden = stream.find((e) => e.type === 'image_redacted');
+    expect(hidden).toMatchObject({ type: 'image_redacted', regions: expect.any(Array), ms: expect.any(Number) });
+    const body = server.requests[0]!.body as { messages: { images?: string[] }[] };
+    const sent = body.messages.flatMap((m) => m.images ?? []).map((b) => Buffer.from(b, 'base64'));
+    expect(sent.length).toBe(1);
+    const read = await ocr(sent[0]!);
+    expect(screen.secrets.filter((s) => readable(s, read)), read).toEqual([]);
+  }, 240_000);
+
+  it('a --redact that is not a policy is a usage error', async () => {
+    const r = await cli(['ask', 'hi', '--model', 'llava-seer', '--redact', 'sometimes', '--data-dir', join(dir, 'data')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--redact takes always, remote or never, not "sometimes"/);
+  });
+});
