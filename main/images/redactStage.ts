@@ -1,4 +1,4 @@
-// The door's redact stage (architecture §3 "Redact", issue 25): before a target's copy is encoded,
+// The door's redact stage (architecture §3 "Redact"): before a target's copy is encoded,
 // secrets in the image are found on this device and filled (main/privacy), when the policy says
 // so for that target — `remote` (the default) for a model whose server is not on this machine,
 // `always`, `never`; per conversation or command over the settings. The original is stored as it
