@@ -38,7 +38,7 @@ export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<Pr
  * alone (no model yet: an MCP capture from the CLI) goes to no model, so only `always` or a known
  * remote redacts it — it is redacted again when a model is given it.
  */
-export function redacts(target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }, settings: Pick<PrivacySettings, 'redact'>): boolean {
+export function hidesFor(target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }, settings: Pick<PrivacySettings, 'redact'>): boolean {
   const policy = policyFor(target, settings);
   if (policy !== 'remote') return policy === 'always';
   return target.vision === undefined ? target.remote === true : target.remote !== false;
@@ -54,7 +54,7 @@ export class RedactStage implements PixelStage {
 
   begin(image: { data: Uint8Array; mime: string; origin: string; windows?: ImageInput['windows'] }, target: AdmitTarget, signal?: AbortSignal): StageRun {
     const settings = this.#deps.privacy();
-    if (!redacts(target, settings)) return { settle: async () => undefined };
+    if (!hidesFor(target, settings)) return { settle: async () => undefined };
     const run = this.#detect(image, settings);
     // Started now; a rejection is observed by settle (or dropped with the image).
     run.catch(() => undefined);
@@ -70,14 +70,14 @@ export class RedactStage implements PixelStage {
 
   async text(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }> {
     const settings = this.#deps.privacy();
-    if (!redacts(target, settings)) return { text, hidden: 0 };
+    if (!hidesFor(target, settings)) return { text, hidden: 0 };
     const out = await redactText(text, settings);
     return { text: out.text, hidden: out.hidden.length };
   }
 
   keyFor(target: AdmitTarget): string {
     const settings = this.#deps.privacy();
-    if (!redacts(target, settings)) return 'plain';
+    if (!hidesFor(target, settings)) return 'plain';
     return `redacted:${fingerprint(settings)}`;
   }
 
