@@ -280,19 +280,35 @@ function doneReason(reason: string | undefined, sawToolCall: boolean): 'stop' | 
 
 /**
  * The client logs to stdout (console.log) while reading a non-JSON error body, which would
- * corrupt `--json` output. Hand it JSON bodies only.
+ * corrupt `--json` output, and makes its message of `error` as is: an object there (`{"error":
+ * {"message": …}}`, OpenAI's shape, which some servers answer on /api/*) read "[object Object]".
+ * Hand it JSON bodies whose `error` is a string.
  */
 function jsonErrors(base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
-    if (response.ok || response.headers.get('content-type')?.includes('application/json')) return response;
+    if (response.ok) return response;
     const text = (await response.text().catch(() => '')).trim();
-    return new Response(JSON.stringify({ error: text || response.statusText || `HTTP ${response.status}` }), {
+    return new Response(JSON.stringify({ error: errorBodyText(text) || response.statusText || `HTTP ${response.status}` }), {
       status: response.status,
       statusText: response.statusText,
       headers: { 'content-type': 'application/json' },
     });
   };
+}
+
+/** The words in an error body: `error` as a string, or its object's `message`, else the body itself. */
+function errorBodyText(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const error = isRecord(body) ? body.error : undefined;
+  if (typeof error === 'string') return error;
+  if (isRecord(error)) return typeof error.message === 'string' ? error.message : JSON.stringify(error);
+  return text;
 }
 
 function responseStatus(error: unknown): number | undefined {

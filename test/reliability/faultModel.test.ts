@@ -198,3 +198,15 @@ describe('streams that stall (issue 30 item 5)', () => {
     expect((stored!.messages.at(-1) as { text: string }).text).toMatch(/^(tick )+$/);
   });
 });
+
+describe('an Ollama error whose `error` is an object (issue 30 item 7)', () => {
+  it('is read for its message, not "[object Object]"', async () => {
+    server.setFault({ kind: 'error-object', status: 400, message: 'model faulty does not support images' });
+    const c = await core();
+    const { events } = await turn(c, 'ollama', 'hi');
+    const error = ofType(events, 'error')[0]!;
+    expect(error.code).toBe('rejected-input');
+    expect(error.message).toMatch(/model faulty does not support images/);
+    expect(error.message).not.toMatch(/object Object/);
+  });
+});

@@ -14,6 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 export type Fault =
   | { kind: 'echo-error'; status: number }
+  | { kind: 'error-object'; status: number; message: string }
   | { kind: 'drop' }
   | { kind: 'endless' }
   | { kind: 'huge'; chars: number }
@@ -78,6 +79,7 @@ export async function createFaultModelServer(): Promise<FaultModelServer> {
       const echo = `request rejected: ${JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: raw })}`;
       return json(fault.status, api === 'openai' ? { error: { message: echo, type: 'invalid_request_error', param: null, code: null } } : { error: echo });
     }
+    if (fault.kind === 'error-object') return json(fault.status, { error: { message: fault.message, type: 'invalid_request_error' } });
     res.writeHead(200, { 'Content-Type': api === 'openai' ? 'text/event-stream' : 'application/x-ndjson' });
     const send = (text: string, done = false, toolCall?: { name: string; arguments: Record<string, unknown> }) =>
       new Promise<void>((resolve) => {
