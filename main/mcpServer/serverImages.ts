@@ -37,14 +37,16 @@ export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStor
     policy: deps.policy,
     async admit(input, target, signal) {
       // The screen is the person's own: what enters is theirs ('user'), never a path a model named.
-      const attached = await deps.intake.admit({ ...input, requestedBy: 'user' }, target, 'tool', { ...(signal ? { signal } : {}) });
+      // The server's policy is this copy's: the door's redact stage hides what it finds (architecture §3 "Redact").
+      const attached = await deps.intake.admit({ ...input, requestedBy: 'user' }, { ...target, redact: deps.policy }, 'tool', { ...(signal ? { signal } : {}) });
       if (!attached.ok) return attached;
       const payload = await deps.store.get(attached.attachment.id);
       if (!payload) return { ok: false, code: 'source-unreachable', message: 'The prepared image could not be read back from the attachment store.' };
       const base64 = Buffer.from(payload.data).toString('base64');
       // The profile caps the bytes; this is the invariant callers rely on, checked where it is kept.
       if (base64.length > MAX_BASE64_CHARS) return { ok: false, code: 'too-large', message: `The prepared image is ${base64.length} characters of base64, over the 1 MB a result may carry.` };
-      return { ok: true, info: attached.attachment, base64, hidden: [] };
+      const hidden = (attached.attachment.redactions ?? []).map(({ x, y, width, height, kind }) => ({ x, y, width, height, kind }));
+      return { ok: true, info: attached.attachment, base64, hidden };
     },
     read(info, region, signal) {
       return deps.intake.admit({ attachmentId: info.id }, undefined, 'read', { signal, ...(region ? { region } : {}) });
@@ -55,7 +57,7 @@ export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStor
 /** "Hidden: …" for the result's text line: what redaction did, in words. */
 export function describeHidden(policy: RedactPolicy, hidden: readonly HiddenRegion[]): string {
   if (policy === 'never') return 'Hidden: nothing (redaction is off: --redact never).';
-  if (hidden.length === 0) return `Hidden: nothing (redaction "${policy}" is not available in this build yet, so nothing was looked for).`;
+  if (hidden.length === 0) return `Hidden: nothing (redaction "${policy}" found no secret on this device).`;
   const kinds = [...new Set(hidden.map((h) => h.kind))].join(', ');
   return `Hidden: ${hidden.length} region${hidden.length === 1 ? '' : 's'} (${kinds}).`;
 }
