@@ -30,6 +30,8 @@ export type ImageGate = {
   admit(input: Omit<ImageInput, 'requestedBy'>, target: ImageTarget, signal?: AbortSignal): Promise<ServedImage | ImageRefusal>;
   /** A kept image's original pixels, or a region of it in `info`'s own coordinates (zoom, read_text). */
   read(info: AttachmentInfo, region: Region | undefined, signal: AbortSignal): Promise<ReadPixels | { ok: false; code: string; message: string }>;
+  /** Text made from an image (read_text, describe's answer) as the caller may get it: secrets replaced under the server's policy. */
+  text(text: string): Promise<{ text: string; hidden: number }>;
 };
 
 export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStore; policy: RedactPolicy }): ImageGate {
@@ -50,6 +52,10 @@ export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStor
     },
     read(info, region, signal) {
       return deps.intake.admit({ attachmentId: info.id }, undefined, 'read', { signal, ...(region ? { region } : {}) });
+    },
+    text(text) {
+      // No model named: under "remote" the text counts as going to a remote model.
+      return deps.intake.redactText(text, { redact: deps.policy, vision: 'unknown' });
     },
   };
 }

@@ -56,10 +56,14 @@ export async function readText(deps: CaptureDeps & { ocr: TextReader }, args: { 
     width: round(w.box.width * kx * sx),
     height: round(w.box.height * ky * sy),
   }));
+  // The text leaves Glance as the image would: secrets replaced, and a word that is (part of) one
+  // is not given back in the clear either.
+  const shown = await deps.gate.text(reading.text);
+  const kept = shown.hidden ? await Promise.all(words.map(async (w) => ((await deps.gate.text(w.text)).hidden || !shown.text.includes(w.text) ? { ...w, text: '[hidden]' } : w))) : words;
   const from = what.fresh ? `a fresh capture (${captureUri(info)}, screen pixels)` : space === 'original' ? `the original ${captureUri(info)}` : `image ${info.id} (in its ${size.width}×${size.height} pixels)`;
-  const header = `Text read by local OCR (${reading.engine}) from ${from}${args.region ? `, rectangle ${round(args.region.width)}×${round(args.region.height)} at ${round(args.region.x)},${round(args.region.y)}` : ''}, mean confidence ${Math.round(reading.confidence)}%, ${words.length} words:`;
-  const text = reading.text.trim() ? `${header}\n${reading.text}` : `Local OCR (${reading.engine}) found no text in ${from}.`;
-  return { content: [{ type: 'text', text }], structuredContent: { text: reading.text, words, image: captureUri(info), confidence: Math.round(reading.confidence) } };
+  const header = `Text read by local OCR (${reading.engine}) from ${from}${args.region ? `, rectangle ${round(args.region.width)}×${round(args.region.height)} at ${round(args.region.x)},${round(args.region.y)}` : ''}, mean confidence ${Math.round(reading.confidence)}%, ${words.length} words${shown.hidden ? `, ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : ''}:`;
+  const text = reading.text.trim() ? `${header}\n${shown.text}` : `Local OCR (${reading.engine}) found no text in ${from}.`;
+  return { content: [{ type: 'text', text }], structuredContent: { text: shown.text, words: kept, image: captureUri(info), confidence: Math.round(reading.confidence) } };
 }
 
 /** A side call to a vision model: the image and the question in, its text out. */
@@ -70,8 +74,10 @@ export async function describe(deps: CaptureDeps & { describe: Describer }, args
   if ('content' in what) return what;
   const answer = await deps.describe(what.info, args.question, signal);
   if (!answer.ok) return toolError(answer.message);
+  // The vision model may be local and have seen the screen as it is; its words leave under the server's policy.
+  const said = (await deps.gate.text(answer.text)).text;
   return {
-    content: [{ type: 'text', text: answer.text }],
-    structuredContent: { text: answer.text, model: answer.model, image: captureUri(what.info) },
+    content: [{ type: 'text', text: said }],
+    structuredContent: { text: said, model: answer.model, image: captureUri(what.info) },
   };
 }
