@@ -36,6 +36,7 @@ describe('secret rules', () => {
     const found = await hidden('export AWS_ACCESS_KEY_ID=AKIAZ3QX7LMN2PQR8TUV\nxoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx');
     expect(found).toContainEqual({ kind: 'aws key', rule: 'secretlint:aws', text: 'AKIAZ3QX7LMN2PQR8TUV' });
     expect(found.map((f) => f.rule)).toContain('secretlint:slack');
+    expect((await hidden('ghp D8knjUPNovLnWhbof Q9Cj9NyYikUecs7Jev7')).find((f) => f.rule === 'github-shape')?.text).toBe('ghp D8knjUPNovLnWhbof Q9Cj9NyYikUecs7Jev7');
     // OCR read one character too many: the vendor rule misses it, the shape and the env label do not.
     const misread = await hidden('export AWS ACCESS KEY ID=AKIAF7LA47EWBW6VGNV7M');
     expect(misread.map((f) => f.rule)).toEqual(expect.arrayContaining(['aws-id', 'env', 'entropy']));

@@ -98,6 +98,13 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{12,20}\b/g),
   },
   {
+    // A GitHub token OCR split or misread (secretlint wants its exact length): the prefix and what follows.
+    category: 'keys',
+    kind: 'github token',
+    rule: 'github-shape',
+    find: (t) => matches(t, /\b(?:gh[pousr]|github_pat)[_ ]\s?[A-Za-z0-9]{6,}(?: ?[A-Za-z0-9_]{4,}){0,4}/g),
+  },
+  {
     category: 'cards',
     kind: 'card number',
     rule: 'luhn',
