@@ -95,9 +95,18 @@ export function boxOver(words: readonly ReadWord[], indices: readonly number[], 
   const mx = Math.max(MIN_MARGIN_PX, Math.ceil(h * MARGIN_X));
   const my = Math.max(2, Math.ceil(h * MARGIN_Y));
   const x = Math.max(0, Math.floor(x0 - mx));
-  const y = Math.max(0, Math.floor(y0 - my));
+  // The margin stops short of the lines above and below: a fill touching a line's glyphs makes OCR
+  // (and a reader) lose that line's words, though none of them was hidden.
+  const lines = new Set([...picked].map((i) => words[i]?.line));
+  let above = -Infinity, below = Infinity;
+  for (const [line, band] of bands) {
+    if (lines.has(line)) continue;
+    if (band.bottom <= y0) above = Math.max(above, band.bottom);
+    if (band.top >= y1) below = Math.min(below, band.top);
+  }
+  const y = Math.max(0, Math.floor(Math.max(y0 - my, Math.min(y0, above + 1))));
   const right = Math.min(image.width, Math.ceil(x1 + mx));
-  const bottom = Math.min(image.height, Math.ceil(y1 + my));
+  const bottom = Math.min(image.height, Math.ceil(Math.min(y1 + my, Math.max(y1, below - 1))));
   if (right <= x || bottom <= y) return undefined;
   return { x, y, width: right - x, height: bottom - y };
 }

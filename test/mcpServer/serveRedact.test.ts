@@ -1,6 +1,6 @@
 // `glance mcp serve` hides secrets before an image or its text leaves Glance (architecture §14,
 // §3 "Redact"): the caller's model is unknown, so the server's default policy is "always". A real X
-// screen shows a checkout form with a fresh Luhn-valid card number; capture_screen's image holds
+// screen shows a checkout form with a Luhn-valid card number (from a fixed seed); capture_screen's image holds
 // none of it (read back by real tesseract), its text line says what was hidden, read_text gives the
 // card back neither in its text nor in its words, and `--redact never` sends the screen as it is.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +23,7 @@ const ocr = async (png: Uint8Array) => (await reader.read(await sharp(png).greys
 
 beforeAll(async () => {
   x = await startXvfb({ width: 1280, height: 720 });
-  planted = await secretScreen('checkout', { width: 1280, height: 720 });
+  planted = await secretScreen('checkout', { width: 1280, height: 720, seed: 1 });
   const html = `<body style="margin:0;background:#fff"><img style="display:block" src="data:image/png;base64,${planted.png.toString('base64')}"></body>`;
   page = await showPage(x.env, html, { monitor: x.monitors[0]! });
   dataDir = await mkdtemp(join(tmpdir(), 'glance-serve-redact-'));

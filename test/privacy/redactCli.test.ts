@@ -22,7 +22,7 @@ const reader = new TesseractReader({ timeoutMs: 180_000 });
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'glance-redact-cli-'));
   server = await createModelServer();
-  screen = await secretScreen('env', { width: 1280, height: 720 });
+  screen = await secretScreen('env', { width: 1280, height: 720, seed: 1 });
   screenPath = join(dir, 'env.png');
   await writeFile(screenPath, screen.png);
 });

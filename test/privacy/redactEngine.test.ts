@@ -33,7 +33,7 @@ async function attach(h: Harness, screen: SecretScreen) {
 describe('redaction in the engine (real tesseract, fixture model server)', () => {
   it('"always": the model gets the .env screen masked, labelled with what was hidden; the original stays as it was', async () => {
     const h = await suite.harness({ privacy: privacy('always') });
-    const screen = await secretScreen('env', { width: 1280, height: 720 });
+    const screen = await secretScreen('env', { width: 1280, height: 720, seed: 1 });
     const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'What is on my screen?', attachments: [await attach(h, screen)] });
     expect(outcome.status).toBe('done');
     const [sent] = receivedImages(0);
@@ -57,7 +57,7 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
 
   it('"remote" (the default): a model on loopback gets the image as it was, and nothing says hidden', async () => {
     const h = await suite.harness({ privacy: privacy('remote') });
-    const screen = await secretScreen('terminal', { width: 1280, height: 720 });
+    const screen = await secretScreen('terminal', { width: 1280, height: 720, seed: 1 });
     const { events } = await h.turn({ model: 'llava-seer', text: 'Read this', attachments: [await attach(h, screen)] });
     expect(ofType(events, 'image_redacted')).toEqual([]);
     const read = await ocrText(h, receivedImages(0)[0]!);
@@ -66,7 +66,7 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
 
   it('a zoom into a hidden region comes back hidden, and read_text of it holds no secret', async () => {
     const h = await suite.harness({ privacy: privacy('always') });
-    const screen = await secretScreen('checkout', { width: 1280, height: 720 });
+    const screen = await secretScreen('checkout', { width: 1280, height: 720, seed: 1 });
     const { target } = await resolveModel({ kind: 'ollama', model: 'llava-seer', baseUrl: suite.server().url });
     const first = await h.core.intake.admit(await attach(h, screen), target, 'user');
     if (!first.ok) throw new Error(first.message);
@@ -91,7 +91,7 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
 
   it("a blind model's OCR text holds none of the secrets", async () => {
     const h = await suite.harness({ privacy: privacy('always') });
-    const screen = await secretScreen('terminal', { width: 1280, height: 720 });
+    const screen = await secretScreen('terminal', { width: 1280, height: 720, seed: 1 });
     const { events } = await h.turn({ model: 'blind-llm', text: 'What does this say?', attachments: [await attach(h, screen)] });
     const [transcribed] = ofType(events, 'image_transcribed');
     expect(transcribed).toBeDefined();
@@ -102,7 +102,7 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
   }, 240_000);
 
   it('a tool image captured as MCP results are (purpose "capture") reaches the model redacted', async () => {
-    const screen = await secretScreen('pem', { width: 1280, height: 720 });
+    const screen = await secretScreen('pem', { width: 1280, height: 720, seed: 1 });
     const holder: { h?: Harness } = {};
     const tool: Tool = {
       needsVision: true,
@@ -131,7 +131,7 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
       close: async () => undefined,
     };
     const h = await suite.harness({ privacy: privacy('always'), ocr: failing });
-    const screen = await secretScreen('env', { width: 640, height: 400 });
+    const screen = await secretScreen('env', { width: 640, height: 400, seed: 1 });
     const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'What is this?', attachments: [await attach(h, screen)] });
     expect(outcome.status).not.toBe('done');
     const [refused] = ofType(events, 'image_refused');
