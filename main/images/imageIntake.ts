@@ -101,9 +101,16 @@ export class ImageIntake {
     purpose: AdmitPurpose,
     options: AdmitOptions & { region?: Region } = {},
   ): Promise<Admitted | PrepareResult | ReadPixels | Refused> {
-    const { signal } = options;
     if (purpose === 'read') return this.#read(input, options);
     if (!target) throw new Error(`admit(${purpose}) needs a target`);
+    return this.#tryAttachImage(input, target, purpose, options.signal);
+  }
+
+  /**
+   * THE gate, `tryAttachImage` (architecture §3 "Gate"): capability first, then resolve, sniff, guard, the pixel stage,
+   * fit and encode, then the store. Every refusal is a value in plain words.
+   */
+  async #tryAttachImage(input: ImageInput | StoredImageRef, target: AdmitTarget, purpose: Exclude<AdmitPurpose, 'read'>, signal: AbortSignal | undefined): Promise<Admitted | PrepareResult | Refused> {
     // The gate first: nothing is read for a model that cannot see. MCP results are kept regardless.
     const refusal = purpose !== 'capture' && isModel(target) ? visionRefusal(target) : undefined;
     if (refusal) {
