@@ -8,7 +8,7 @@ import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { boundText } from '../scrubSecrets.ts';
-import { apiApprovals } from './toolApprovals.ts';
+import { apiApprovals } from './apiApprovals.ts';
 import { errorMessage } from '../errors.ts';
 
 export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<IpcHandlers, 'chat:send' | 'chat:cancel' | 'chat:approveTool' | 'chat:context'>; close(): void } {
