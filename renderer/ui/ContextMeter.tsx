@@ -41,6 +41,8 @@ export function ContextMeter() {
     <details
       className="context-meter"
       open={peek || pinned}
+      // Peeked (hover or focus, not pinned) it is a tooltip: it never takes a press meant for what it covers.
+      data-peek={peek && !pinned ? '' : undefined}
       onMouseEnter={() => setPeek(true)}
       onMouseLeave={() => setPeek(false)}
       onFocus={() => setPeek(true)}

@@ -32,7 +32,9 @@ beforeAll(async () => {
     if (shot.ok) {
       const { data, info } = await sharp(shot.capture.png).raw().toBuffer({ resolveWithObject: true });
       const at = (px: number, py: number) => data.subarray((py * info.width + px) * info.channels, (py * info.width + px) * info.channels + 3).join();
-      if (at(RED.x + 20, RED.y + 20) === '255,0,0' && at(BLUE.x + 20, BLUE.y + 20) === '0,0,255' && (await capturer.listWindows()).length >= 2) break;
+      // Listed by their own titles: a Chromium window is titled by its URL until the page's <title> reaches X.
+      const titles = (await capturer.listWindows()).map((w) => w.title);
+      if (at(RED.x + 20, RED.y + 20) === '255,0,0' && at(BLUE.x + 20, BLUE.y + 20) === '0,0,255' && [RED.title, BLUE.title].every((t) => titles.includes(t))) break;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
