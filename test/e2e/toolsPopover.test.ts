@@ -54,7 +54,7 @@ describe('the Tools popover', () => {
   it('closes when the image viewer opens, so nothing of it sits above the viewer', async () => {
     const { page } = await suite.session();
     await page.locator('main').drop({ files: { name: 'chart.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 400, height: 300 }) } });
-    const thumb = page.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /chart\.png/ }).first();
+    const thumb = page.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: 'Enlarge chart.png' });
     await thumb.waitFor();
     await openTools(page);
     await thumb.focus();
