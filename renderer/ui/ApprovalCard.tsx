@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ToolCallView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
-import { toolSource, toolTitle } from './toolNames.ts';
+import { toolLabel, toolSource, toolTitle } from './toolNames.ts';
 
 type Decision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -38,7 +38,7 @@ export function ApprovalCard({ turnId, tool }: { turnId: string; tool: ToolCallV
   };
   const args = JSON.stringify(tool.arguments, null, 2);
   return (
-    <section className="approval-card" role="group" aria-label={`Approve ${tool.name}`}>
+    <section className="approval-card" role="group" aria-label={`Approve ${toolLabel(tool.name, tool.title, tool.server)}`}>
       <p>
         <strong>{toolTitle(tool.name, tool.title)}</strong> ({tool.server ?? toolSource(tool.name)}
         {tool.serverTitle ? `, which calls itself “${tool.serverTitle}”` : ''}, <code>{tool.name}</code>

@@ -3,7 +3,7 @@ import type { ImageView, ToolCallView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { ChevronIcon, EyeIcon } from './icons.tsx';
 import { ImageChip } from './ImageChip.tsx';
-import { toolSource, toolTitle } from './toolNames.ts';
+import { toolLabel, toolSource, toolTitle } from './toolNames.ts';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -76,7 +76,7 @@ export const ToolCard = memo(function ToolCard({ tool, images, children }: { too
   const title = toolTitle(tool.name, tool.title);
   const result = tool.text === undefined ? undefined : raw ? tool.text : readableResult(tool.text);
   return (
-    <article className={`tool-card ${status.className}`} aria-label={`Tool call ${tool.name}`}>
+    <article className={`tool-card ${status.className}`} aria-label={`Tool call ${toolLabel(tool.name, tool.title, tool.server)}`} title={tool.name}>
       <header>
         <button type="button" className="tool-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((e) => !e)}>
           <ChevronIcon dir={expanded ? 'down' : 'right'} />
@@ -89,7 +89,7 @@ export const ToolCard = memo(function ToolCard({ tool, images, children }: { too
       {children}
       {tool.status === 'running' && tool.progress && (
         <div className="tool-progress">
-          <progress aria-label={`${tool.name} progress`} max={tool.progress.total ?? 1} value={tool.progress.total ? tool.progress.progress : undefined} />
+          <progress aria-label={`${toolLabel(tool.name, tool.title, tool.server)} progress`} max={tool.progress.total ?? 1} value={tool.progress.total ? tool.progress.progress : undefined} />
           <span className="muted">{tool.progress.message ?? (pct !== undefined ? `${pct}%` : '')}</span>
         </div>
       )}

@@ -3,7 +3,7 @@ import type { McpToolSource } from '../../common/ipc.ts';
 import { switchedOff } from '../../common/toolSwitches.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
-import { humanize, toolTitle } from './toolNames.ts';
+import { humanize, toolLabel, toolTitle } from './toolNames.ts';
 
 const STATE_WORDS = { idle: 'not started', starting: 'starting…', ready: '', failed: 'failed', stopped: 'stopped' } as const;
 
@@ -88,16 +88,16 @@ export function ToolsMenu() {
                 <ul>
                   {s.tools.map((t) => (
                     <li key={t.name}>
-                      <label>
+                      {/* Named by the title and the configured server; the model's name is the tooltip. */}
+                      <label title={t.name}>
                         <input
                           type="checkbox"
                           checked={!switchedOff(t.name, s.server, switches)}
                           disabled={running || !serverOn}
-                          aria-label={`Use tool ${t.name}`}
-                          aria-describedby={`${panelId}-${t.name}`}
+                          aria-label={`Use tool ${toolLabel(t.name, t.title ?? humanize(t.tool), s.server)}`}
                           onChange={(e) => void toggle('tool', t.name, e.target.checked)}
                         />{' '}
-                        <span id={`${panelId}-${t.name}`}>{t.title ?? humanize(t.tool)}</span>
+                        <span>{t.title ?? humanize(t.tool)}</span>
                       </label>
                     </li>
                   ))}
@@ -115,23 +115,21 @@ export function ToolsMenu() {
 function BuiltInTools({ tools, running }: { tools: McpToolSource['tools']; running: boolean }) {
   const switches = useApp((s) => s.toolSwitches);
   const toggle = useApp((s) => s.setToolSwitch);
-  const id = useId();
   return (
     <fieldset className="tools-server">
       <legend>Glance (built-in)</legend>
       <ul>
         {tools.map((t) => (
           <li key={t.name}>
-            <label>
+            <label title={t.name}>
               <input
                 type="checkbox"
                 checked={!switchedOff(t.name, undefined, switches)}
                 disabled={running}
-                aria-label={`Use tool ${t.name}`}
-                aria-describedby={`${id}-${t.name}`}
+                aria-label={`Use tool ${toolLabel(t.name, t.title)}`}
                 onChange={(e) => void toggle('tool', t.name, e.target.checked)}
               />{' '}
-              <span id={`${id}-${t.name}`}>{toolTitle(t.name, t.title)}</span>
+              <span>{toolTitle(t.name, t.title)}</span>
             </label>
           </li>
         ))}

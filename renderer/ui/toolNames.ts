@@ -39,3 +39,15 @@ export function toolSource(name: string): string {
   const { server } = splitToolName(name);
   return server ? humanize(server) : 'Glance';
 }
+
+/**
+ * How a tool is named to people and screen readers (architecture §11): its title, then who
+ * provides it — "Known bar chart (fixture)", "Zoom into an image (Glance)". The provider is the
+ * configured server name (the person chose it), never the server's own title; the title comes
+ * from the server and is only words (white space collapsed, at most 80 characters).
+ */
+export function toolLabel(name: string, title?: string, server?: string): string {
+  const words = toolTitle(name, title).replace(/\s+/g, ' ').trim();
+  const short = words.length > 80 ? `${words.slice(0, 79)}…` : words;
+  return `${short || name} (${server ?? toolSource(name)})`;
+}

@@ -29,7 +29,7 @@ describe('the approval card', () => {
     const { page, shot } = await suite.session({ mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE] } } } });
     suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { text: 'no chart then' });
     await ask(page, 'Fetch the chart.');
-    const approval = page.getByRole('group', { name: 'Approve fixture__chart_image' });
+    const approval = page.getByRole('group', { name: 'Approve Known bar chart (fixture)' });
     await approval.waitFor();
     // The configured name, never the server's own title ("Glance Test Fixture").
     expect(await approval.textContent()).toContain('Known bar chart (fixture, fixture__chart_image) can change things');
@@ -49,15 +49,15 @@ describe('the approval card', () => {
     suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { text: 'here is the chart' });
     await ask(page, 'Fetch it again.');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'here is the chart' }).waitFor();
-    expect(await page.getByRole('group', { name: 'Approve fixture__chart_image' }).count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Approve Known bar chart (fixture)' }).count()).toBe(0);
   });
 
   it('Deny: the tool does not run and the model is told; Allow once: it runs', async () => {
     const { page, shot } = await session();
     suite.server().script(write('buy milk'), { text: 'Understood, I did not store it.' });
     await ask(page, 'Store a note.');
-    const card = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
-    const approval = card.getByRole('group', { name: 'Approve fixture__write_note' });
+    const card = page.getByRole('article', { name: 'Tool call Write a note (fixture)' }).last();
+    const approval = card.getByRole('group', { name: 'Approve Write a note (fixture)' });
     await approval.waitFor();
     expect(await approval.getByLabel('Arguments').textContent()).toContain('"text": "buy milk"');
     for (const name of ['Allow once', 'Allow for this chat', 'Always', 'Deny']) expect(await approval.getByRole('button', { name }).isVisible()).toBe(true);
@@ -76,7 +76,7 @@ describe('the approval card', () => {
 
     suite.server().script(write('buy bread'), { text: 'Stored.' });
     await ask(page, 'Store another.');
-    const second = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
+    const second = page.getByRole('article', { name: 'Tool call Write a note (fixture)' }).last();
     await second.getByRole('button', { name: 'Allow once' }).click();
     await second.getByText('Allowed once').waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Stored.' }).waitFor();
@@ -100,7 +100,7 @@ describe('the approval card', () => {
 
     suite.server().script({ toolCalls: [{ name: 'fixture__delete_notes', arguments: {} }] }, { text: 'all gone' });
     await ask(page, 'Delete them all.');
-    await page.getByRole('group', { name: 'Approve fixture__delete_notes' }).getByRole('button', { name: 'Always' }).click();
+    await page.getByRole('group', { name: 'Approve Delete notes (fixture)' }).getByRole('button', { name: 'Always' }).click();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'all gone' }).waitFor();
     // Saved atomically, possibly a moment after the answer shows: polled.
     const savedRules = async () => (JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { toolApproval?: Record<string, string> }).toolApproval;
@@ -136,7 +136,7 @@ describe('the approval card', () => {
     await page.getByRole('button', { name: 'Back to chat' }).click();
     suite.server().script(write('blocked'), { text: 'It is blocked.' });
     await ask(page, 'Store a note.');
-    const card = page.getByRole('article', { name: 'Tool call fixture__write_note' }).last();
+    const card = page.getByRole('article', { name: 'Tool call Write a note (fixture)' }).last();
     await card.locator('.approval-outcome').filter({ hasText: /^Not run \(by your settings\)/ }).waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'It is blocked.' }).waitFor();
     expect(suite.server().requests[1]!.messages.find((m) => m.role === 'tool')!.text).toMatch(/blocked by the user's settings/);
@@ -147,7 +147,7 @@ describe('the approval card', () => {
     await page.getByRole('button', { name: 'Back to chat' }).click();
     suite.server().script(write('allowed'), { text: 'Stored it.' });
     await ask(page, 'Store another.');
-    await page.getByRole('article', { name: 'Tool call fixture__write_note' }).last().getByText('Always allowed (by your settings)').waitFor();
+    await page.getByRole('article', { name: 'Tool call Write a note (fixture)' }).last().getByText('Always allowed (by your settings)').waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Stored it.' }).waitFor();
 
     // Removed: it asks again.
@@ -157,7 +157,7 @@ describe('the approval card', () => {
     await page.getByRole('button', { name: 'Back to chat' }).click();
     suite.server().script(write('ask me'));
     await ask(page, 'And one more.');
-    await page.getByRole('group', { name: 'Approve fixture__write_note' }).waitFor();
+    await page.getByRole('group', { name: 'Approve Write a note (fixture)' }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
   });
 
@@ -165,9 +165,9 @@ describe('the approval card', () => {
     const { page } = await session();
     suite.server().script(write('never'));
     await ask(page, 'Store it.');
-    await page.getByRole('group', { name: 'Approve fixture__write_note' }).waitFor();
+    await page.getByRole('group', { name: 'Approve Write a note (fixture)' }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
-    await page.getByRole('group', { name: 'Approve fixture__write_note' }).waitFor({ state: 'detached' });
+    await page.getByRole('group', { name: 'Approve Write a note (fixture)' }).waitFor({ state: 'detached' });
     expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true);
   });
 });

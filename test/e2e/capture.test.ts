@@ -52,7 +52,7 @@ describe('the model asks to look', () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('What is on my screen?');
     await page.keyboard.press('Enter');
 
-    const card = page.getByRole('article', { name: 'Tool call screenshot_desktop' });
+    const card = page.getByRole('article', { name: 'Tool call Screenshot of the desktop (Glance)' });
     await card.getByText('shown to model').waitFor();
     const thumb = card.getByRole('list', { name: 'Captured images' }).locator('img');
     await thumb.waitFor();

@@ -164,7 +164,7 @@ describe('tool cards', () => {
     suite.server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
     await box(page).fill('Fetch the chart.');
     await box(page).press('Enter');
-    const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    const card = page.getByRole('article', { name: 'Tool call Known bar chart (fixture)' });
     await card.waitFor();
     await finished(page, 1);
     // The server's own words when it gives them (MCP title, serverInfo.title).
@@ -180,7 +180,7 @@ describe('tool cards', () => {
     suite.server().script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 20, delayMs: 300 } }] });
     await box(page).fill('Run the slow one.');
     await box(page).press('Enter');
-    const slow = page.getByRole('article', { name: 'Tool call fixture__slow_progress' });
+    const slow = page.getByRole('article', { name: 'Tool call Slow progress (fixture)' });
     await slow.getByRole('progressbar').waitFor();
     await page.getByRole('status', { name: 'Announcements' }).filter({ hasText: 'Running Slow progress' }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();

@@ -27,7 +27,7 @@ describe('MCP servers asking the person', () => {
     await shot('mcp-elicitation-dialog');
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('article', { name: 'Tool call fixture__ask_user' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await page.getByRole('article', { name: 'Tool call Ask user (fixture)' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
     await expect.poll(() => server().requests.length).toBeGreaterThan(1);
     const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
@@ -41,7 +41,7 @@ describe('MCP servers asking the person', () => {
     await dialog.waitFor();
     await dialog.getByRole('textbox', { name: 'who (required)' }).fill('grace');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await page.getByRole('article', { name: 'Tool call fixture__env_vars' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await page.getByRole('article', { name: 'Tool call Env vars (fixture)' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
     await expect.poll(() => server().requests.length).toBeGreaterThan(1);
     const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.text)).toEqual({ WHO: 'grace' });
@@ -57,7 +57,7 @@ describe('MCP sampling', () => {
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('user: Name a colour.');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await page.getByRole('article', { name: 'Tool call fixture__ask_model' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
+    await page.getByRole('article', { name: 'Tool call Ask model (fixture)' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
     await expect.poll(() => server().requests.length).toBeGreaterThan(2);
     expect(server().requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'Name a colour.' });
     const toolMessage = server().requests[2]!.messages.find((m) => m.role === 'tool')!;
@@ -70,7 +70,7 @@ describe('MCP tools', () => {
     const { page, shot } = await session();
     server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] });
     await ask(page, 'Fetch the chart and describe it.');
-    const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    const card = page.getByRole('article', { name: 'Tool call Known bar chart (fixture)' });
     await card.waitFor();
     await answers(page).filter({ hasText: 'red, green, blue' }).waitFor();
     const thumb = card.getByRole('list', { name: 'Captured images' }).locator('img');
@@ -104,22 +104,22 @@ describe('MCP tools', () => {
     const { page } = await session();
     server().script({ toolCalls: [{ name: 'fixture__chart_image', arguments: {} }] }, { toolCalls: [{ name: 'fixture__write_note', arguments: { text: 'milk' } }] });
     await ask(page, 'Fetch the chart, then note it.');
-    const card = page.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    const card = page.getByRole('article', { name: 'Tool call Known bar chart (fixture)' });
     await card.locator('.status').filter({ hasText: 'finished' }).waitFor();
     expect(await card.locator('.tool-name').textContent()).toBe('Known bar chart'); // annotations.title
     // The server calls itself "Glance Test Fixture": a title naming Glance is never shown (issue 30).
     expect(await card.locator('.tool-source').textContent()).toBe('fixture'); // the configured name
-    const approval = page.getByRole('group', { name: 'Approve fixture__write_note' });
+    const approval = page.getByRole('group', { name: 'Approve Write a note (fixture)' });
     await approval.waitFor();
     expect(await approval.textContent()).toContain('Write a note (fixture, fixture__write_note) can change things'); // tool.title
-    expect(await page.getByRole('article', { name: 'Tool call fixture__write_note' }).locator('.tool-name').textContent()).toBe('Write a note');
+    expect(await page.getByRole('article', { name: 'Tool call Write a note (fixture)' }).locator('.tool-name').textContent()).toBe('Write a note');
     await approval.getByRole('button', { name: 'Allow once' }).click();
     await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').waitFor();
 
     // Stored with the conversation: a reloaded page names them the same.
     await page.reload();
     const again = page;
-    const reloaded = again.getByRole('article', { name: 'Tool call fixture__chart_image' });
+    const reloaded = again.getByRole('article', { name: 'Tool call Known bar chart (fixture)' });
     await reloaded.waitFor();
     expect(await reloaded.locator('.tool-name').textContent()).toBe('Known bar chart');
     expect(await reloaded.locator('.tool-source').textContent()).toBe('fixture');
@@ -136,15 +136,15 @@ describe('MCP tools', () => {
     const { page } = await session();
     server().script({ toolCalls: [{ name: 'fixture__slow_progress', arguments: { steps: 6, delayMs: 400 } }] }, { toolCalls: [{ name: 'fixture__fail_tool', arguments: {} }] });
     await ask(page, 'Run the slow one, then the broken one.');
-    const slow = page.getByRole('article', { name: 'Tool call fixture__slow_progress' });
-    const bar = slow.getByRole('progressbar', { name: 'fixture__slow_progress progress' });
+    const slow = page.getByRole('article', { name: 'Tool call Slow progress (fixture)' });
+    const bar = slow.getByRole('progressbar', { name: 'Slow progress (fixture) progress' });
     await bar.waitFor();
     expect(await slow.textContent()).toMatch(/step \d of 6/);
     expect(Number(await bar.getAttribute('max'))).toBe(6);
     await slow.locator('.status').filter({ hasText: 'finished' }).waitFor();
     expect(await bar.count()).toBe(0);
 
-    const failed = page.getByRole('article', { name: 'Tool call fixture__fail_tool' });
+    const failed = page.getByRole('article', { name: 'Tool call Fail tool (fixture)' });
     await failed.locator('.status').filter({ hasText: 'failed' }).waitFor();
     // A failed card opens by itself, showing what went wrong.
     expect(await failed.locator('.tool-result').textContent()).toContain(FAIL_TEXT);

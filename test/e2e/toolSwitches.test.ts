@@ -38,12 +38,12 @@ describe('tools switched off per conversation', () => {
     const menu = await openTools(page);
     const serverBox = menu.getByRole('checkbox', { name: 'Use server fixture' });
     await serverBox.waitFor();
-    await menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).waitFor();
+    await menu.getByRole('checkbox', { name: 'Use tool Known bar chart (fixture)' }).waitFor();
     await expect.poll(async () => (await toolShare(page)).sources).toMatch(/fixture ≈[\d,]+ for \d+ tools/);
     const before = await toolShare(page);
 
     await serverBox.uncheck();
-    expect(await menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).isDisabled()).toBe(true);
+    expect(await menu.getByRole('checkbox', { name: 'Use tool Known bar chart (fixture)' }).isDisabled()).toBe(true);
     await expect.poll(async () => (await toolShare(page)).sources).not.toContain('fixture');
     const after = await toolShare(page);
     expect(after.total).toBeLessThan(before.total);
@@ -72,7 +72,7 @@ describe('tools switched off per conversation', () => {
     expect(suite.server().requests[0]!.toolNames).toContain('fixture__chart_image');
 
     const menu = await openTools(page);
-    const chart = menu.getByRole('checkbox', { name: 'Use tool fixture__chart_image' });
+    const chart = menu.getByRole('checkbox', { name: 'Use tool Known bar chart (fixture)' });
     await chart.waitFor();
     await chart.uncheck();
     await page.getByRole('button', { name: 'Tools (1 off)' }).waitFor();
@@ -86,8 +86,8 @@ describe('tools switched off per conversation', () => {
     await page.reload();
     await finished(page, 2);
     const again = await openTools(page);
-    await again.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).waitFor();
-    expect(await again.getByRole('checkbox', { name: 'Use tool fixture__chart_image' }).isChecked()).toBe(false);
+    await again.getByRole('checkbox', { name: 'Use tool Known bar chart (fixture)' }).waitFor();
+    expect(await again.getByRole('checkbox', { name: 'Use tool Known bar chart (fixture)' }).isChecked()).toBe(false);
     expect(await again.getByRole('checkbox', { name: 'Use server fixture' }).isChecked()).toBe(true);
   });
 });
@@ -97,16 +97,15 @@ describe("Glance's own tools in the Tools menu (issue 29)", () => {
     const { page, shot } = await suite.session();
     const menu = await openTools(page);
     const group = menu.getByRole('group', { name: 'Glance (built-in)' });
-    const zoom = group.getByRole('checkbox', { name: 'Use tool zoom_image' });
+    const zoom = group.getByRole('checkbox', { name: 'Use tool Zoom into an image (Glance)' });
     await zoom.waitFor();
     const boxes = await group.getByRole('checkbox').evaluateAll((els) => els.map((el) => [el.getAttribute('aria-label'), (el as unknown as { checked: boolean }).checked]));
     // (no capturer in this harness: screenshot_desktop is not among them here, as it is not offered)
-    expect(boxes).toEqual(expect.arrayContaining([['Use tool show_attachment', true], ['Use tool analyze_image', true], ['Use tool zoom_image', true], ['Use tool read_text', true]]));
-    // Titles in words, tied to each box as its description.
+    expect(boxes).toEqual(expect.arrayContaining([['Use tool Show an image again (Glance)', true], ['Use tool Describe an image (Glance)', true], ['Use tool Zoom into an image (Glance)', true], ['Use tool Read text in an image (Glance)', true]]));
+    // Titles in words, shown and in each box's name; the model's own name is the tooltip.
     expect(await group.innerText()).toContain('Read text in an image');
     expect(await group.innerText()).toContain('Zoom into an image');
-    const describedBy = (await zoom.getAttribute('aria-describedby'))!;
-    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe('Zoom into an image');
+    expect((await group.getByTitle('zoom_image').innerText()).trim()).toBe('Zoom into an image');
     await expect.poll(async () => (await toolShare(page)).sources).toMatch(/^built-in ≈[\d,]+ for \d+ tools$/);
     const before = await toolShare(page);
 
@@ -124,7 +123,7 @@ describe("Glance's own tools in the Tools menu (issue 29)", () => {
     await page.reload();
     await finished(page, 1);
     const again = await openTools(page);
-    const zoomAgain = again.getByRole('checkbox', { name: 'Use tool zoom_image' });
+    const zoomAgain = again.getByRole('checkbox', { name: 'Use tool Zoom into an image (Glance)' });
     await zoomAgain.waitFor();
     expect(await zoomAgain.isChecked()).toBe(false);
     await zoomAgain.check();
