@@ -95,7 +95,13 @@ describe('the approval card', () => {
     suite.server().script(write('two'), { text: 'second stored' });
     await ask(page, 'Store two.');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'second stored' }).waitFor();
-    expect(await page.getByRole('group', { name: /^Approve / }).count()).toBe(0);
+    // Until the flake's cause is found, a failure says what the page and the model server held.
+    const held = async () =>
+      `cards: ${(await page.getByRole('article', { name: /^Tool call / }).evaluateAll((els) => els.map((el) => el.textContent))).join(' || ')}; model requests: ${suite
+        .server()
+        .requests.map((r) => r.messages.at(-1)?.text?.slice(0, 30))
+        .join(' | ')}`;
+    expect(await page.getByRole('group', { name: /^Approve / }).count(), await held()).toBe(0);
     await expect.poll(() => page.getByText('Allowed for this chat').count()).toBe(2);
 
     suite.server().script({ toolCalls: [{ name: 'fixture__delete_notes', arguments: {} }] }, { text: 'all gone' });
