@@ -130,8 +130,12 @@ export const McpQuestion = z.object({
   fields: z.record(z.string(), McpQuestionField).default({}),
   required: z.array(z.string()).default([]),
   url: z.string().optional(),
+  /** The URL's host, shown before the person agrees (only https:, or http: on loopback, get this far). */
+  host: z.string().optional(),
   /** An input to type without echo (a token). */
   password: z.boolean().optional(),
+  /** Form fields typed without echo and never kept (`format: "password"`, names like token or secret). */
+  secret: z.array(z.string()).optional(),
   withdrawn: z.boolean().optional(),
 });
 export type McpQuestion = z.infer<typeof McpQuestion>;

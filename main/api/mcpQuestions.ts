@@ -50,12 +50,12 @@ export class McpQuestions {
 
   async #elicit(request: ElicitationRequest, signal: AbortSignal, openUrl: ((url: string) => Promise<void>) | undefined): Promise<ElicitationAnswer> {
     if (request.mode === 'url') {
-      const answer = await this.#ask({ server: request.server, kind: 'url', message: request.message, url: request.url }, signal);
+      const answer = await this.#ask({ server: request.server, kind: 'url', message: request.message, url: request.url, host: request.host }, signal);
       // The dialog was the consent: only an accepted URL is opened.
       if (answer.action === 'accept' && openUrl) await openUrl(request.url);
       return { action: answer.action };
     }
-    const answer = await this.#ask({ server: request.server, kind: 'form', message: request.message, fields: request.fields, required: request.required }, signal);
+    const answer = await this.#ask({ server: request.server, kind: 'form', message: request.message, fields: request.fields, required: request.required, secret: request.secret }, signal);
     return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action };
   }
 

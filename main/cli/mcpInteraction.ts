@@ -1,10 +1,12 @@
 // What the `glance` CLI can do when an MCP server needs a person (architecture §6, §10):
 // - `${input:id}` (VS Code inputs): read from GLANCE_INPUT_<ID> — a script has no dialog;
 // - elicitation: a form is asked field by field on a TTY, declined otherwise; a URL is opened
-//   only after the person says yes;
+//   only after the person says yes, with its host shown (mcp/elicitationGuard.ts refused the
+//   rest before); a secret field is typed without echo;
 // - sign-in: the authorization URL is opened with $BROWSER when set, else the OS opener.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { inputEnvName } from '../../common/mcpConfig.ts';
 import { withDefaults, type ElicitationAnswer, type ElicitationField, type ElicitationRequest, type McpClientFeatures } from '../mcp/clientFeatures.ts';
 import type { McpHubOptions } from '../mcp/mcpHub.ts';
@@ -32,12 +34,27 @@ async function askOnTerminal(
   io: CommandIO,
   signal: AbortSignal,
 ): Promise<ElicitationAnswer> {
-  const rl = createInterface({ input: tty.input, output: tty.output, terminal: true });
-  const ask = (q: string) => rl.question(q, { signal });
+  // Echo goes through `shown`, so a secret field is typed with nothing drawn for it.
+  let muted = false;
+  const shown = new Writable({ write: (chunk, _enc, done) => (muted || tty.output.write(chunk), done()) });
+  const rl = createInterface({ input: tty.input, output: shown, terminal: true });
+  const ask = async (q: string, secret = false) => {
+    if (!secret) return rl.question(q, { signal });
+    tty.output.write(q);
+    muted = true;
+    try {
+      return await rl.question('', { signal });
+    } finally {
+      muted = false;
+      tty.output.write('\n');
+    }
+  };
   try {
     io.err(`\nMCP server "${request.server}" asks: ${request.message}\n`);
     if (request.mode === 'url') {
-      const yes = /^y(es)?$/i.test((await ask(`Open ${request.url} in your browser? [y/N] `)).trim());
+      // The host first, on its own line: the part of a URL a person can check.
+      io.err(`  It wants to open a page on  ${request.host}\n  ${request.url}\n`);
+      const yes = /^y(es)?$/i.test((await ask(`Open this page on ${request.host} in your browser? [y/N] `)).trim());
       if (!yes) return { action: 'decline' };
       await openInBrowser(request.url, io.env);
       return { action: 'accept' };
@@ -45,7 +62,7 @@ async function askOnTerminal(
     const content: Record<string, unknown> = {};
     for (const [name, field] of Object.entries(request.fields)) {
       const required = request.required.includes(name);
-      const value = await askField(name, field, required, ask);
+      const value = await askField(name, field, required, (q) => ask(q, request.secret.includes(name)));
       if (value === CANCEL) return { action: 'cancel' };
       if (value !== undefined) content[name] = value;
     }

@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { safeFileName } from '../../common/fileNames.ts';
 import { errorMessage } from '../errors.ts';
+import { checkElicitationUrl, formNote, secretFieldNames, type ElicitationLedger } from './elicitationGuard.ts';
 
 /** A field of an elicitation form: the spec's restricted JSON Schema (flat, primitive). */
 export type ElicitationField = {
@@ -36,10 +37,14 @@ export type ElicitationField = {
   [key: string]: unknown;
 };
 
-/** What a person is asked: a form, or a URL to open (with consent). */
+/**
+ * What a person is asked: a form, or a URL to open (with consent). `secret` names the fields
+ * typed without echo and never kept; `host` is what the person must see before saying yes.
+ * A URL reaches an entry only after checkElicitationUrl() allowed it.
+ */
 export type ElicitationRequest =
-  | { server: string; mode: 'form'; message: string; fields: Record<string, ElicitationField>; required: string[] }
-  | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
+  | { server: string; mode: 'form'; message: string; fields: Record<string, ElicitationField>; required: string[]; secret: string[] }
+  | { server: string; mode: 'url'; message: string; url: string; host: string; elicitationId: string };
 
 export type ElicitationAnswer = ElicitResult;
 
@@ -56,6 +61,8 @@ export type McpClientFeatures = {
   sample?: (request: SamplingRequest, signal: AbortSignal) => Promise<CreateMessageResult>;
   /** Folder for per-server logs (`notifications/message`), e.g. <dataDir>/logs/mcp. */
   logDir?: string;
+  /** What was asked and the secrets typed (the hub's own, so its results and logs hide them). */
+  answered?: ElicitationLedger;
 };
 
 export function clientCapabilities(features: McpClientFeatures): ClientCapabilities {
@@ -88,11 +95,28 @@ export function installClientHandlers(client: Client, server: string, features: 
   }
   if (features.elicit) {
     const elicit = features.elicit;
+    const ledger = features.answered;
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const p = request.params;
-      if (p.mode === 'url') return elicit({ server, mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal);
-      const schema = p.requestedSchema;
-      return elicit({ server, mode: 'form', message: p.message, fields: schema.properties as Record<string, ElicitationField>, required: schema.required ?? [] }, extra.signal);
+      if (p.mode === 'url') {
+        const verdict = checkElicitationUrl(p.url);
+        if (!verdict.ok) {
+          // Refused before anyone is asked: the server is told declined, the person why.
+          const line = `MCP server "${server}" asked to open ${JSON.stringify(p.url.slice(0, 200))}; not opened: ${verdict.reason}.`;
+          log?.(line);
+          ledger?.record(server, `[${line}]`);
+          return { action: 'decline' };
+        }
+        const answer = await elicit({ server, mode: 'url', message: p.message, url: verdict.url, host: verdict.host, elicitationId: p.elicitationId }, extra.signal);
+        ledger?.record(server, `[MCP server "${server}" asked to open a page on ${verdict.host}: ${answer.action === 'accept' ? 'opened' : 'not opened'}]`);
+        return answer;
+      }
+      const fields = p.requestedSchema.properties as Record<string, ElicitationField>;
+      const secret = secretFieldNames(fields);
+      const answer = await elicit({ server, mode: 'form', message: p.message, fields, required: p.requestedSchema.required ?? [], secret }, extra.signal);
+      const typed = secret.map((name) => answer.content?.[name]).filter((v): v is string => typeof v === 'string');
+      ledger?.record(server, formNote(server, Object.keys(fields), secret, answer.action), typed);
+      return answer;
     });
   }
   if (features.sample) {
@@ -105,7 +129,8 @@ export function installClientHandlers(client: Client, server: string, features: 
     let ready: Promise<unknown> | undefined;
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
       const { level, logger, data } = n.params;
-      const text = typeof data === 'string' ? data : JSON.stringify(data);
+      const raw = typeof data === 'string' ? data : JSON.stringify(data);
+      const text = features.answered ? features.answered.scrub(raw) : raw;
       const line = `${new Date().toISOString()} ${level}${logger ? ` ${logger}` : ''}: ${text.length > 10_000 ? `${text.slice(0, 10_000)}… [${text.length} characters]` : text}\n`;
       ready ??= mkdir(dir, { recursive: true });
       try {

@@ -18,6 +18,7 @@ import type { BinaryCapture, McpToolOutcome } from './binaryCapture.ts';
 import type { McpClientFeatures } from './clientFeatures.ts';
 import type { McpConfig, McpConfigError } from './config.ts';
 import { failed } from './mcpErrors.ts';
+import { ElicitationLedger } from './elicitationGuard.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { ServerConnection } from './serverConnection.ts';
 import { invalidServers, sameConfig } from './configDiff.ts';
@@ -128,6 +129,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 export const MAX_ALL_INSTRUCTIONS_CHARS = 6000;
 
 export class McpHub {
+  readonly #answered = new ElicitationLedger();
   #servers = new Map<string, ServerConnection>();
   #invalid: McpServerHealth[] = [];
   readonly #opts: HubOptions;
@@ -148,7 +150,8 @@ export class McpHub {
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
       retryAfterMs: options.retryAfterMs ?? 30_000,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      features: options.features ?? {},
+      // One ledger per hub: a secret typed for any server is hidden from every result and log.
+      features: { ...options.features, answered: this.#answered },
       resolveInput: options.resolveInput,
       inputHint: options.inputHint,
       auth: options.auth,
@@ -310,7 +313,7 @@ export class McpHub {
     }
     let origin = namespacedName(serverName, tool, new Map());
     for (const [name, t] of this.#names) if (t.server === serverName && t.tool === tool) origin = name;
-    return server.call(tool, origin, args, options);
+    return this.#answered.apply(serverName, await server.call(tool, origin, args, options));
   }
 
   /** The model asked for a tool that is not there: which server failed and why, if one did. */

@@ -45,15 +45,18 @@ function QuestionBody({ question, send }: { question: McpQuestion; send: (a: Omi
       <div className="mcp-question-body">
         <h2>{heading}</h2>
         <p>{question.message}</p>
+        <p className="url-host">
+          It wants to open a page on <strong>{question.host ?? 'an unknown host'}</strong>
+        </p>
         <p>
-          It wants to open <code className="url">{question.url}</code> in your browser.
+          <code className="url">{question.url}</code>
         </p>
         <div className="actions">
           <button type="button" onClick={() => send({ action: 'decline' })}>
             Decline
           </button>
           <button type="button" className="primary" autoFocus onClick={() => send({ action: 'accept' })}>
-            Open in browser
+            Open {question.host ?? 'page'} in browser
           </button>
         </div>
       </div>
@@ -79,7 +82,7 @@ function QuestionBody({ question, send }: { question: McpQuestion; send: (a: Omi
           name={name}
           field={field}
           required={question.required.includes(name)}
-          password={question.password === true}
+          password={question.password === true || question.secret?.includes(name) === true}
           autoFocus={i === 0}
           value={values[name]}
           onChange={(v) => setValues((old) => withValue(old, name, v))}

@@ -4,8 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { FAIL_TEXT } from '../fixtures/mcpServer.ts';
 import { MCP_FIXTURE } from './browserHarness.ts';
+import { fileURLToPath } from 'node:url';
 import { answers, ask, chatSuite } from './chatSuite.ts';
 
+const HOSTILE_MCP = fileURLToPath(new URL('../reliability/hostileMcpServer.ts', import.meta.url));
 const suite = chatSuite();
 const { server } = suite;
 // Trusted: its read-only tools run without a card (the cards here are about other things).
@@ -30,7 +32,30 @@ describe('MCP servers asking the person', () => {
     await page.getByRole('article', { name: 'Tool call Ask user (fixture)' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
     await expect.poll(() => server().requests.length).toBeGreaterThan(1);
     const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
-    expect(JSON.parse(toolMessage.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
+    const [reply, note] = toolMessage.text.split('\n');
+    expect(JSON.parse(reply!)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
+    expect(note).toBe('[MCP server "fixture" asked the person to fill in a form (name, age): answered]');
+  });
+
+  it('a secret field (a password, a token) is a password input, and what is typed reaches neither the model nor the page again (issue 30 item 4)', async () => {
+    const { page } = await suite.session({ mcpConfig: { mcpServers: { evil: { command: process.execPath, args: [HOSTILE_MCP], trusted: true, alwaysAllow: ['sign_in'] } } } });
+    server().script({ toolCalls: [{ name: 'evil__sign_in', arguments: {} }] });
+    await ask(page, 'Sign me in.');
+    const dialog = page.getByRole('dialog', { name: 'MCP server evil asks' });
+    await dialog.waitFor();
+    await dialog.getByRole('textbox', { name: 'User (required)' }).fill('ada');
+    const password = dialog.getByLabel('Password (required)');
+    expect(await password.getAttribute('type')).toBe('password');
+    expect(await dialog.getByLabel('api_token').getAttribute('type')).toBe('password');
+    await password.fill('hunter2-Correct-Horse');
+    await dialog.getByLabel('api_token').fill('tok-9f8e7d6c5b4a');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => server().requests.length).toBeGreaterThan(1);
+    const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
+    expect(toolMessage.text).toMatch(/"user":"ada","password":"\[a secret you typed, hidden\]"/);
+    expect(toolMessage.text).not.toMatch(/hunter2|tok-9f8e/);
+    expect(await page.content()).not.toMatch(/hunter2|tok-9f8e/);
   });
 
   it("a VS Code ${input:…} is asked in a dialog and reaches the server's environment", async () => {

@@ -81,8 +81,11 @@ describe('client capabilities', () => {
     const asked: ElicitationRequest[] = [];
     const hub = hubFor({ fx: fixtureEntry() }, { features: { elicit: async (request) => (asked.push(request), { action: 'accept', content: { name: 'Ada' } }) } });
     const outcome = await hub.callServerTool('fx', 'ask_user', {});
-    expect(asked[0]).toMatchObject({ server: 'fx', mode: 'form', message: 'Who are you?', required: ['name'], fields: { name: { type: 'string' }, age: { type: 'integer', default: 30 } } });
-    expect(json(outcome.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
+    expect(asked[0]).toMatchObject({ server: 'fx', mode: 'form', message: 'Who are you?', required: ['name'], secret: [], fields: { name: { type: 'string' }, age: { type: 'integer', default: 30 } } });
+    const [reply, note] = outcome.text.split('\n');
+    expect(json(reply!)).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
+    // What the conversation keeps of the question: its fields and that it was answered.
+    expect(note).toBe('[MCP server "fx" asked the person to fill in a form (name, age): answered]');
   });
 
   it('elicitation where no one can be asked: the capability is not declared, the server gets an error it can report', async () => {
