@@ -74,9 +74,9 @@ export function imageAttachedEvent(
 }
 
 /** The `image_redacted` that follows an attachment's `image_attached` when regions of it were hidden (else undefined). */
-export function imageRedactedEvent(a: Pick<AttachmentInfo, 'id' | 'redactions' | 'redactionMs'>): z.infer<typeof ImageRedactedEvent> | undefined {
-  if (!a.redactions?.length) return undefined;
-  return { type: 'image_redacted', attachmentId: a.id, regions: a.redactions, ms: a.redactionMs ?? 0 };
+export function imageRedactedEvent(a: Pick<AttachmentInfo, 'id' | 'redactions' | 'redactionMs' | 'shownOnRequest'>): z.infer<typeof ImageRedactedEvent> | undefined {
+  if (!a.redactions?.length && !a.shownOnRequest?.length) return undefined;
+  return { type: 'image_redacted', attachmentId: a.id, regions: a.redactions ?? [], ...(a.shownOnRequest?.length ? { shown: a.shownOnRequest } : {}), ms: a.redactionMs ?? 0 };
 }
 
 export const ImageRefusedEvent = z.object({

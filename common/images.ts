@@ -97,6 +97,8 @@ export const AttachmentInfo = z.object({
   redactions: z.array(Redaction).optional(),
   /** How long finding them took. */
   redactionMs: z.number().nonnegative().optional(),
+  /** Regions found but left visible in this copy because the person chose "Show anyway" for one send (the durable record of that choice). */
+  shownOnRequest: z.array(Redaction).optional(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 

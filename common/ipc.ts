@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatEvent, ToolApprovalDecision } from './events.ts';
 import { AttachmentInfo, CapturedWindowName, ImageMime } from './images.ts';
 import { MarksById } from './marks.ts';
+import { Redaction } from './privacy.ts';
 import { formatZodIssues } from './zodIssues.ts';
 import {
   AttachmentId,
@@ -88,6 +89,8 @@ export const IPC = {
         replaceFrom: Id.optional(),
         /** Servers and tools switched off: stored with the conversation (a new one, too) before the turn. */
         tools: ToolSwitches.optional(),
+        /** "Show anyway": by attachment id, regions found in it to send as they are, this send only (main's door re-checks them). */
+        shown: z.record(AttachmentId, z.array(Redaction).max(200)).optional(),
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),
@@ -147,6 +150,14 @@ export const IPC = {
   ),
   /** A region of an attachment (pixels of the stored image) as a new attachment: sharper text than the whole. */
   /** `window`: the cut is that window of the capture (the ask window's "This window"), so its label names it. */
+  /**
+   * "What the model gets" with regions shown anyway: a stored image's copy for `model` made again by
+   * the door with those regions left visible (this send only; `chat:send` names them again).
+   */
+  'attachments:preview': channel(
+    z.strictObject({ id: AttachmentId, model: ModelSelection.optional(), shown: z.array(Redaction).max(200).default([]) }),
+    AttachmentInfo,
+  ),
   'attachments:crop': channel(
     z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional(), window: CapturedWindowName.optional() }),
     AttachmentInfo,

@@ -11,6 +11,7 @@ export const INVOKE_CHANNELS = [
   'attachments:add',
   'attachments:thumbnail',
   'attachments:crop',
+  'attachments:preview',
   'attachments:original',
   'conversations:list',
   'conversations:get',

@@ -167,6 +167,8 @@ export const ImageRedactedEvent = z.object({
   type: z.literal('image_redacted'),
   attachmentId: z.string(),
   regions: z.array(Redaction),
+  /** Regions found but sent as they were: the person chose "Show anyway" for this send. */
+  shown: z.array(Redaction).optional(),
   /** How long detection took on this device. */
   ms: z.number().nonnegative(),
 });
@@ -177,4 +179,9 @@ export function hiddenPhrase(regions: readonly Pick<Redaction, 'kind'>[]): strin
   if (regions.length === 0) return '';
   const kinds = [...new Set(regions.map((r) => r.kind))];
   return `${regions.length} region${regions.length === 1 ? '' : 's'} hidden on this device (${kinds.join(', ')})`;
+}
+
+/** The same region (a "Show anyway" names a region by its box, kind and rule). */
+export function sameRegion(a: Redaction, b: Redaction): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height && a.kind === b.kind && a.rule === b.rule;
 }

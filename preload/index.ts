@@ -35,6 +35,7 @@ const api: GlanceApi = {
   attachmentsAdd: invoke('attachments:add'),
   attachmentsThumbnail: invoke('attachments:thumbnail'),
   attachmentsCrop: invoke('attachments:crop'),
+  attachmentsPreview: invoke('attachments:preview'),
   attachmentsOriginal: invoke('attachments:original'),
   conversationsList: invoke('conversations:list'),
   conversationsGet: invoke('conversations:get'),

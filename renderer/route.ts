@@ -31,6 +31,7 @@ export const SETTINGS_PAGES: readonly (readonly [id: string, label: string])[] =
   ['providers', 'Providers'],
   ['vision', 'Vision'],
   ['images', 'Image sizes'],
+  ['privacy', 'Privacy'],
   ['limits', 'Limits'],
   ['hotkey', 'Hotkey'],
   ['mcp', 'MCP servers'],

@@ -11,7 +11,7 @@ import { originalForViewer } from '../images/originalForViewer.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 
-type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thumbnail' | 'attachments:original' | 'attachments:crop' | 'capture:screenshot'>;
+type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thumbnail' | 'attachments:original' | 'attachments:crop' | 'attachments:preview' | 'capture:screenshot'>;
 
 export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
   const { services } = deps;
@@ -52,6 +52,19 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       if (!view.ok) return fail(view.code, view.message);
       const { data, ...rest } = view;
       return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
+    },
+
+    'attachments:preview': async ({ id, model, shown }) => {
+      if (!(await services.attachments.info(id))) return fail('not-found', `No stored image has the id ${id}.`);
+      let target;
+      try {
+        target = await gateTarget(model);
+      } catch (error) {
+        return providerFailure(error);
+      }
+      // Through the door like the send itself: what this shows is what the model will get.
+      const result = await services.intake.admit({ attachmentId: id }, shown.length ? { ...target, shown } : target, 'user');
+      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
     'attachments:crop': async ({ id, region, model, window }) => {

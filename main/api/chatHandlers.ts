@@ -52,7 +52,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               ...(request.replaceFrom ? { replaceFrom: request.replaceFrom } : {}),
               text: request.text,
               userMessageId: request.turnId,
-              attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId })),
+              attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId, ...(request.shown?.[attachmentId]?.length ? { shown: request.shown[attachmentId] } : {}) })),
               ...(request.marks ? { marks: request.marks } : {}),
               chat,
               helper,

@@ -19,7 +19,7 @@ import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
 import type { ContextWindow } from './historyBudget.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
-import type { RedactPolicy } from '../../common/privacy.ts';
+import type { RedactPolicy, Redaction } from '../../common/privacy.ts';
 import { estimateContext, type ContextRequest } from './contextEstimate.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
@@ -38,7 +38,8 @@ export type ModelChoice = {
   context?: ContextWindow;
 };
 
-export type TurnAttachment = { attachmentId: string } | ImageInput;
+/** `shown`: regions of that image the person chose to show for this send ("Show anyway"). */
+export type TurnAttachment = { attachmentId: string; shown?: Redaction[] } | ImageInput;
 
 export type TurnRequest = {
   conversationId?: string;
@@ -244,8 +245,10 @@ export class ChatEngine {
   async #attach(item: TurnAttachment, target: ImageTarget, signal: AbortSignal) {
     // Always through the door: the model may have changed since the image was first attached.
     // A stored image is fitted anew from its original, once per target. Stop ends the wait
-    // even if a read ignores the signal.
-    return abortable(this.#deps.intake.admit(item, target, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
+    // even if a read ignores the signal. "Show anyway" is this image's and this send's alone.
+    const shown = 'attachmentId' in item && item.shown?.length ? item.shown : undefined;
+    const ref = 'attachmentId' in item ? { attachmentId: item.attachmentId } : item;
+    return abortable(this.#deps.intake.admit(ref, shown ? { ...target, shown } : target, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
   }
 }
 

@@ -288,14 +288,15 @@ export class FileAttachmentStore implements AttachmentStore {
 }
 
 /** The fields that describe the bytes for the model they were prepared for (absent on old PreparedImage-likes). */
-function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs'>>) {
-  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs'>> = {};
+function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest'>>) {
+  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest'>> = {};
   if (image.modelInput !== undefined) out.modelInput = image.modelInput;
   if (image.tokens !== undefined) out.tokens = image.tokens;
   if (image.legibility !== undefined) out.legibility = image.legibility;
   // What was hidden travels with the copy it was hidden in (the label and the UI say so).
   if (image.redactions?.length) out.redactions = image.redactions;
-  if (image.redactions?.length && image.redactionMs !== undefined) out.redactionMs = image.redactionMs;
+  if ((image.redactions?.length || image.shownOnRequest?.length) && image.redactionMs !== undefined) out.redactionMs = image.redactionMs;
+  if (image.shownOnRequest?.length) out.shownOnRequest = image.shownOnRequest;
   return out;
 }
 

@@ -184,7 +184,8 @@ export class ImageIntake {
       image: {
         ...image,
         ...fit,
-        ...(staged?.redactions?.length ? { redactions: staged.redactions, ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
+        ...(staged?.redactions?.length || staged?.shown?.length ? { redactions: staged.redactions ?? [], ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
+        ...(staged?.shown?.length ? { shownOnRequest: staged.shown } : {}),
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
         ...(input.window ? { window: capturedWindowName(input.window) } : {}),
         // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
@@ -248,6 +249,6 @@ function isModel(target: AdmitTarget): target is ImageTarget {
 /** Names a target's image rules (not its vision verdict): equal keys get the same derived copy. */
 export function targetKey(target: ImageTarget): string {
   // Where the server runs and the redaction asked for are the pixel stage's part of the key (#key).
-  const { vision: _vision, visionSource: _source, remote: _remote, redact: _redact, ...rules } = target;
+  const { vision: _vision, visionSource: _source, remote: _remote, redact: _redact, shown: _shown, ...rules } = target;
   return createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 24);
 }

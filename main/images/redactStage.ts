@@ -10,8 +10,9 @@ import { createHash } from 'node:crypto';
 import { abortable } from '../abortable.ts';
 import type { ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
-import type { PrivacySettings, RedactPolicy } from '../../common/privacy.ts';
+import { sameRegion, type PrivacySettings, type RedactPolicy, type Redaction } from '../../common/privacy.ts';
 import { redactText } from '../privacy/detect.ts';
+import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
 import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageRun } from './types.ts';
@@ -58,12 +59,20 @@ export class RedactStage implements PixelStage {
     const run = this.#detect(image, settings);
     // Started now; a rejection is observed by settle (or dropped with the image).
     run.catch(() => undefined);
+    const asked = target.shown ?? [];
     return {
       settle: async () => {
         const out = await abortable(run, signal);
         if (!out.ok) return refusal(out.message);
         if (!out.png) return undefined;
-        return { data: out.png, redactions: out.regions, ms: out.ms };
+        // "Show anyway" (this send only): the regions the person named stay visible, the rest are
+        // filled again from the original, and the copy records which were shown on request.
+        const shown = out.regions.filter((r) => asked.some((a) => sameRegion(a, r)));
+        if (!shown.length) return { data: out.png, redactions: out.regions, ms: out.ms };
+        const hidden = out.regions.filter((r) => !shown.includes(r));
+        const decoded = await decodedInput(image.data, image.mime, this.#deps.limits);
+        if (!decoded.ok) return refusal(decoded.message);
+        return { data: await maskImage(decoded.image(), hidden), redactions: hidden, shown, ms: out.ms };
       },
     };
   }
@@ -78,7 +87,7 @@ export class RedactStage implements PixelStage {
   keyFor(target: AdmitTarget): string {
     const settings = this.#deps.privacy();
     if (!hidesFor(target, settings)) return 'plain';
-    return `redacted:${fingerprint(settings)}`;
+    return `redacted:${fingerprint(settings)}${target.shown?.length ? `:shown-${shownKey(target.shown)}` : ''}`;
   }
 
   #detect(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, settings: PrivacySettings): Promise<RedactedImage> {
@@ -113,6 +122,10 @@ export class RedactStage implements PixelStage {
 function fingerprint(settings: PrivacySettings): string {
   const { categories, patterns, excludedApps } = settings;
   return createHash('sha256').update(JSON.stringify({ categories, patterns, excludedApps })).digest('hex').slice(0, 16);
+}
+
+function shownKey(regions: readonly Redaction[]): string {
+  return createHash('sha256').update(JSON.stringify(regions.map((r) => [r.x, r.y, r.width, r.height, r.kind, r.rule]))).digest('hex').slice(0, 12);
 }
 
 function refusal(message: string): ImageRefusal {

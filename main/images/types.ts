@@ -56,6 +56,8 @@ export type ImageTarget = {
   remote?: boolean;
   /** Redaction chosen for this conversation or command, over the settings' policy. */
   redact?: RedactPolicy;
+  /** Regions of this one image the person chose to show for this send ("Show anyway"): found, left visible, recorded. */
+  shown?: readonly Redaction[];
 };
 
 /** A stored image, by id: the door fits it anew for a target from its original. */
@@ -65,7 +67,7 @@ export type StoredImageRef = { attachmentId: string };
 export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
 
 /** A named model (gated, its copy remembered), or only a profile to fit to (no model named: check-image, a CLI MCP capture). */
-export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy };
+export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy; shown?: readonly Redaction[] };
 
 /** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
 export type Admitted = { ok: true; attachment: AttachmentInfo; transcript?: { text: string; engine: string } };
@@ -94,7 +96,7 @@ export interface StageRun {
    * PNG pixels to make the target's copy from (oriented as shown), with what was hidden in them, or
    * undefined to use the image unchanged; a refusal stops the image here (it could not be checked for secrets).
    */
-  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; ms?: number } | ImageRefusal | undefined>;
+  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; shown?: Redaction[]; ms?: number } | ImageRefusal | undefined>;
 }
 
 /** Dependencies of the chokepoint, made once in a composition root. */
@@ -131,6 +133,7 @@ export type PreparedImage = {
   /** What the pixel stage hid in this copy, in the original's pixels, and how long finding it took. */
   redactions?: Redaction[];
   redactionMs?: number;
+  shownOnRequest?: Redaction[];
 };
 
 /** An attachment's original bytes as the store kept them. */

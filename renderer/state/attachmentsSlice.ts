@@ -3,6 +3,7 @@ import type { CaptureAttachment, UnderPointerWindow } from '../../common/ipcPayl
 import type { IpcEventPayload, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { ModelSelection, Settings } from '../../common/settings.ts';
+import { sameRegion, type Redaction } from '../../common/privacy.ts';
 import { findModel } from './modelsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -49,6 +50,11 @@ export type AttachmentsSlice = {
   toggleWindow(key: string): Promise<string | null>;
   /** "Show again": a retracted image rides on the next message. */
   reattach(image: Pick<ImageView, 'id' | 'name' | 'origin' | 'mime' | 'width' | 'height' | 'bytes'>): void;
+  /**
+   * "Show anyway": one hidden region of a waiting image is sent as it is, this send only. Main's door
+   * makes the copy (what the dialog then shows is what goes); null, or why it could not.
+   */
+  showAnyway(key: string, region: Redaction): Promise<string | null>;
   removePending(key: string): void;
   dismissRefusal(key: string): void;
   receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
@@ -88,6 +94,7 @@ function toLike(a: AttachmentInfo): AttachmentLike {
     bytes: a.bytes,
     ...(a.tokens === undefined ? {} : { tokens: a.tokens }),
     ...(a.source.width && a.source.height ? { source: { width: a.source.width, height: a.source.height } } : {}),
+    ...(a.redactions?.length ? { redactions: a.redactions } : {}),
   };
 }
 
@@ -207,6 +214,18 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       if (get().pending.some((p) => p.status === 'ready' && p.attachment.id === image.id)) return;
       const { id, name, origin, mime, width, height, bytes } = image;
       set((s) => ({ pending: [...s.pending, { key: newKey(), name, status: 'ready', attachment: { id, name, origin, mime, width, height, bytes } }] }));
+    },
+
+    async showAnyway(key, region) {
+      const item = get().pending.find((p) => p.key === key);
+      if (!item || item.status !== 'ready') return 'That image is no longer waiting to be sent.';
+      const shown = [...(item.attachment.shown ?? []).filter((r) => !sameRegion(r, region)), region];
+      const selected = model();
+      const result = await api.attachmentsPreview({ id: item.attachment.id, shown, ...(selected ? { model: selected } : {}) });
+      if (!result.ok) return result.message;
+      const attachment: AttachmentLike = { ...toLike(result.value), shown };
+      set((s) => ({ pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...p, attachment } : p)) }));
+      return null;
     },
 
     removePending(key) {

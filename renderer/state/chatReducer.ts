@@ -93,6 +93,10 @@ export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & {
   tokens?: number | null;
   /** The original's size: marks are drawn in its pixels. */
   source?: { width: number; height: number };
+  /** Regions hidden on this device in the copy the model gets (main's door found them). */
+  redactions?: Redaction[];
+  /** Regions the person chose "Show anyway" for: sent as they are, this send only (main makes the copy). */
+  shown?: Redaction[];
 };
 
 export type ChatState = {

@@ -1,5 +1,6 @@
 import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
 import type { MarksById } from '../../common/marks.ts';
+import type { Redaction } from '../../common/privacy.ts';
 import { currentMarks } from './markupSlice.ts';
 import { initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
@@ -65,6 +66,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       text,
       attachmentIds: attachments.map((a) => a.id),
       ...(marks ? { marks } : {}),
+      ...shownAnyway(attachments),
       ...(conversationId ? { conversationId } : {}),
       ...(model ? { model } : {}),
       // Main replaces the stored turn this repeats, if it was stored and never finished.
@@ -231,4 +233,10 @@ export function filterConversations(list: readonly ConversationSummary[], search
     const title = c.title.toLowerCase();
     return words.every((w) => title.includes(w));
   });
+}
+
+/** "Show anyway" choices for this send, by attachment id (main's door makes the copy with them). */
+function shownAnyway(attachments: readonly AttachmentLike[]): { shown?: Record<string, Redaction[]> } {
+  const entries = attachments.flatMap((a) => (a.shown?.length ? [[a.id, a.shown] as const] : []));
+  return entries.length ? { shown: Object.fromEntries(entries) } : {};
 }

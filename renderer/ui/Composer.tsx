@@ -10,6 +10,8 @@ import { RefusalAlerts } from './RefusalAlerts.tsx';
 import { ToolsMenu } from './ToolsMenu.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
 import { MarkupButton } from './MarkupButton.tsx';
+import { HiddenBadge } from './PrivacyPreview.tsx';
+import { RedactionChoice } from './RedactionChoice.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
 export function PendingList({ items }: { items: readonly PendingAttachment[] }) {
@@ -39,6 +41,7 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
               </span>
             )}
           </span>
+          {p.status === 'ready' && <HiddenBadge item={p} />}
           {p.status === 'ready' && <MarkupButton attachment={p.attachment} />}
           <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} onClick={() => remove(p.key)}>
             <CloseIcon />
@@ -139,6 +142,7 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
         <div className="composer-actions">
           {!compact && <ToolsMenu />}
           {!compact && <ContextMeter />}
+          {!compact && <RedactionChoice />}
           {picker}
           <button type="button" className="ghost icon-button" aria-label="Attach image" title="Attach image" onClick={pick}>
             <PaperclipIcon />

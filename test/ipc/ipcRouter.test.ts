@@ -80,6 +80,14 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
       [{ id: attachment.id }, 'region'],
     ],
   },
+  'attachments:preview': {
+    good: { id: attachment.id, shown: [{ x: 1, y: 2, width: 30, height: 10, kind: 'aws key', rule: '@secretlint/secretlint-rule-aws' }] },
+    value: attachment,
+    bad: [
+      [{ id: attachment.id, shown: [{ x: 1, y: 2, width: 0, height: 10, kind: 'aws key', rule: 'x' }] }, 'shown.0.width'],
+      [{ id: attachment.id, shown: [{ x: 1, y: 2, width: 3, height: 10, kind: 'anything', rule: 'x' }] }, 'shown.0.kind'],
+    ],
+  },
   'attachments:original': {
     good: { id: attachment.id },
     value: {

@@ -6,6 +6,7 @@ import { HotkeySection } from './HotkeySection.tsx';
 import { ImageSizesSection } from './ImageSizesSection.tsx';
 import { LimitsSection } from './LimitsSection.tsx';
 import { McpSection } from './McpSection.tsx';
+import { PrivacySection } from './PrivacySection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { ToolApprovalSection } from './ToolApprovalSection.tsx';
 import { VisionSection } from './VisionSection.tsx';
@@ -42,6 +43,7 @@ export function SettingsView({ section }: { section?: string }) {
       <ProvidersSection settings={settings} />
       <VisionSection settings={settings} />
       <ImageSizesSection settings={settings} />
+      <PrivacySection settings={settings} />
       <LimitsSection settings={settings} />
       <HotkeySection settings={settings} />
       <McpSection settings={settings} />
