@@ -5,7 +5,9 @@
 //   fetch carries our signal (so a cancel also works while we still wait for headers, and
 //   list/show, which take no signal in 0.6.4, are cancellable too);
 // - tool calls may arrive in any chunk, not only the last; an `{"error"}` line or a stream
-//   without `done` throws from the iterator.
+//   without `done` throws from the iterator;
+// - its stream parser prints an unparseable line to stderr, so the chat body reaches it through
+//   checkedNdjson() (ndjsonLines.ts): only JSON objects pass, and the answer says how many did not.
 import { Ollama } from 'ollama';
 import type { AbortableAsyncIterator, ChatRequest, ChatResponse, Message, Tool } from 'ollama';
 import { formatBytes } from '../../common/images.ts';
@@ -15,6 +17,7 @@ import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
 import { errorDetail, mapProviderFailure, type ProviderWording } from './providerErrors.ts';
 import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
+import { checkedNdjson, skippedLinesNote } from './ndjsonLines.ts';
 import { toolArguments } from './toolArguments.ts';
 
 export type OllamaProviderOptions = {
@@ -72,9 +75,10 @@ export class OllamaProvider implements ModelProvider {
     let streaming = false;
     let sawToolCall = false;
     let callCount = 0;
+    let skipped = 0;
     try {
       if (guard.cancelled) throw cancelled();
-      iterator = await this.client(guard.signal).chat(body);
+      iterator = await this.client(guard.signal, () => void skipped++).chat(body);
       streaming = true;
       for await (const chunk of iterator) {
         guard.touch();
@@ -94,6 +98,7 @@ export class OllamaProvider implements ModelProvider {
           };
         }
         if (chunk.done) {
+          if (skipped > 0) yield { type: 'text', delta: skippedLinesNote(skipped, `Ollama at ${this.host}`) };
           if (chunk.prompt_eval_count !== undefined || chunk.eval_count !== undefined) {
             yield { type: 'usage', inputTokens: chunk.prompt_eval_count, outputTokens: chunk.eval_count };
           }
@@ -168,8 +173,10 @@ export class OllamaProvider implements ModelProvider {
     }
   }
 
-  private client(signal: AbortSignal): Ollama {
-    return new Ollama({ host: this.host, fetch: jsonErrors(fetchWithSignal(this.baseFetch, signal)) });
+  /** `skipped`: a chat stream, read through checkedNdjson (each dropped line is counted). */
+  private client(signal: AbortSignal, skipped?: () => void): Ollama {
+    const base = jsonErrors(fetchWithSignal(this.baseFetch, signal));
+    return new Ollama({ host: this.host, fetch: skipped ? checkedBody(base, skipped) : base });
   }
 
   private toProviderError(
@@ -276,6 +283,15 @@ function doneReason(reason: string | undefined, sawToolCall: boolean): 'stop' | 
   if (reason === 'length') return 'length';
   if (reason === 'stop' || reason === undefined || reason === '') return 'stop';
   return 'other';
+}
+
+/** A successful response's body with its unreadable lines removed (ndjsonLines.ts). */
+function checkedBody(base: typeof fetch, skipped: () => void): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.ok || !response.body) return response;
+    return new Response(checkedNdjson(response.body, skipped), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
-// A hostile model server against the real engine, providers and CLI (issue 12: items 1, 2, 7).
+// A hostile model server against the real engine, providers and CLI (issue 12: items 1, 2, 7;
+// issue 30: items 5, 7).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,5 +210,28 @@ describe('an Ollama error whose `error` is an object (issue 30 item 7)', () => {
     expect(error.code).toBe('rejected-input');
     expect(error.message).toMatch(/model faulty does not support images/);
     expect(error.message).not.toMatch(/object Object/);
+  });
+});
+
+describe('an unparseable line in an Ollama stream (issue 30 item 7)', () => {
+  it('`glance ask` (a real process): nothing of the line reaches stderr or stdout, the answer goes on and says a line was skipped, exit 0', { timeout: 60_000 }, async () => {
+    const base64 = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256)).toString('base64');
+    server.setFault({ kind: 'bad-line', line: `proxy debug: {"authorization": "Bearer ${KEY}", "images": ["${base64}"]` });
+    dir = await mkdtemp(join(tmpdir(), 'glance-fault-'));
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../main/cli/main.ts'), 'ask', 'hi', '--model', 'faulty', '--data-dir', dir], {
+      env: { ...process.env, OLLAMA_HOST: server.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(0);
+    for (const leaked of [KEY, base64.slice(0, 80), 'invalid json', 'proxy debug']) {
+      expect(stderr).not.toContain(leaked);
+      expect(stdout).not.toContain(leaked);
+    }
+    expect(stdout).toMatch(/^Before after\.\n\n\[Glance: 1 line of the answer stream from Ollama at http:\/\/127\.0\.0\.1:\d+ could not be read and was skipped; the answer may be missing words\.\]/);
   });
 });

@@ -8,6 +8,8 @@
 //   tool-loop   every reply calls `tool` again, whether or not tools were offered
 //   stall       `text` (maybe none), then nothing: headers sent, the socket left open
 //   trickle     a token every `everyMs`, forever, until the client hangs up
+//   bad-line    (Ollama) "Before ", then `line` raw on a line of its own (not JSON), then
+//               "after." and done — what a proxy's debug output or a broken server sends
 // Without a cue it answers "ok". Plain node:http; counts what it did in `stats`.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,6 +23,7 @@ export type Fault =
   | { kind: 'tool-loop'; tool: string; arguments?: Record<string, unknown> }
   | { kind: 'stall'; text?: string }
   | { kind: 'trickle'; everyMs: number }
+  | { kind: 'bad-line'; line: string }
   | { kind: 'ok'; text?: string };
 
 export type FaultModelServer = {
@@ -119,6 +122,12 @@ export async function createFaultModelServer(): Promise<FaultModelServer> {
         }
         return;
       }
+      case 'bad-line':
+        await send('Before ');
+        res.write(`${fault.line}\n`);
+        await send('after.');
+        await send('', true);
+        break;
       case 'ok':
         await send(fault.text ?? 'ok');
         await send('', true);
