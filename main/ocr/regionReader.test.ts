@@ -81,6 +81,34 @@ describe('RegionReader', () => {
     expect(again.text).not.toContain(orderOf(darkLines[0]!));
   }, 120_000);
 
+  it('a block where one line changed and one was added reads only those two lines, in one small image', async () => {
+    const lines = invoiceLines(8, 21);
+    const changed = [...lines.slice(0, 3), invoiceLines(1, 77)[0]!, ...lines.slice(4), invoiceLines(1, 78)[0]!];
+    const page = async (text: string[]) => {
+      const block = await textImage({ lines: text, width: 700, height: 260, x: 12, y: 12, fontPx: 15 });
+      return sharp({ create: { width: 820, height: 340, channels: 3, background: '#708090' } }).composite([{ input: block.png, left: 40, top: 30 }]).greyscale().png().toBuffer();
+    };
+    const inner = recording(tesseract);
+    const reader = new RegionReader(inner);
+    const first = await reader.read(await page(lines));
+    expect(inner.reads).toBe(1);
+    expect(reader.lines).toEqual({ read: 8, reused: 0 });
+    const again = await reader.read(await page(changed));
+    expect(inner.reads, 'one recognise call for the new lines').toBe(2);
+    expect(reader.lines).toEqual({ read: 10, reused: 7 });
+    const [whole, stack] = await Promise.all(inner.images.map((png) => sharp(png).metadata()));
+    expect(stack!.height, 'two lines, not the block').toBeLessThan(whole!.height! / 2.5);
+    expect(again.text).toContain(orderOf(changed[3]!));
+    expect(again.text).toContain(orderOf(changed[8]!));
+    expect(again.text).not.toContain(orderOf(lines[3]!));
+    // The unchanged lines come back as they were read the first time, in the same places.
+    const row = (r: OcrReading, order: string) => {
+      const y = (r.words ?? []).find((w) => w.text === order)!.box.y;
+      return (r.words ?? []).filter((w) => Math.abs(w.box.y - y) < 4).map(({ text, box }) => ({ text, box }));
+    };
+    for (const i of [0, 1, 2, 4, 5, 6, 7]) expect(row(again, orderOf(lines[i]!))).toEqual(row(first, orderOf(lines[i]!)));
+  }, 120_000);
+
   it('stops when its signal is aborted, with the reader’s own error', async () => {
     const s = await screen();
     const controller = new AbortController();

@@ -8,12 +8,23 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { errorMessage } from '../errors.ts';
 import { joinRows } from './tesseractReader.ts';
+import { inkLines, inkRuns, lineKey, paperOf, splitByLine, stackLines, type InkLine, type LineReading } from './textLines.ts';
 import { bands, findTextRegions, type TextRegion } from './textRegions.ts';
 import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
 
 /** Remembered blocks: at most this many, and this many characters of text in all. */
 const MAX_TILES = 4096;
 const MAX_TILE_CHARS = 2_000_000;
+/** Remembered lines (the finer reuse inside a changed block): at most this many. */
+const MAX_LINES = 16_384;
+/**
+ * A changed block whose new lines are at most this share of its lines reads only those, stacked
+ * into one image; with more, the whole block is read (tesseract reads a line as well among its
+ * neighbours, and one call for most of a block costs about what the block does).
+ */
+const NEW_LINES_SHARE = 0.5;
+/** Paper above and below a stack of lines, as a block has. */
+const STACK_MARGIN = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * Lines of text taller than this (ink rows, ascenders to descenders) are read smaller, down to
@@ -33,6 +44,9 @@ export class RegionReader implements TextReader {
   #tileChars = 0;
   #read = 0;
   #reused = 0;
+  readonly #lines = new Map<string, LineReading>();
+  #linesRead = 0;
+  #linesReused = 0;
 
   /** `reader` reads one block; pass a ReaderPool to read blocks side by side. */
   readonly #textHeight: number;
@@ -51,6 +65,11 @@ export class RegionReader implements TextReader {
     return { read: this.#read, reused: this.#reused };
   }
 
+  /** Lines sent to tesseract and lines answered from memory inside blocks that were read (a block answered whole from memory counts in neither). */
+  get lines(): { read: number; reused: number } {
+    return { read: this.#linesRead, reused: this.#linesReused };
+  }
+
   async read(png: Uint8Array, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<OcrReading> {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -67,7 +86,7 @@ export class RegionReader implements TextReader {
       throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     }
     const blocks = findTextRegions(grey.data, grey.width, grey.height).flatMap((r) => bands(grey.data, grey.width, r));
-    let results: { block: TextRegion; scale: number; tile: Tile }[];
+    let results: { block: TextRegion; tile: Tile }[];
     try {
       results = await Promise.all(
         blocks.map(async (block) => {
@@ -77,15 +96,11 @@ export class RegionReader implements TextReader {
             this.#tiles.delete(key);
             this.#tiles.set(key, known);
             this.#reused++;
-            return { block, scale, tile: known };
+            return { block, tile: known };
           }
-          const image = await encodeBlock(pixels, block, scale);
-          signal.throwIfAborted();
-          this.#read++;
-          const reading = await this.#reader.read(image, { signal });
-          const tile = { lines: reading.lines, words: reading.words ?? [], chars: reading.text.length };
+          const tile = await this.#readBlock(pixels, block, scale, signal);
           this.#remember(key, tile);
-          return { block, scale, tile };
+          return { block, tile };
         }),
       );
     } catch (error) {
@@ -97,8 +112,8 @@ export class RegionReader implements TextReader {
     const lines: OcrLine[] = [];
     const words: OcrWord[] = [];
     let lineBase = 0;
-    for (const { block, scale, tile } of results) {
-      const place = (box: OcrLine['box']) => ({ x: block.x + Math.round(box.x / scale), y: block.y + Math.round(box.y / scale), width: Math.round(box.width / scale), height: Math.round(box.height / scale) });
+    for (const { block, tile } of results) {
+      const place = (box: OcrLine['box']) => ({ ...box, x: block.x + box.x, y: block.y + box.y });
       for (const line of tile.lines) lines.push({ ...line, box: place(line.box) });
       let top = -1;
       for (const word of tile.words) {
@@ -115,8 +130,62 @@ export class RegionReader implements TextReader {
 
   close(): Promise<void> {
     this.#tiles.clear();
+    this.#lines.clear();
     this.#tileChars = 0;
     return this.#reader.close();
+  }
+
+  /**
+   * A block not seen before, line by line: lines whose pixels were read before (in any block, at
+   * any place) are answered from memory; when few are new only those are read, stacked into one
+   * image; otherwise the whole block is read. Every line read is remembered.
+   */
+  async #readBlock(pixels: Buffer, block: TextRegion, scale: number, signal: AbortSignal): Promise<Tile> {
+    const units = inkLines(pixels, block.width, block.height);
+    if (!units.length) {
+      const read = await this.#recognise(pixels, block.width, block.height, scale, signal);
+      return { ...read, chars: countChars(read) };
+    }
+    const keys = units.map((u) => lineKey(pixels, block.width, u));
+    const known = keys.map((k) => this.#lines.get(k));
+    const missing = known.flatMap((k, i) => (k ? [] : [i]));
+    let parts: LineReading[];
+    if (!missing.length) parts = known as LineReading[];
+    else if (units.length >= 2 && missing.length <= units.length * NEW_LINES_SHARE) {
+      const stack = stackLines(pixels, block.width, units, missing, STACK_MARGIN);
+      const read = await this.#recognise(stack.pixels, block.width, stack.height, scale, signal);
+      const fresh = splitByLine(read, missing.map((i) => units[i]!), stack.top);
+      parts = known.map((k, i) => k ?? fresh[missing.indexOf(i)]!);
+    } else {
+      const read = await this.#recognise(pixels, block.width, block.height, scale, signal);
+      parts = splitByLine(read, units, units.map((u) => u.y0));
+      missing.splice(0, missing.length, ...units.keys());
+    }
+    this.#linesRead += missing.length;
+    this.#linesReused += units.length - missing.length;
+    for (const i of missing) {
+      if (this.#lines.has(keys[i]!)) continue;
+      this.#lines.set(keys[i]!, parts[i]!);
+      if (this.#lines.size > MAX_LINES) this.#lines.delete(this.#lines.keys().next().value!);
+    }
+    // Lines answered from memory are the newest again (the oldest are dropped first).
+    known.forEach((line, i) => {
+      if (!line) return;
+      this.#lines.delete(keys[i]!);
+      this.#lines.set(keys[i]!, line);
+    });
+    const tile = joinLines(parts, units);
+    return { ...tile, chars: countChars(tile) };
+  }
+
+  /** One recognise call; lines and words come back in the unscaled pixels given. */
+  async #recognise(pixels: Buffer, width: number, height: number, scale: number, signal: AbortSignal): Promise<LineReading> {
+    const image = await encodeBlock(pixels, width, height, scale);
+    signal.throwIfAborted();
+    this.#read++;
+    const reading = await this.#reader.read(image, { signal });
+    const unscale = (box: OcrLine['box']) => (scale === 1 ? box : { x: Math.round(box.x / scale), y: Math.round(box.y / scale), width: Math.round(box.width / scale), height: Math.round(box.height / scale) });
+    return { lines: reading.lines.map((l) => ({ ...l, box: unscale(l.box) })), words: (reading.words ?? []).map((w) => ({ ...w, box: unscale(w.box) })) };
   }
 
   #remember(key: string, tile: Tile): void {
@@ -144,10 +213,30 @@ function cropBlock(grey: { data: Buffer; width: number }, block: TextRegion, tex
   return { key, pixels, scale };
 }
 
-async function encodeBlock(pixels: Buffer, block: TextRegion, scale: number): Promise<Buffer> {
-  let image = sharp(pixels, { raw: { width: block.width, height: block.height, channels: 1 } });
-  if (scale !== 1) image = image.resize(Math.max(1, Math.round(block.width * scale)), Math.max(1, Math.round(block.height * scale)), { fit: 'fill', kernel: 'lanczos3' });
+async function encodeBlock(pixels: Buffer, width: number, height: number, scale: number): Promise<Buffer> {
+  let image = sharp(pixels, { raw: { width, height, channels: 1 } });
+  if (scale !== 1) image = image.resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' });
   return image.png({ compressionLevel: 1 }).toBuffer();
+}
+
+const countChars = (r: LineReading) => r.lines.reduce((n, l) => n + l.text.length + 1, 0);
+
+/** A block's lines, each in its own pixels, as one reading in the block's pixels (words numbered by line, top to bottom). */
+function joinLines(parts: readonly LineReading[], units: readonly InkLine[]): LineReading {
+  const lines: OcrLine[] = [];
+  const words: OcrWord[] = [];
+  let base = 0;
+  parts.forEach((part, k) => {
+    const at = (box: OcrLine['box']) => ({ ...box, x: box.x + units[k]!.x0, y: box.y + units[k]!.y0 });
+    for (const line of part.lines) lines.push({ ...line, box: at(line.box) });
+    let top = -1;
+    for (const word of part.words) {
+      words.push({ ...word, line: base + word.line, box: at(word.box) });
+      top = Math.max(top, word.line);
+    }
+    base += top + 1;
+  });
+  return { lines, words };
 }
 
 /**
@@ -158,31 +247,7 @@ async function encodeBlock(pixels: Buffer, block: TextRegion, scale: number): Pr
  * `textHeight` is read smaller, tiny text larger.
  */
 export function readingScale(pixels: Uint8Array, width: number, height: number, textHeight = TEXT_HEIGHT): number {
-  const histogram = new Uint32Array(256);
-  for (let i = 0; i < pixels.length; i += 3) histogram[pixels[i]!]!++;
-  let seen = 0;
-  let paper = 255;
-  const half = Math.ceil(pixels.length / 3) / 2;
-  for (let v = 0; v < 256; v++) {
-    if ((seen += histogram[v]!) >= half) {
-      paper = v;
-      break;
-    }
-  }
-  const runs: number[] = [];
-  let run = 0;
-  for (let y = 0; y <= height; y++) {
-    let n = 0;
-    if (y < height) {
-      const row = y * width;
-      for (let x = 0; x < width && n < 2; x++) if (paper - pixels[row + x]! >= 60) n++;
-    }
-    if (n >= 2) run++;
-    else if (run) {
-      runs.push(run);
-      run = 0;
-    }
-  }
+  const runs = inkRuns(pixels, width, height, paperOf(pixels)).map((r) => r.y1 - r.y0);
   if (!runs.length) return 1;
   runs.sort((a, b) => a - b);
   const median = runs[runs.length >> 1]!;

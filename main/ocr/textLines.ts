@@ -1,0 +1,136 @@
+// The lines of a text block, found from its pixels before any recognition: the unit of reuse finer
+// than a block. A terminal that printed five lines changes the block it prints in, but most of that
+// block's lines are the same pixels as before (only moved, or not at all): those are answered from
+// memory and only the new lines are read, stacked into one small image (one recognise call).
+// Pixels here are a block's own, dark text on light (regionReader.ts inverts dark blocks first).
+import { createHash } from 'node:crypto';
+import type { OcrLine, OcrWord } from './textReader.ts';
+
+/** A run of rows holding ink (one line of text, or two whose descenders and ascenders touch), and the columns its ink spans. */
+export type InkLine = { y0: number; y1: number; x0: number; x1: number };
+
+/** What was read in one line, in the line's own pixels (origin at its ink's top-left). */
+export type LineReading = { lines: OcrLine[]; words: OcrWord[] };
+
+/** A pixel this much darker than the paper is ink. */
+const INK = 60;
+/** Rows of anti-aliased glyph edges above and below a line's ink that still belong to it. */
+const PAD = 3;
+
+/** The block's paper: the median of every third pixel. */
+export function paperOf(pixels: Uint8Array): number {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < pixels.length; i += 3) histogram[pixels[i]!]!++;
+  let seen = 0;
+  const half = Math.ceil(pixels.length / 3) / 2;
+  for (let v = 0; v < 256; v++) if ((seen += histogram[v]!) >= half) return v;
+  return 255;
+}
+
+/** Runs of rows with two or more ink pixels, top to bottom. */
+export function inkRuns(pixels: Uint8Array, width: number, height: number, paper = paperOf(pixels)): { y0: number; y1: number }[] {
+  const runs: { y0: number; y1: number }[] = [];
+  let start = -1;
+  for (let y = 0; y <= height; y++) {
+    let n = 0;
+    if (y < height) {
+      const row = y * width;
+      for (let x = 0; x < width && n < 2; x++) if (paper - pixels[row + x]! >= INK) n++;
+    }
+    if (n >= 2) {
+      if (start < 0) start = y;
+    } else if (start >= 0) {
+      runs.push({ y0: start, y1: y });
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** The block's lines: each ink run widened by a few rows (never past half the gap to its neighbours), with its ink's columns. */
+export function inkLines(pixels: Uint8Array, width: number, height: number): InkLine[] {
+  const paper = paperOf(pixels);
+  const runs = inkRuns(pixels, width, height, paper);
+  return runs.map((run, i) => {
+    const above = i > 0 ? Math.floor((run.y0 - runs[i - 1]!.y1) / 2) : run.y0;
+    const below = i + 1 < runs.length ? Math.floor((runs[i + 1]!.y0 - run.y1) / 2) : height - run.y1;
+    const y0 = run.y0 - Math.min(PAD, above);
+    const y1 = run.y1 + Math.min(PAD, below);
+    let x0 = width;
+    let x1 = 0;
+    for (let y = run.y0; y < run.y1; y++) {
+      const row = y * width;
+      for (let x = 0; x < x0; x++) if (paper - pixels[row + x]! >= INK) x0 = x;
+      for (let x = width - 1; x >= x1; x--) if (paper - pixels[row + x]! >= INK) x1 = x + 1;
+    }
+    return { y0, y1, x0: Math.min(x0, x1), x1 };
+  });
+}
+
+/** A line's key: the hash of its ink's pixels (where it sits in the block does not count). */
+export function lineKey(pixels: Uint8Array, width: number, line: InkLine): string {
+  const hash = createHash('sha256').update(`line ${line.x1 - line.x0}x${line.y1 - line.y0}\n`);
+  for (let y = line.y0; y < line.y1; y++) hash.update(pixels.subarray(y * width + line.x0, y * width + line.x1));
+  return hash.digest('hex');
+}
+
+/**
+ * The given lines of a block, one under another with a line gap between (the block's own pitch),
+ * on the block's paper and as wide as the block, so tesseract reads them as it reads the block.
+ * `top` is where each line's first row is in the stack.
+ */
+export function stackLines(pixels: Uint8Array, width: number, all: readonly InkLine[], pick: readonly number[], margin: number): { pixels: Buffer; height: number; top: number[] } {
+  const gaps = all.slice(1).map((l, i) => l.y0 - all[i]!.y1).sort((a, b) => a - b);
+  const heights = all.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
+  const gap = Math.max(4, gaps.length ? gaps[gaps.length >> 1]! : Math.round(heights[heights.length >> 1]! * 0.5));
+  const top: number[] = [];
+  let height = margin;
+  for (const i of pick) {
+    top.push(height);
+    height += all[i]!.y1 - all[i]!.y0 + gap;
+  }
+  height += margin - gap;
+  const out = Buffer.alloc(width * height, paperOf(pixels));
+  pick.forEach((i, k) => {
+    const line = all[i]!;
+    out.set(pixels.subarray(line.y0 * width, line.y1 * width), top[k]! * width);
+  });
+  return { pixels: out, height, top };
+}
+
+/**
+ * A reading of a block (or of a stack of its lines) split into its lines: each tesseract line goes
+ * to the ink line its centre is in (or the nearest), with its words. `rows[k]` is where ink line k
+ * starts in the image that was read; coordinates come back relative to each line's ink top-left.
+ */
+export function splitByLine(reading: LineReading, units: readonly InkLine[], rows: readonly number[]): LineReading[] {
+  const out: LineReading[] = units.map(() => ({ lines: [], words: [] }));
+  const unitOf = (box: OcrLine['box']) => {
+    const cy = box.y + box.height / 2;
+    let best = 0;
+    let distance = Infinity;
+    units.forEach((u, k) => {
+      const top = rows[k]!;
+      const bottom = top + u.y1 - u.y0;
+      const d = cy < top ? top - cy : cy >= bottom ? cy - bottom + 0.5 : 0;
+      if (d < distance) [best, distance] = [k, d];
+    });
+    return best;
+  };
+  const shift = (box: OcrLine['box'], k: number) => ({ ...box, x: box.x - units[k]!.x0, y: box.y - rows[k]! });
+  for (const line of reading.lines) {
+    const k = unitOf(line.box);
+    out[k]!.lines.push({ ...line, box: shift(line.box, k) });
+  }
+  const first = new Map<number, number>();
+  const units_ = reading.words.map((word) => {
+    const k = unitOf(word.box);
+    first.set(k, Math.min(first.get(k) ?? Infinity, word.line));
+    return k;
+  });
+  reading.words.forEach((word, i) => {
+    const k = units_[i]!;
+    out[k]!.words.push({ ...word, line: word.line - first.get(k)!, box: shift(word.box, k) });
+  });
+  return out;
+}
