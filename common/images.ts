@@ -97,6 +97,14 @@ export const AttachmentInfo = z.object({
   redactions: z.array(Redaction).optional(),
   /** How long finding them took. */
   redactionMs: z.number().nonnegative().optional(),
+  /**
+   * A screen capture: the windows on it when it was taken, in the original's pixels (app and title
+   * are untrusted text). Kept so every copy made later from the original fills excluded apps' windows too.
+   */
+  windows: z
+    .array(z.object({ app: z.string().max(500), title: z.string().max(1000), x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive() }))
+    .max(500)
+    .optional(),
   /** Regions found but left visible in this copy because the person chose "Show anyway" for one send (the durable record of that choice). */
   shownOnRequest: z.array(Redaction).optional(),
 });

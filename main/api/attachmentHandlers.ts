@@ -10,6 +10,7 @@ import { thumbnail } from '../images/imageOps.ts';
 import { originalForViewer } from '../images/originalForViewer.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
+import { doorWindows } from '../capture/screenCapturer.ts';
 
 type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thumbnail' | 'attachments:original' | 'attachments:crop' | 'attachments:preview' | 'capture:screenshot'>;
 
@@ -112,7 +113,8 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       }
       if (!shot.ok) return fail(shot.code, shot.message);
       const name = screenshotName(shot.capture.display.name);
-      const result = await services.intake.admit({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor }, target, 'user');
+      // The windows on it go too: an excluded app's (a password manager) is filled before OCR.
+      const result = await services.intake.admit({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor, ...doorWindows(shot.capture) }, target, 'user');
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
       if (!result.ok) return fail(result.code, result.message);
       const under = shot.capture.underPointer;

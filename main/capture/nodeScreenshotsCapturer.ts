@@ -10,7 +10,7 @@
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
 import sharp from 'sharp';
-import { desktopLayout, displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion } from './screenCapturer.ts';
+import { desktopLayout, displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
 import type {
   Capture,
   CaptureFailure,
@@ -142,12 +142,15 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       if (chosen.length === 1) {
         const display = chosen[0] as DisplayInfo;
         // The window list is read beside the pixels, not after: both describe the same moment.
-        const [shot, underPointer] = await Promise.all([
+        // Every window on it too: an excluded app's (a password manager) is filled before OCR.
+        const [shot, underPointer, listed] = await Promise.all([
           this.#captureOne(display, natives.get(display.id) as NativeMonitor, region),
           pointer && options.windowUnderPointer ? this.#windowUnder(pointer, display) : undefined,
+          this.listWindows(),
         ]);
         if (!shot.ok) return shot;
-        return { ok: true, capture: { ...shot.capture, ...(window ? { window } : {}), ...(underPointer && !region ? { underPointer } : {}) } };
+        const windows = windowsInCapture(listed, display, shot.capture.region);
+        return { ok: true, capture: { ...shot.capture, ...(window ? { window } : {}), ...(underPointer && !region ? { underPointer } : {}), ...(windows.length ? { windows } : {}) } };
       }
       return await this.#captureAll(chosen, natives, region);
     } catch (error) {

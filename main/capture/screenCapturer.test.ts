@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, type DisplayInfo } from './screenCapturer.ts';
+import { displayAt, doorWindows, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, windowsInCapture, type DisplayInfo } from './screenCapturer.ts';
 
 const left: DisplayInfo = { id: '1', name: 'L', x: 0, y: 0, width: 1920, height: 1080, scaleFactor: 1, primary: true };
 const right: DisplayInfo = { id: '2', name: 'R', x: 1920, y: -200, width: 1280, height: 1024, scaleFactor: 1, primary: false };
@@ -77,5 +77,18 @@ describe('windows', () => {
     const outside = regionInWindow({ x: 60, y: 0, width: 10, height: 10 }, { x: 100, y: 200, width: 50, height: 50 });
     expect(outside).toMatchObject({ ok: false, code: 'bad-region' });
     expect(!outside.ok && outside.message).toContain('outside the window');
+  });
+});
+
+describe('windowsInCapture (what the door fills for excluded apps)', () => {
+  const display: DisplayInfo = { id: 'd', name: 'HDMI-1', x: 1000, y: 0, width: 1000, height: 800, scaleFactor: 2, primary: false };
+  const vault = { id: '1', app: 'KeePassXC', title: 'Passwords.kdbx', focused: true, x: 1100, y: 50, width: 300, height: 200 };
+  const elsewhere = { ...vault, id: '2', x: 0, y: 0 };
+  it("puts each window in the capture's pixels (scale applied), drops those off it, and cuts to a region", () => {
+    expect(windowsInCapture([vault, elsewhere], display)).toEqual([{ app: 'KeePassXC', title: 'Passwords.kdbx', region: { x: 200, y: 100, width: 600, height: 400 } }]);
+    expect(windowsInCapture([vault], display, { x: 500, y: 0, width: 1000, height: 1000 })).toEqual([{ app: 'KeePassXC', title: 'Passwords.kdbx', region: { x: 0, y: 100, width: 300, height: 400 } }]);
+    expect(windowsInCapture([vault], display, { x: 900, y: 0, width: 100, height: 100 })).toEqual([]);
+    expect(doorWindows({ windows: windowsInCapture([vault], display) })).toEqual({ windows: [{ app: 'KeePassXC', title: 'Passwords.kdbx', x: 200, y: 100, width: 600, height: 400 }] });
+    expect(doorWindows({})).toEqual({});
   });
 });

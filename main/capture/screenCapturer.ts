@@ -58,6 +58,12 @@ export type Capture = {
   window?: WindowInfo;
   /** With `windowUnderPointer`: the topmost window under the pointer at capture time, where it is in this image. */
   underPointer?: CapturedWindow;
+  /**
+   * The windows on this image (read beside the pixels), where each lies in it: the door fills the
+   * windows of excluded apps (password managers) before anything else (architecture §3 "Redact").
+   * Absent when the backend lists none.
+   */
+  windows?: CapturedWindow[];
 };
 
 export type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'no-window' | 'bad-region';
@@ -192,6 +198,23 @@ export function windowRegion(window: Pick<WindowInfo, 'x' | 'y' | 'width' | 'hei
   const x1 = Math.min(Math.round(display.width * s), Math.round((window.x + window.width - display.x) * s));
   const y1 = Math.min(Math.round(display.height * s), Math.round((window.y + window.height - display.y) * s));
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : undefined;
+}
+
+/** `windows` as they lie in a capture of `display` (cut to `region`, in the display's pixels, if one was): clipped, off-image ones dropped. */
+export function windowsInCapture(windows: readonly WindowInfo[], display: DisplayInfo, region?: CaptureRegion): CapturedWindow[] {
+  return windows.flatMap((w) => {
+    const on = windowRegion(w, display);
+    if (!on) return [];
+    if (!region) return [{ app: w.app, title: w.title, region: on }];
+    const x0 = Math.max(on.x, region.x), y0 = Math.max(on.y, region.y);
+    const x1 = Math.min(on.x + on.width, region.x + region.width), y1 = Math.min(on.y + on.height, region.y + region.height);
+    return x1 > x0 && y1 > y0 ? [{ app: w.app, title: w.title, region: { x: x0 - region.x, y: y0 - region.y, width: x1 - x0, height: y1 - y0 } }] : [];
+  });
+}
+
+/** A capture's windows as the door's ImageInput takes them. */
+export function doorWindows(capture: Pick<Capture, 'windows'>): { windows?: { app: string; title: string; x: number; y: number; width: number; height: number }[] } {
+  return capture.windows?.length ? { windows: capture.windows.map((w) => ({ app: w.app, title: w.title, ...w.region })) } : {};
 }
 
 /** A region given in a window's own pixels, moved into its display capture's pixels (clipped to the window). */

@@ -13,6 +13,7 @@ import { boundText } from '../scrubSecrets.ts';
 import { cliApprover, parseAllowTools } from './cliApprover.ts';
 import { cliContext } from './cliContext.ts';
 import { EXIT, MODEL_OPTIONS, parseCommandArgs, parseRedact, UsageError, type CommandIO } from './io.ts';
+import { doorWindows } from '../capture/screenCapturer.ts';
 const HELP = `Usage: glance ask PROMPT [--attach SOURCE]... [--screenshot] [--model NAME]
            [--provider ollama|openai] [--base-url URL] [--api-key-env VAR] [--vision yes|no]
            [--vision-helper NAME] [--mcp-config FILE] [--data-dir DIR] [--conversation ID]
@@ -107,7 +108,7 @@ export const askCommand = {
         }
         const { png, display } = shot.capture;
         // The pixel ratio, as the app's hotkey gives it: Retina text is drawn twice as large.
-        attachments.push({ source: png, name: screenshotName(display.name), origin: 'screenshot', requestedBy: 'user', pixelRatio: display.scaleFactor });
+        attachments.push({ source: png, name: screenshotName(display.name), origin: 'screenshot', requestedBy: 'user', pixelRatio: display.scaleFactor, ...doorWindows(shot.capture) });
       }
 
       const outcome = await services.engine.runTurn(

@@ -70,7 +70,7 @@ export class FileAttachmentStore implements AttachmentStore {
           if (learnsWindow) existing.window = image.window;
           await writeFileAtomic(this.#metaPath(id), JSON.stringify(existing, null, 2) + '\n', { mode: 0o600 });
         }
-        return { ...existing, name: displayName(image.name), origin, source: image.source, ...forModel(image), ...(image.window ? { window: image.window } : {}) };
+        return { ...existing, name: displayName(image.name), origin, source: image.source, ...forModel(image), ...(image.window ? { window: image.window } : {}), ...(image.windows?.length ? { windows: [...image.windows] } : {}) };
       }
       if (existing && existing.sha256 !== sha256) continue; // another payload owns this prefix
       const info = AttachmentInfo.parse({
@@ -87,6 +87,7 @@ export class FileAttachmentStore implements AttachmentStore {
         createdAt: this.#now().toISOString(),
         ...forModel(image),
         ...(image.window ? { window: image.window } : {}),
+        ...(image.windows?.length ? { windows: image.windows } : {}),
       });
       await writeFileAtomic(this.pathOf(info), image.data, { mode: 0o600 });
       await writeFileAtomic(this.#metaPath(id), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });

@@ -188,6 +188,7 @@ export class ImageIntake {
         ...(staged?.shown?.length ? { shownOnRequest: staged.shown } : {}),
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
         ...(input.window ? { window: capturedWindowName(input.window) } : {}),
+        ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
         // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
         original: { data: resolved.data, mime: sniffed.mime },
       },
@@ -213,7 +214,8 @@ export class ImageIntake {
     // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
     const pixelRatio = info.source.pixelRatio;
     const prepared = await this.#prepare(
-      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}) },
+      // A capture's windows come along: an excluded app's window is filled in every copy, not only the first.
+      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}), ...(info.windows?.length ? { windows: info.windows } : {}) },
       target,
       signal,
     );

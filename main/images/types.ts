@@ -134,6 +134,8 @@ export type PreparedImage = {
   redactions?: Redaction[];
   redactionMs?: number;
   shownOnRequest?: Redaction[];
+  /** A screen capture's windows (ImageInput.windows), kept on the record for later copies. */
+  windows?: ImageInput['windows'];
 };
 
 /** An attachment's original bytes as the store kept them. */

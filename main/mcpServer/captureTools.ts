@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { screenshotName } from '../../common/fileNames.ts';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
-import { findWindow, type Capture, type CaptureRegion, type CaptureTarget, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
+import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureTarget, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { callerTarget } from './callerTarget.ts';
 import { captureUri, ORIGIN_PREFIX, type CaptureShelf, type NamedImage } from './captureShelf.ts';
@@ -80,7 +80,7 @@ export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortS
   const fit = callerTarget(args.model, args.maxTokens, { width: capture.width, height: capture.height });
   if (!fit.ok) return toolError(fit.message);
   const name = screenshotName(capture.display.name, Boolean(capture.region));
-  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}capture_screen`, pixelRatio: capture.display.scaleFactor }, fit.target, signal);
+  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}capture_screen`, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) }, fit.target, signal);
   if (!served.ok) return toolError(`The capture could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
   return { served, capture, displays, notes: fit.notes, model: fit.target.model };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { screenshotName } from '../../common/fileNames.ts';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
-import { displayAt, findWindow, windowRegion, type ScreenCapturer, type CaptureRegion, type CaptureTarget, type DisplayInfo } from '../capture/screenCapturer.ts';
+import { displayAt, doorWindows, findWindow, windowRegion, type ScreenCapturer, type CaptureRegion, type CaptureTarget, type DisplayInfo } from '../capture/screenCapturer.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import { fitForModel } from '../images/imageRule.ts';
 import type { Tool } from './tool.ts';
@@ -78,7 +78,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       const window = capture.window && capturedWindowName(capture.window);
       const name = screenshotName(window ? `${window.app || 'window'}-window` : capture.display.name, Boolean(capture.region && (!window || screenRegion)));
       const attached = await deps.intake.admit(
-        { source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor, ...(window ? { window } : {}) },
+        { source: capture.png, name, origin: 'screenshot_desktop', requestedBy: 'user', pixelRatio: capture.display.scaleFactor, ...(window ? { window } : {}), ...doorWindows(capture) },
         target,
         'tool',
         { signal: context.signal },
