@@ -4,9 +4,9 @@
 // each read through readImageText — what the engine, read_text and redaction run — by
 //   • before: one TesseractReader over the whole greyscale screen (Glance until issue 28), and
 //   • now: RegionReader over a ReaderPool (text blocks only, the right way up, at the size their
-//     text needs, on one worker per core), with an empty block memory,
+//     text needs, on one worker per core, largest blocks first), with an empty block and line memory,
 // alternating in one process, each in turn first. Then, on the same RegionReader, a second capture
-// of the screen with one window (the terminal) changed: only that window's blocks are read.
+// of the screen with one window (the terminal) changed: only that window's new lines are read.
 // Accuracy: per window, the words whose centre lies in it, in rows top to bottom, against the known
 // lines (test/fixtures/ocr.ts's character measure), weighted by the window's characters.
 import { cpus, loadavg } from 'node:os';
@@ -84,7 +84,7 @@ const pool = new ReaderPool(() => new TesseractReader({ timeoutMs: TIMEOUT }));
 const warm = await textImage({ lines: ['warm up 123'], width: 300, height: 80 });
 await Promise.all([before.read(warm.png), ...Array.from({ length: pool.size }, () => pool.read(warm.png))]);
 
-type Sample = { before: number; now: number; second: number; cpuBefore: number; cpuNow: number; cpuSecond: number; accBefore: number; accNow: number; accSecond: number; reread: number; reused: number; windowsBefore: string[]; windowsNow: string[] };
+type Sample = { before: number; now: number; second: number; cpuBefore: number; cpuNow: number; cpuSecond: number; accBefore: number; accNow: number; accSecond: number; reread: number; reused: number; linesRead: number; linesReused: number; windowsBefore: string[]; windowsNow: string[] };
 const samples = new Map<string, Sample[]>();
 for (let run = 0; run < RUNS; run++) {
   for (const { first, second } of screens) {
@@ -93,13 +93,14 @@ for (let run = 0; run < RUNS; run++) {
     const got: Partial<Record<'before' | 'now', Awaited<ReturnType<typeof timedRead>>>> = {};
     for (const which of order) got[which as 'before' | 'now'] = await timedRead(which === 'before' ? before : fresh, first.png);
     const firstTiles = fresh.tiles;
+    const firstLines = fresh.lines;
     const again = await timedRead(fresh, second.png);
     const b = score(got.before!.words, first);
     const n = score(got.now!.words, first);
     const s2 = score(again.words, second);
-    const sample = { before: got.before!.ms, now: got.now!.ms, second: again.ms, cpuBefore: got.before!.cpu, cpuNow: got.now!.cpu, cpuSecond: again.cpu, accBefore: b.characters, accNow: n.characters, accSecond: s2.characters, reread: fresh.tiles.read - firstTiles.read, reused: fresh.tiles.reused - firstTiles.reused, windowsBefore: b.perWindow, windowsNow: n.perWindow };
+    const sample = { before: got.before!.ms, now: got.now!.ms, second: again.ms, cpuBefore: got.before!.cpu, cpuNow: got.now!.cpu, cpuSecond: again.cpu, accBefore: b.characters, accNow: n.characters, accSecond: s2.characters, reread: fresh.tiles.read - firstTiles.read, reused: fresh.tiles.reused - firstTiles.reused, linesRead: fresh.lines.read - firstLines.read, linesReused: fresh.lines.reused - firstLines.reused, windowsBefore: b.perWindow, windowsNow: n.perWindow };
     (samples.get(first.label) ?? samples.set(first.label, []).get(first.label)!).push(sample);
-    console.log(`run ${run + 1} ${first.label}: before ${Math.round(sample.before)} ms (${(b.characters * 100).toFixed(1)}%), now ${Math.round(sample.now)} ms (${(n.characters * 100).toFixed(1)}%), second capture ${Math.round(sample.second)} ms (${sample.reread} blocks read, ${sample.reused} reused); load ${loadavg()[0]!.toFixed(2)}`);
+    console.log(`run ${run + 1} ${first.label}: before ${Math.round(sample.before)} ms (${(b.characters * 100).toFixed(1)}%), now ${Math.round(sample.now)} ms (${(n.characters * 100).toFixed(1)}%), second capture ${Math.round(sample.second)} ms (${sample.reread} reads: ${sample.linesRead} new lines, ${sample.linesReused} lines and ${sample.reused} blocks from memory); load ${loadavg()[0]!.toFixed(2)}`);
   }
 }
 await Promise.all([before.close(), pool.close()]);
@@ -119,6 +120,7 @@ const rows = [...samples].map(([label, list]) => {
     `${Math.round(m((s) => s.second))}`,
     `**${m((s) => s.now / s.second).toFixed(1)}×** (CPU ${m((s) => s.cpuNow / s.cpuSecond).toFixed(1)}×)`,
     `${m((s) => s.reread)} / ${m((s) => s.reread + s.reused)}`,
+    `${m((s) => s.linesRead)} / ${m((s) => s.linesRead + s.linesReused)}`,
     pct(m((s) => s.accSecond)),
   ];
 });
@@ -127,9 +129,9 @@ const section = `## Local OCR of a whole screen (\`npm run bench:ocr\`)
 
 Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.versions.node}, tesseract.js 7 (eng, LSTM best_int); load average ${loadStart.map((l) => l.toFixed(2)).join(' / ')} at the start, ${loadEnd.map((l) => l.toFixed(2)).join(' / ')} at the end (a machine shared with other builds: times are upper bounds, the ratios are per-run, side by side). ${RUNS} runs; each screen's two readers alternate, each in turn first; medians of the runs.
 
-Screens (bench/lib/ocrScreens.ts): a desktop with a dark code editor, a light document, a terminal and a top bar, all 14–15 px text (28–30 px on 4K @2, a 4K display at 200%). **before**: one tesseract.js worker over the whole greyscale screen (Glance until issue 28). **now**: \`RegionReader\` over a \`ReaderPool\` of ${pool.size} worker(s) (${poolSize()} for this machine's cores): text blocks only, inverted where dark, at the size the text needs, empty block memory. **second capture**: the same screen after the terminal printed five more lines (nothing scrolled; that window's text only changed), on the same \`RegionReader\` (blocks whose pixels were read before are not read again). Both through \`readImageText\` (decode, greyscale, read). Accuracy: characters right per window (words by their boxes, rows top to bottom), weighted by the windows' text.
+Screens (bench/lib/ocrScreens.ts): a desktop with a dark code editor, a light document, a terminal and a top bar, all 14–15 px text (28–30 px on 4K @2, a 4K display at 200%). **before**: one tesseract.js worker over the whole greyscale screen (Glance until issue 28). **now**: \`RegionReader\` over a \`ReaderPool\` of ${pool.size} worker(s) (${poolSize()} for this machine's cores): text blocks only, inverted where dark, at the size the text needs, largest blocks first to whichever worker is free, empty block and line memory. **second capture**: the same screen after the terminal printed five more lines (nothing scrolled; that window's text only changed), on the same \`RegionReader\` (blocks whose pixels were read before are not read again; in a changed block, lines whose pixels were read before are not read again, the new ones are read stacked in one image). Both through \`readImageText\` (decode, greyscale, read). Accuracy: characters right per window (words by their boxes, rows top to bottom), weighted by the windows' text.
 
-${markdownTable(['screen', 'before ms', 'now ms', 'before / now', 'CPU before / now', 'characters, before', 'characters, now', 'points', 'second capture ms', 'first / second', 'blocks read / all, second', 'characters, second'], rows)}
+${markdownTable(['screen', 'before ms', 'now ms', 'before / now', 'CPU before / now', 'characters, before', 'characters, now', 'points', 'second capture ms', 'first / second', 'recognise calls / blocks, second', 'lines read / in changed blocks, second', 'characters, second'], rows)}
 
 Per window (the last run): ${[...samples].map(([label, list]) => `${label} before ${list.at(-1)!.windowsBefore.join(', ')}; now ${list.at(-1)!.windowsNow.join(', ')}`).join('. ')}.
 `;

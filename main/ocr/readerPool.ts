@@ -1,6 +1,7 @@
 // Several tesseract workers, one per core: a screen's text blocks are read side by side.
 // Each member is a whole TesseractReader (its own worker thread, queue, timeout and idle end), and
-// a reading goes to the member with the fewest readings waiting. Each idle worker holds ~100 MB and
+// a member takes the next reading when it has finished its last (one queue for all: a member
+// given a few large blocks does not hold up the readings a free member could do). Each idle worker holds ~100 MB and
 // is ended after a minute without work, as a lone reader's is.
 import { availableParallelism } from 'node:os';
 import type { OcrReading, TextReader } from './textReader.ts';
@@ -15,6 +16,7 @@ export function poolSize(): number {
 export class ReaderPool implements TextReader {
   readonly engine: string;
   readonly #members: { reader: TextReader; pending: number }[];
+  readonly #waiting: (() => void)[] = [];
 
   constructor(makeReader: () => TextReader, size = poolSize()) {
     this.#members = Array.from({ length: Math.max(1, size) }, () => ({ reader: makeReader(), pending: 0 }));
@@ -26,13 +28,35 @@ export class ReaderPool implements TextReader {
   }
 
   async read(png: Uint8Array, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<OcrReading> {
-    const member = this.#members.reduce((best, m) => (m.pending < best.pending ? m : best));
+    let member: { reader: TextReader; pending: number } | undefined;
+    while (!(member = this.#members.find((m) => m.pending === 0))) {
+      await this.#turn(options?.signal);
+      options?.signal?.throwIfAborted();
+    }
     member.pending++;
     try {
       return await member.reader.read(png, options);
     } finally {
       member.pending--;
+      this.#waiting.shift()?.();
     }
+  }
+
+  /** Until a member is free, or the signal stops the wait. */
+  #turn(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        signal?.removeEventListener('abort', stop);
+        resolve();
+      };
+      const stop = () => {
+        this.#waiting.splice(this.#waiting.indexOf(done), 1);
+        resolve();
+      };
+      signal?.addEventListener('abort', stop, { once: true });
+      this.#waiting.push(done);
+    });
   }
 
   async close(): Promise<void> {

@@ -134,6 +134,26 @@ describe('ReaderPool', () => {
       await pool.close();
     }
   }, 120_000);
+
+  it('gives the next reading to a free member, not to one still reading a large block', async () => {
+    const members: (TextReader & { reads: number })[] = [];
+    const pool = new ReaderPool(() => {
+      const m = countedReader(new TesseractReader());
+      members.push(m);
+      return m;
+    }, 2);
+    try {
+      const large = await textImage({ lines: invoiceLines(48, 5), width: 760, height: 48 * 24 + 40, x: 12, y: 12, fontPx: 15 });
+      const small = await textImage({ lines: ['Order 123456'], width: 200, height: 40, x: 8, y: 8, fontPx: 15 });
+      await Promise.all(members.map((m) => m.read(small.png))); // both workers started
+      const before = members.map((m) => m.reads);
+      const readings = await Promise.all([pool.read(large.png), pool.read(small.png), pool.read(small.png), pool.read(small.png)]);
+      expect(members.map((m, i) => m.reads - before[i]!)).toEqual([1, 3]);
+      expect(readings[3]!.text).toContain('123456');
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });
 
 describe('readingScale', () => {

@@ -86,21 +86,25 @@ export class RegionReader implements TextReader {
       throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     }
     const blocks = findTextRegions(grey.data, grey.width, grey.height).flatMap((r) => bands(grey.data, grey.width, r));
-    let results: { block: TextRegion; tile: Tile }[];
+    const results: { block: TextRegion; tile: Tile }[] = [];
     try {
-      results = await Promise.all(
-        blocks.map(async (block) => {
+      // The largest blocks go to the pool first, so no worker is left with a big one at the end.
+      const largestFirst = [...blocks.keys()].sort((a, b) => blocks[b]!.width * blocks[b]!.height - blocks[a]!.width * blocks[a]!.height);
+      await Promise.all(
+        largestFirst.map(async (i) => {
+          const block = blocks[i]!;
           const { key, pixels, scale } = cropBlock(grey, block, this.#textHeight);
           const known = this.#tiles.get(key);
           if (known) {
             this.#tiles.delete(key);
             this.#tiles.set(key, known);
             this.#reused++;
-            return { block, tile: known };
+            results[i] = { block, tile: known };
+            return;
           }
           const tile = await this.#readBlock(pixels, block, scale, signal);
           this.#remember(key, tile);
-          return { block, tile };
+          results[i] = { block, tile };
         }),
       );
     } catch (error) {
