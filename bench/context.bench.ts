@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NodeScreenshotsCapturer } from '../main/capture/nodeScreenshotsCapturer.ts';
 import type { ModelChoice } from '../main/chat/chatEngine.ts';
-import { createCore } from '../main/core/createCore.ts';
+import { testServices } from '../test/support/testServices.ts';
 import { resolveModel } from '../main/core/modelResolver.ts';
 import { fitInside } from '../main/images/normalise.ts';
 import { DEFAULT_PROFILES } from '../main/images/profiles.ts';
@@ -45,7 +45,7 @@ const screen = await showPage(x.env, page.html, { monitor: x.monitors[0]! });
 const server = await createModelServer();
 const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-context-'));
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
-const core = createCore({ dataDir, capturer });
+const core = testServices({ dataDir, capturer });
 const ocr = new Ocr();
 
 try {

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { buildMessages } from '../main/chat/buildMessages.ts';
 import type { ModelChoice } from '../main/chat/chatEngine.ts';
 import { fitHistory } from '../main/chat/historyBudget.ts';
-import { createCore } from '../main/core/createCore.ts';
+import { testServices } from '../test/support/testServices.ts';
 import { resolveModel } from '../main/core/modelResolver.ts';
 import { createModelServer, DEFAULT_MODELS } from '../test/fixtures/modelServer.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
@@ -25,7 +25,7 @@ const CONTEXT = 8192;
 
 const server = await createModelServer({ models: [...DEFAULT_MODELS, { name: 'chat-8k', capabilities: ['completion', 'vision'], architecture: 'llama', contextLength: CONTEXT, numCtx: CONTEXT }] });
 const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-conversation-'));
-const core = createCore({ dataDir });
+const core = testServices({ dataDir });
 try {
   const started = new Date();
   const base = await resolveModel({ kind: 'ollama', model: 'chat-8k', baseUrl: server.url });

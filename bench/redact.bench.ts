@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { defaultSettings } from '../common/settings.ts';
-import { createCore } from '../main/core/createCore.ts';
+import { testServices } from '../test/support/testServices.ts';
 import { profileFor, targetFor } from '../main/images/profiles.ts';
 import { readImageWords, type ImageWord } from '../main/ocr/readImageWords.ts';
 import { TesseractReader } from '../main/ocr/tesseractReader.ts';
@@ -60,7 +60,7 @@ say('| screen | planted | readable before | readable after | hidden | ordinary w
 say('| --- | --- | --- | --- | --- | --- | --- | --- |');
 
 const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-redact-'));
-const core = createCore({ dataDir, allowedRoots: [], privacy: () => ({ ...defaultSettings().privacy, redact: 'always' }) });
+const core = testServices({ dataDir, privacy: { ...defaultSettings().privacy, redact: 'always' } });
 const target = { ...targetFor('openai', 'gpt-4o', { vision: 'yes', visionSource: 'settings' }), profile: profileFor('openai'), remote: true };
 const leaks: string[] = [];
 let totalPlanted = 0, totalAfter = 0;

@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import type { Conversation, StoredMessage } from '../main/chat/conversation.ts';
-import { createCore } from '../main/core/createCore.ts';
+import { testServices } from '../test/support/testServices.ts';
 import { startHarness } from '../main/harness/startHarness.ts';
 import { targetFor } from '../main/images/profiles.ts';
 import { makeBarChart, type BarColor } from '../test/fixtures/chart.ts';
@@ -75,7 +75,7 @@ function answerFor(i: number): string {
 }
 
 async function seed(dataDir: string): Promise<{ id: string; lastTurn: string; images: number }> {
-  const core = createCore({ dataDir });
+  const core = testServices({ dataDir });
   const target = targetFor('ollama', 'llava-seer', { vision: 'yes', visionSource: 'ollama-capabilities' });
   const colors: BarColor[] = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'magenta'];
   const ids: string[] = [];

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { DEFAULT_LIMITS } from '../common/limits.ts';
-import { createCore } from '../main/core/createCore.ts';
+import { testServices } from '../test/support/testServices.ts';
 import { cropAttachment } from '../main/images/cropImage.ts';
 import { targetFor } from '../main/images/profiles.ts';
 import { readImageText } from '../main/ocr/readImageText.ts';
@@ -31,7 +31,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-zoom-'));
-const core = createCore({ dataDir, allowedRoots: [] });
+const core = testServices({ dataDir });
 const ocr = new Ocr();
 const lines: string[] = [];
 const say = (line = '') => {

@@ -8,9 +8,9 @@ export { ImageRedactedEvent };
  * The one event stream: the renderer folds it into UI state, `glance ask --json` prints it
  * one object per line (architecture §12, §10). Every field here is part of that contract.
  */
-export const TextEvent = z.object({ type: z.literal('text'), delta: z.string() });
-export const ThinkingEvent = z.object({ type: z.literal('thinking'), delta: z.string() });
-export const ToolCallEvent = z.object({
+const TextEvent = z.object({ type: z.literal('text'), delta: z.string() });
+const ThinkingEvent = z.object({ type: z.literal('thinking'), delta: z.string() });
+const ToolCallEvent = z.object({
   type: z.literal('tool_call'),
   id: z.string(),
   name: z.string(),
@@ -24,14 +24,14 @@ export const ToolCallEvent = z.object({
   /** The server's own name for the tool, when `name` (the model's) is sanitised or suffixed. */
   tool: z.string().optional(),
 });
-export const ToolProgressEvent = z.object({
+const ToolProgressEvent = z.object({
   type: z.literal('tool_progress'),
   id: z.string(),
   progress: z.number(),
   total: z.number().optional(),
   message: z.string().optional(),
 });
-export const ToolResultEvent = z.object({
+const ToolResultEvent = z.object({
   type: z.literal('tool_result'),
   id: z.string(),
   name: z.string(),
@@ -42,7 +42,7 @@ export const ToolResultEvent = z.object({
   /** Stopped by the user rather than failed (the UI says "cancelled", not "failed"). */
   cancelled: z.boolean().optional(),
 });
-export const ImageAttachedEvent = z.object({
+const ImageAttachedEvent = z.object({
   type: z.literal('image_attached'),
   attachmentId: z.string(),
   origin: z.string(),
@@ -79,7 +79,7 @@ export function imageRedactedEvent(a: Pick<AttachmentInfo, 'id' | 'redactions' |
   return { type: 'image_redacted', attachmentId: a.id, regions: a.redactions ?? [], ...(a.shownOnRequest?.length ? { shown: a.shownOnRequest } : {}), ms: a.redactionMs ?? 0 };
 }
 
-export const ImageRefusedEvent = z.object({
+const ImageRefusedEvent = z.object({
   type: z.literal('image_refused'),
   origin: z.string(),
   code: ImageRefusalCode,
@@ -91,7 +91,7 @@ export const ImageRefusedEvent = z.object({
  * A blind chat model (no vision helper) got the text of a user's image, read by local OCR,
  * instead of the image: the UI shows the image as "sent as text".
  */
-export const ImageTranscribedEvent = z.object({
+const ImageTranscribedEvent = z.object({
   type: z.literal('image_transcribed'),
   attachmentId: z.string(),
   origin: z.string(),
@@ -111,19 +111,19 @@ export function imageTranscribedEvent(attachmentId: string, origin: string, read
   return event;
 }
 /** A vision helper described a user's image for a blind chat model: this text is all that model gets of it. */
-export const ImageDescribedEvent = z.object({
+const ImageDescribedEvent = z.object({
   type: z.literal('image_described'),
   attachmentId: z.string(),
   /** The helper model that looked at it. */
   model: z.string(),
   text: z.string(),
 });
-export const ImageDeliveredEvent = z.object({
+const ImageDeliveredEvent = z.object({
   type: z.literal('image_delivered'),
   attachmentIds: z.array(z.string()),
   origin: z.string(),
 });
-export const ImageRetractedEvent = z.object({
+const ImageRetractedEvent = z.object({
   type: z.literal('image_retracted'),
   attachmentIds: z.array(z.string()),
 });
@@ -136,7 +136,7 @@ export type ToolApprovalDecision = z.infer<typeof ToolApprovalDecision>;
  * the user, a policy (Settings, the MCP config's alwaysAllow), a CLI flag, or no one (nobody
  * could be asked: not run). `reason` says why in plain words when it was not run.
  */
-export const ToolApprovalEvent = z.object({
+const ToolApprovalEvent = z.object({
   type: z.literal('tool_approval'),
   id: z.string(),
   name: z.string(),
@@ -146,13 +146,13 @@ export const ToolApprovalEvent = z.object({
   /** What the server claims (readOnlyHint) about a tool it is not trusted for: shown, never obeyed. */
   claim: z.literal('read-only').optional(),
 });
-export const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
+const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
 /**
  * The turn is over. `text` is the final answer as it streamed; a stored conversation's replay
  * (`conversations:get`) leaves it out, since the turn's text events already carry every word
  * and it would double the payload.
  */
-export const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string().optional() });
+const DoneEvent = z.object({ type: z.literal('done'), conversationId: z.string(), text: z.string().optional() });
 
 export const ChatEvent = z.discriminatedUnion('type', [
   TextEvent,
@@ -172,4 +172,3 @@ export const ChatEvent = z.discriminatedUnion('type', [
   DoneEvent,
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
-export type ChatEventOf<T extends ChatEvent['type']> = Extract<ChatEvent, { type: T }>;

@@ -26,7 +26,7 @@ export const ImageMime = z.enum(['image/png', 'image/jpeg', 'image/webp', 'image
 export type ImageMime = z.infer<typeof ImageMime>;
 
 /** What an image was before normalisation. */
-export const SourceImageInfo = z.object({
+const SourceImageInfo = z.object({
   mime: z.string(),
   width: z.number().int().nonnegative(),
   height: z.number().int().nonnegative(),
@@ -34,7 +34,7 @@ export const SourceImageInfo = z.object({
   /** A screen capture's device pixels per CSS pixel (2 on Retina): how large its text is drawn. */
   pixelRatio: z.number().positive().optional(),
 });
-export type SourceImageInfo = z.infer<typeof SourceImageInfo>;
+type SourceImageInfo = z.infer<typeof SourceImageInfo>;
 
 /** Size of ~14 px screen text once the model's server has resized the image (architecture §4a). */
 export const ImageLegibility = z.object({

@@ -48,8 +48,7 @@ import {
 // ---------------------------------------------------------------------------- shared pieces
 
 /** `{ ok:false, code, message }`: a refusal or failure a person can act on. */
-export const IpcFailure = z.object({ ok: z.literal(false), code: z.string().min(1), message: z.string() });
-export type IpcFailure = z.infer<typeof IpcFailure>;
+type IpcFailure = { ok: false; code: string; message: string };
 export type IpcResult<T> = { ok: true; value: T } | IpcFailure;
 
 /** Codes the IPC layer itself answers with (handlers add their own: image refusals, provider errors…). */
@@ -266,7 +265,7 @@ export type IpcValue<C extends InvokeChannel> = z.output<(typeof IPC)[C]['respon
 export type IpcEventPayload<E extends EventChannel> = z.output<(typeof IPC_EVENTS)[E]>;
 
 /** A dropped file, structurally (common/ has no DOM types; a DOM `File` fits). */
-export type DroppedFile = { readonly name: string; readonly size: number; readonly type: string };
+type DroppedFile = { readonly name: string; readonly size: number; readonly type: string };
 
 type InvokeMethods = {
   [C in InvokeChannel as InvokeMethodName<C>]: Record<never, never> extends IpcRequestInput<C>

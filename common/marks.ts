@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MAX_MARKS } from './limits.ts';
 
 /** #rrggbb only: a colour goes into generated SVG, so nothing else may pass. */
-export const MarkColor = z.string().regex(/^#[0-9a-f]{6}$/i);
+const MarkColor = z.string().regex(/^#[0-9a-f]{6}$/i);
 const Coord = z.number().finite().min(-100_000).max(100_000);
 const Note = z.string().max(300).optional();
 
@@ -20,7 +20,7 @@ export const Mark = z.discriminatedUnion('kind', [
 export type Mark = z.infer<typeof Mark>;
 export type MarkKind = Mark['kind'];
 
-export const Marks = z.array(Mark).max(MAX_MARKS);
+const Marks = z.array(Mark).max(MAX_MARKS);
 
 /** Marks by attachment id, as a send carries them and a user message stores them. */
 export const MarksById = z.record(z.string(), Marks);

@@ -86,8 +86,6 @@ type Derived = {
 export type StdioServerConfig = z.infer<typeof StdioServer> & Derived & { kind: 'stdio' };
 /** `http`: streamable HTTP, falling back to legacy SSE per the spec; `sse`: legacy HTTP+SSE as declared. */
 export type RemoteServerConfig = z.infer<typeof RemoteServer> & Derived & { kind: 'http' | 'sse' };
-/** @deprecated name kept for callers; a remote server is streamable HTTP or SSE. */
-export type HttpServerConfig = RemoteServerConfig;
 /** A server entry after parsing: aliases resolved, units converted, variables substituted. */
 export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
 

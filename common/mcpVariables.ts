@@ -6,7 +6,7 @@
 // An unset variable without a default is a problem on its field, never an empty string sent
 // as, say, an Authorization header.
 
-export type Substitution = { text: string; inputs: string[]; problems: string[] };
+type Substitution = { text: string; inputs: string[]; problems: string[] };
 
 const VARIABLE = /\$\{([^}]*)\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

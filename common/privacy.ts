@@ -58,7 +58,7 @@ export const DEFAULT_REDACT_CATEGORIES: Readonly<Record<RedactCategory, boolean>
 });
 
 /** Password managers and keychains: their windows are filled before anything else is looked at. */
-export const DEFAULT_EXCLUDED_APPS: readonly string[] = Object.freeze([
+const DEFAULT_EXCLUDED_APPS: readonly string[] = Object.freeze([
   'KeePassXC',
   'KeePass',
   '1Password',

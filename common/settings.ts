@@ -13,7 +13,7 @@ export const SETTINGS_VERSION = 1;
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_HOTKEY = 'CommandOrControl+Shift+Space';
-export const DEFAULT_RETENTION_DAYS = 90;
+const DEFAULT_RETENTION_DAYS = 90;
 /** The endpoint id of the local Ollama server (OpenAI-compatible endpoints use their name). */
 export const OLLAMA_ENDPOINT = 'ollama';
 
@@ -164,7 +164,7 @@ export const Settings = z.object({
   privacy: SECTIONS.privacy.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
-export type SettingsSection = Exclude<keyof Settings, 'version'>;
+type SettingsSection = Exclude<keyof Settings, 'version'>;
 export const SETTINGS_SECTIONS = Object.keys(SECTIONS) as SettingsSection[];
 
 /** A change from the UI: the sections given replace the current ones; absent sections stay. */

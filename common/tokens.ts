@@ -21,9 +21,3 @@ export function fallbackImageTokens(width: number, height: number): number {
   return Math.ceil(width / 28) * Math.ceil(height / 28);
 }
 
-/** What the "Context" meter shows: estimated request tokens against the model's window. */
-export type ContextUse = {
-  estimatedTokens: number;
-  /** Tokens the request may use (history budget); null when nobody says (no meter maximum). */
-  contextWindow: number | null;
-};

@@ -3,7 +3,7 @@
 // alphabet are refused, never skipped — Buffer.from(s, 'base64') silently drops them, and a
 // payload "decoded" that way is garbage that only fails later, far from the cause.
 
-export type Base64Options = {
+type Base64Options = {
   /** Also accept the URL-safe alphabet (- and _) — MCP servers send both. Default false. */
   urlSafe?: boolean;
   /** Require padding to a multiple of 4 characters (data: URLs). Default false. */

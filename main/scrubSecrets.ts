@@ -48,7 +48,7 @@ export function scrubSecrets(text: string, secrets: Iterable<string> = []): stri
 }
 
 /** Error text shown to a person or stored: a few hundred characters say what went wrong. */
-export const ERROR_TEXT_MAX = 400;
+const ERROR_TEXT_MAX = 400;
 
 /**
  * Cuts text to `max` characters and says how much was left out. A server that echoes a

@@ -4,7 +4,8 @@
 // that cannot be read statically. docs/architecture.md §2 draws the same picture.
 // A row is a top-level folder (common, renderer, preload, test, bench, scripts, bin), a sub-folder
 // of main/ (main/chat, main/images…), `main/util` for files directly in main/, `config` for the
-// files at the repository root; every `*.test.ts(x)`, wherever it sits, is in the `test` row.
+// files at the repository root; every `*.test.ts(x)`, wherever it sits, is in the `test` row;
+// test/support (shared set-up) and test/fixtures (servers, generators) have rows of their own.
 import { isBuiltin } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,8 @@ const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 
  * row may import a module named at run time (a bench's baseline checkout, the CLI launcher's
  * built-or-source entry); product rows may not, so every product import is checked.
  */
+const TEST_PACKAGES = ['node:*', 'vitest', 'eslint', 'sharp', 'zod', 'ws', 'ollama', 'openai', 'playwright-core', 'tesseract.js', 'vite', 'electron', '@modelcontextprotocol/sdk'];
+
 export const LAYERS = {
   common: { layers: [], packages: ['zod'] },
   renderer: { layers: ['common'], packages: ['react', 'react-dom', 'zustand'] },
@@ -48,9 +51,13 @@ export const LAYERS = {
   'main/harness': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'ws'] },
   'main/app': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'zod', 'electron'] },
   // Not shipped: tests and benches reach into any product row; product code never into them.
-  test: { dynamic: true, layers: [...PRODUCT, 'scripts'], packages: ['node:*', 'vitest', 'eslint', 'sharp', 'zod', 'ws', 'ollama', 'openai', 'playwright-core', 'tesseract.js', 'vite', 'electron', '@modelcontextprotocol/sdk'] },
-  bench: { dynamic: true, layers: [...PRODUCT, 'test'], packages: ['node:*', 'sharp', 'zod', 'vite', 'playwright-core', '@modelcontextprotocol/sdk'] },
-  scripts: { layers: [...PRODUCT, 'test'], packages: ['node:*', 'sharp', 'playwright-core'] },
+  // Helpers the suites and benches share (one composition entry, desktop, MCP hub, stored text):
+  // product rows only, and the fixtures they set up; never a test file.
+  'test/support': { layers: [...PRODUCT, 'test/fixtures'], packages: ['node:*', 'vitest', 'sharp'] },
+  'test/fixtures': { dynamic: true, layers: [...PRODUCT, 'test/fixtures'], packages: TEST_PACKAGES },
+  test: { dynamic: true, layers: [...PRODUCT, 'test/support', 'test/fixtures', 'scripts'], packages: TEST_PACKAGES },
+  bench: { dynamic: true, layers: [...PRODUCT, 'test', 'test/support', 'test/fixtures'], packages: ['node:*', 'sharp', 'zod', 'vite', 'playwright-core', '@modelcontextprotocol/sdk'] },
+  scripts: { layers: [...PRODUCT, 'test', 'test/support', 'test/fixtures'], packages: ['node:*', 'sharp', 'playwright-core'] },
   bin: { dynamic: true, layers: ['main/cli'], packages: ['node:*'] },
   config: { layers: ['scripts'], packages: ['node:*', '@eslint/js', 'typescript-eslint', 'globals', 'vite', 'vitest', '@vitejs/plugin-react'] },
 };
@@ -62,6 +69,7 @@ export function layerOf(rel) {
   if (/\.test\.[cm]?[jt]sx?$/.test(rel) && parts[0] !== 'node_modules') return 'test';
   if (parts.length === 1) return 'config';
   if (parts[0] === 'main') return parts.length === 2 ? 'main/util' : `main/${parts[1]}`;
+  if (parts[0] === 'test' && (parts[1] === 'support' || parts[1] === 'fixtures') && parts.length > 2) return `test/${parts[1]}`;
   return LAYERS[parts[0]] !== undefined ? parts[0] : undefined;
 }
 

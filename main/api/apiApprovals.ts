@@ -7,7 +7,7 @@ import type { ApiDeps } from './apiHandlers.ts';
 
 type Answer = Exclude<ToolApprovalDecision, 'pending'>;
 
-export type ApiApprovals = {
+type ApiApprovals = {
   approver: PolicyApprover;
   /** The turn now running on a conversation (set by chat:send, cleared when it ends). */
   bind(conversationId: string, turnId: string): () => void;

@@ -10,7 +10,7 @@ import type { IpcHandlers } from './ipcRouter.ts';
 import { McpQuestions } from './mcpQuestions.ts';
 import { mcpSampler } from './mcpSampling.ts';
 
-export type ApiOptions = Omit<ComposeOptions, 'settings' | 'mcpInteraction' | 'liveMcp'> & {
+type ApiOptions = Omit<ComposeOptions, 'settings' | 'mcpInteraction' | 'liveMcp'> & {
   /** The writable settings: the services read them, settings:set writes them. */
   settings: SettingsStore;
   /** Push an event to the renderer(s). */
@@ -20,7 +20,7 @@ export type ApiOptions = Omit<ComposeOptions, 'settings' | 'mcpInteraction' | 'l
   openUrl?: (url: string) => Promise<void>;
 };
 
-export type ComposedApi = {
+type ComposedApi = {
   services: Services;
   /** Every invoke channel's handler. */
   handlers: IpcHandlers;

@@ -23,11 +23,11 @@ import { errorMessage } from '../errors.ts';
 
 /** Who sent a request: the sending frame's URL, as Electron's `event.senderFrame` reports it. */
 export type SenderInfo = { url: string; isMainFrame: boolean; windowId?: number };
-export type IpcContext = { sender: SenderInfo };
+type IpcContext = { sender: SenderInfo };
 
 /** What a handler may answer: the response schema's input (defaults are applied on the way out). */
 type IpcValueInput<C extends InvokeChannel> = z.input<(typeof IPC)[C]['response']>;
-export type IpcHandler<C extends InvokeChannel> = (request: IpcRequest<C>, context: IpcContext) => Promise<IpcResult<IpcValueInput<C>>>;
+type IpcHandler<C extends InvokeChannel> = (request: IpcRequest<C>, context: IpcContext) => Promise<IpcResult<IpcValueInput<C>>>;
 export type IpcHandlers = { [C in InvokeChannel]: IpcHandler<C> };
 
 export type IpcRouter = {
@@ -35,7 +35,7 @@ export type IpcRouter = {
   handle(channel: string, sender: SenderInfo, payload: unknown): Promise<IpcResult<unknown>>;
 };
 
-export type IpcRouterOptions = {
+type IpcRouterOptions = {
   handlers: IpcHandlers;
   isTrustedSender: (sender: SenderInfo) => boolean;
   /** Strips keys and image payloads from error text; defaults to the pattern-based `scrubSecrets`. */
@@ -113,7 +113,7 @@ export function checkedEvent<E extends EventChannel>(channel: E, payload: IpcEve
   return IPC_EVENTS[channel].parse(payload) as IpcEventPayload<E>;
 }
 
-export type TrustedOrigins = {
+type TrustedOrigins = {
   /** The app's own scheme and host, e.g. "app://glance". */
   appOrigin: string;
   /** A Vite dev server during development ("http://localhost:5173"). */

@@ -14,7 +14,7 @@ type McpHandlers = Pick<IpcHandlers, 'mcp:status' | 'mcp:restart' | 'mcp:answer'
 const LOG_TAIL_BYTES = 64 * 1024;
 
 /** The hub's view of each server, in the words the Settings list uses. */
-export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
+function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
   if (!hub) return [];
   const toolNames = new Map<string, string[]>();
   const titles = new Map<string, Record<string, string>>();
@@ -40,13 +40,13 @@ export function mcpStatusViews(hub: McpHub | undefined): McpServerStatus[] {
  * Glance's own tools as one source, listed first: they are offered to the model as MCP tools are,
  * so they can be switched off per conversation the same way (their names in `offTools`).
  */
-export function builtInToolSource(tools: readonly Tool[]): McpToolSource[] {
+function builtInToolSource(tools: readonly Tool[]): McpToolSource[] {
   if (!tools.length) return [];
   return [{ server: 'glance', title: 'Built-in', builtIn: true, state: 'ready', tools: tools.map((t) => ({ name: t.spec.name, tool: t.spec.name, ...(t.title ? { title: t.title } : {}) })) }];
 }
 
 /** Each configured server and the tools it offers now (namespaced as the model sees them), for the switches. */
-export function mcpToolSources(hub: McpHub | undefined): McpToolSource[] {
+function mcpToolSources(hub: McpHub | undefined): McpToolSource[] {
   if (!hub) return [];
   const tools = hub.peekTools();
   return mcpStatusViews(hub).map((s) => ({

@@ -103,6 +103,6 @@ export class McpQuestions {
 }
 
 /** "gh-token" → "mcp-input.gh-token" (a secret name: letters, digits, "_", "." or "-"). */
-export function inputSecretName(id: string): string {
+function inputSecretName(id: string): string {
   return `mcp-input.${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 64);
 }

@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import type { Net, Protocol } from 'electron';
 import { contentSecurityPolicy } from './security.ts';
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'glance';
+const APP_SCHEME = 'app';
+const APP_HOST = 'glance';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /** The file an app:// URL names inside `root`, or undefined (wrong host, traversal, bad encoding). */

@@ -8,7 +8,6 @@ import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeS
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { Shell } from '../api/apiHandlers.ts';
 import { composeApi } from '../api/composeApi.ts';
-import { sweepAttachments } from '../core/retention.ts';
 import { mcpSecretValues } from '../settings/maskSettings.ts';
 import { scrubSecrets } from '../scrubSecrets.ts';
 import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '../settings/secretStore.ts';
@@ -19,7 +18,7 @@ import { errorMessage } from '../errors.ts';
 
 export type PushEvent = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;
 
-export type ElectronParts = {
+type ElectronParts = {
   safeStorage: SafeStorageLike;
   desktopCapturer: Pick<DesktopCapturer, 'getSources'>;
   screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getCursorScreenPoint'>;
@@ -66,7 +65,6 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     notices.add(loaded.keptAs ? 'error' : 'warning', loaded.keptAs ? 'settings-recovered' : 'settings', warning);
   }
   // Read once here for the retention sweep (MCP servers and limits follow later saves live).
-  const current = settings.current();
 
   const permission = async (): Promise<PermissionStatus> => {
     const status = electron.systemPreferences.getMediaAccessStatus('screen');
@@ -98,7 +96,8 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
   });
 
   // Attachment retention runs once per start, in the background: nothing waits for it.
-  void sweepAttachments({ ...services, retentionDays: current.attachments.retentionDays })
+  void services
+    .sweepAttachments()
     .then(({ removed }) => removed.length > 0 && log(`attachments: removed ${removed.length} unreferenced image(s) past the retention period`))
     .catch((error: unknown) => log(`attachments: retention sweep failed: ${errorMessage(error)}`));
 

@@ -32,7 +32,7 @@ export function describeAccelerator(accelerator: string, platform: NodeJS.Platfo
     .join('+');
 }
 
-export type HotkeyEnvironment = { platform: NodeJS.Platform; wayland: boolean };
+type HotkeyEnvironment = { platform: NodeJS.Platform; wayland: boolean };
 
 export function registerHotkey(shortcuts: Shortcuts, accelerator: string, onPress: () => void, env: HotkeyEnvironment): HotkeyState {
   if (accelerator.trim() === '') return { accelerator, registered: false };

@@ -2,7 +2,7 @@
 // attached in the chat window.
 import { Menu, Tray, nativeImage } from 'electron';
 
-export type TrayActions = {
+type TrayActions = {
   screenshotAndAsk: () => void;
   openMain: () => void;
   quit: () => void;

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../fsAtomic.ts';
 
 const Bounds = z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int().min(200), height: z.number().int().min(100) });
-export type Bounds = z.infer<typeof Bounds>;
+type Bounds = z.infer<typeof Bounds>;
 const WindowState = z.object({ bounds: Bounds, maximized: z.boolean().default(false) });
-export type WindowState = z.infer<typeof WindowState>;
+type WindowState = z.infer<typeof WindowState>;
 const StateFile = z.record(z.string(), WindowState);
 
 type Rect = { x: number; y: number; width: number; height: number };

@@ -6,9 +6,9 @@ import { sendEvent } from './ipcElectron.ts';
 import { contentSecurityPolicy, isExternalLink } from './security.ts';
 import { fitBounds, type WindowStateStore } from './windowState.ts';
 
-export type WindowKind = 'main' | 'ask';
+type WindowKind = 'main' | 'ask';
 
-export type WindowsOptions = {
+type WindowsOptions = {
   preloadPath: string;
   state: WindowStateStore;
   screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getCursorScreenPoint' | 'getDisplayNearestPoint'>;

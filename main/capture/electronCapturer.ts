@@ -8,7 +8,7 @@ import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
 import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
 import { abortable } from '../abortable.ts';
 
-export type ElectronCapturerDeps = {
+type ElectronCapturerDeps = {
   desktopCapturer: Pick<DesktopCapturer, 'getSources'>;
   screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getCursorScreenPoint'>;
   /** macOS: checked before every capture. */

@@ -35,7 +35,7 @@ export type WindowInfo = {
 };
 
 /** A window as it sits in a capture: its rectangle in the captured image's pixels (clipped to it). */
-export type CapturedWindow = { app: string; title: string; region: CaptureRegion };
+type CapturedWindow = { app: string; title: string; region: CaptureRegion };
 
 /** `window`: a window id, title or app name (matched by findWindow). */
 export type CaptureTarget = { display: string } | { window: string } | 'under-cursor' | 'primary' | 'all';
@@ -66,7 +66,7 @@ export type Capture = {
   windows?: CapturedWindow[];
 };
 
-export type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'no-window' | 'bad-region';
+type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'no-window' | 'bad-region';
 export type CaptureFailure = { ok: false; code: CaptureFailureCode; message: string };
 export type CaptureResult = { ok: true; capture: Capture } | CaptureFailure;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDisplayName, probeX11Display } from './x11Pointer.ts';
+import { parseDisplayName } from './x11Connection.ts';
+import { probeX11Display } from './x11Pointer.ts';
 
 describe('parseDisplayName', () => {
   it('reads local, unix, TCP and IPv6 display names', () => {

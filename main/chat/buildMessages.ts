@@ -6,7 +6,7 @@ import type { Conversation } from './conversation.ts';
 import { ridingImages, slotOf, type ImageSlot } from './imageBudget.ts';
 import { transcriptText } from './transcriptText.ts';
 
-export type BuildOptions = {
+type BuildOptions = {
   store: AttachmentStore;
   /** Whether the chat model itself sees images (else images are never put in a request). */
   chatSees: boolean;

@@ -47,7 +47,7 @@ export async function estimateContext(deps: Pick<ChatEngineDeps, 'conversations'
  * What the tool schemas cost per request, measured as the turn sends them (the specs as JSON),
  * per source: four MCP servers with 77 tools were about 50 KB on every request.
  */
-export function toolSchemaCost(tools: readonly Tool[]): NonNullable<ContextEstimate['tools']> {
+function toolSchemaCost(tools: readonly Tool[]): NonNullable<ContextEstimate['tools']> {
   const bySource = new Map<string, { source: string; tools: number; bytes: number; tokens: number }>();
   let bytes = 0;
   let tokens = 0;

@@ -86,7 +86,6 @@ export const StoredMessage = z.discriminatedUnion('role', [UserMessage, Delivery
 export type StoredMessage = z.infer<typeof StoredMessage>;
 export type StoredUserMessage = z.infer<typeof UserMessage>;
 export type StoredDeliveryMessage = z.infer<typeof DeliveryMessage>;
-export type StoredAssistantMessage = z.infer<typeof AssistantMessage>;
 export type StoredToolMessage = z.infer<typeof ToolMessage>;
 
 export const CONVERSATION_VERSION = 1;

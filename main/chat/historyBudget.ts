@@ -83,7 +83,7 @@ function headerSize(d: Uint8Array): { width: number; height: number } | undefine
   return undefined;
 }
 
-export type FittedHistory = {
+type FittedHistory = {
   messages: ModelMessage[];
   /** The request's estimate after fitting (messages plus tool definitions). */
   estimatedTokens: number;

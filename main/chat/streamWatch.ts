@@ -4,7 +4,7 @@
 // either ends it as `interrupted`, keeping what arrived (the turn loop stores the partial).
 import { ProviderError } from '../models/provider.ts';
 
-export type StreamClocks = { streamIdleMs: number; maxAnswerMs: number };
+type StreamClocks = { streamIdleMs: number; maxAnswerMs: number };
 
 /**
  * Iterates `open(signal)` under the clocks. The signal given to `open` aborts when `parent`

@@ -39,11 +39,11 @@ export function needsConsent(tool: { annotations?: { readOnlyHint?: boolean; des
  * tool's own spelling. A sanitised or hash-suffixed model name (`a?c` → `evil__a_c`) is never
  * it, so a rule written for one tool cannot match another that was renamed onto its name.
  */
-export function ruleName(request: Pick<ApprovalRequest, 'name' | 'server' | 'tool'>): string {
+function ruleName(request: Pick<ApprovalRequest, 'name' | 'server' | 'tool'>): string {
   return request.server !== undefined && request.tool !== undefined ? `${request.server}__${request.tool}` : request.name;
 }
 
-export type ApprovalAnswer = {
+type ApprovalAnswer = {
   decision: Exclude<ToolApprovalDecision, 'pending'>;
   by: 'user' | 'policy' | 'flag' | 'no-one';
   reason?: string;
@@ -55,9 +55,9 @@ export interface ToolApprover {
 }
 
 /** A person's answer, asked by whoever shows the question (UI card, TTY prompt). */
-export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<Exclude<ToolApprovalDecision, 'pending'>>;
+type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<Exclude<ToolApprovalDecision, 'pending'>>;
 
-export type PolicyApproverOptions = {
+type PolicyApproverOptions = {
   /** Standing policy by tool name or glob (Settings' toolApproval), read at each call. */
   policy?: () => ToolPolicy;
   /** Tools the MCP config pre-approves (Cline's `alwaysAllow`), by namespaced name. */
@@ -108,13 +108,13 @@ export class PolicyApprover implements ToolApprover {
 }
 
 /** What the model reads in the tool result when the call did not run. */
-export function notRunText(name: string, answer: ApprovalAnswer): string {
+function notRunText(name: string, answer: ApprovalAnswer): string {
   if (answer.by === 'user') return `Not run: the user declined ${name}. Do not call it again this turn; answer with what you have or ask the user.`;
   if (answer.by === 'policy') return `Not run: ${name} is blocked by the user's settings. Do not call it again.`;
   return `Not run: ${name} can change things and needs the user's consent, which could not be asked here. ${answer.reason ?? ''}`.trim();
 }
 
-export type ConsentContext = {
+type ConsentContext = {
   conversationId: string;
   /** The model that sees this turn's images runs off this machine. */
   remote: boolean;

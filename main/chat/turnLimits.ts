@@ -32,7 +32,7 @@ export class AnswerCap {
   }
 }
 
-export function answerCutNote(max: number): string {
+function answerCutNote(max: number): string {
   return `\n\n[Glance stopped this answer at ${max.toLocaleString('en-US')} characters (the limit in Settings → Limits); the rest was not kept.]`;
 }
 

@@ -291,7 +291,7 @@ export class TurnLoop {
     if (ids.length) this.#emit({ type: 'image_retracted', attachmentIds: ids });
   }
 }
-export function isCancel(error: unknown, signal: AbortSignal): boolean {
+function isCancel(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof ProviderError && error.code === 'cancelled');
 }
 

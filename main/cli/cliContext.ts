@@ -19,9 +19,9 @@ import { UsageError, type CommandIO } from './io.ts';
 import { errorMessage } from '../errors.ts';
 
 /** The values of MODEL_OPTIONS (io.ts) as parseArgs gives them. */
-export type ModelFlagValues = { provider?: string; 'base-url'?: string; 'api-key-env'?: string; vision?: string };
+type ModelFlagValues = { provider?: string; 'base-url'?: string; 'api-key-env'?: string; vision?: string };
 
-export type ModelFlags = {
+type ModelFlags = {
   kind: ProviderKind;
   /** --base-url, else (Ollama) $OLLAMA_HOST, else the app's setting; OpenAI: undefined = api.openai.com. */
   baseUrl: string | undefined;
@@ -30,19 +30,19 @@ export type ModelFlags = {
   vision: VisionDeclaration | undefined;
 };
 
-export function parseProvider(value: string | undefined): ProviderKind {
+function parseProvider(value: string | undefined): ProviderKind {
   if (value === undefined || value === 'ollama') return 'ollama';
   if (value === 'openai') return 'openai';
   throw new UsageError(`--provider must be ollama or openai, not "${value}"`);
 }
 
-export function parseVision(value: string | undefined): 'yes' | 'no' | undefined {
+function parseVision(value: string | undefined): 'yes' | 'no' | undefined {
   if (value === undefined || value === 'yes' || value === 'no') return value;
   throw new UsageError(`--vision must be yes or no, not "${value}"`);
 }
 
 /** The common model flags, checked once for every command. */
-export function parseModelFlags(values: ModelFlagValues, env: NodeJS.ProcessEnv, settings: Settings): ModelFlags {
+function parseModelFlags(values: ModelFlagValues, env: NodeJS.ProcessEnv, settings: Settings): ModelFlags {
   const kind = parseProvider(values.provider);
   const vision = parseVision(values.vision);
   let apiKey: string | undefined;
@@ -66,7 +66,7 @@ export function parseModelFlags(values: ModelFlagValues, env: NodeJS.ProcessEnv,
   return { kind, baseUrl, apiKey, vision: vision ? { vision, source: 'flag' } : undefined };
 }
 
-export type CliContext = {
+type CliContext = {
   dataDir: string;
   settings: Settings;
   flags: ModelFlags;

@@ -69,7 +69,7 @@ export const MODEL_OPTIONS = {
 } as const;
 
 /** `--redact always|remote|never`; a bare `--redact` (check-image) means `always`. */
-export const REDACT_POLICIES = ['always', 'remote', 'never'] as const;
+const REDACT_POLICIES = ['always', 'remote', 'never'] as const;
 
 /** argv with a bare `--redact` (at the end, or before another option) read as `--redact always`. */
 export function bareRedact(argv: readonly string[]): string[] {

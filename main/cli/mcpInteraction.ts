@@ -12,7 +12,7 @@ import { withDefaults, type ElicitationAnswer, type ElicitationField, type Elici
 import type { McpHubOptions } from '../mcp/mcpHub.ts';
 import type { CommandIO } from './io.ts';
 
-export type CliInteraction = Pick<McpHubOptions, 'resolveInput' | 'inputHint'> & Pick<McpClientFeatures, 'elicit' | 'elicitModes'> & { openUrl: (url: string) => Promise<void> };
+type CliInteraction = Pick<McpHubOptions, 'resolveInput' | 'inputHint'> & Pick<McpClientFeatures, 'elicit' | 'elicitModes'> & { openUrl: (url: string) => Promise<void> };
 
 export function cliInteraction(io: CommandIO, tty: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; isTTY: boolean } = ttyStreams()): CliInteraction {
   return {
@@ -108,7 +108,7 @@ function coerce(answer: string, field: ElicitationField, choices: string[] | und
 }
 
 /** $BROWSER (may hold "%s" for the URL, as xdg and Python's webbrowser read it), else the OS opener. */
-export async function openInBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function openInBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
   const browser = env.BROWSER?.split(':')[0]?.trim();
   const [command, args] = browser
     ? browser.includes('%s')

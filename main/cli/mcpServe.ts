@@ -21,7 +21,7 @@ const OPTIONS = {
   redact: { type: 'string' },
 } as const;
 
-export const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
+const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
 
 Serves Glance's screen tools to another MCP client (Claude Desktop, Claude Code, Cursor, VS Code):
 capture_screen, zoom, read_text, describe, list_displays, list_windows, and the captures as

@@ -3,7 +3,7 @@
 // or a cloud metadata service is named so the refusal can say why.
 import { isIP } from 'node:net';
 
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'multicast' | 'reserved';
+type AddressClass = 'loopback' | 'private' | 'link-local' | 'multicast' | 'reserved';
 
 /** `undefined` means a public address; otherwise the kind of address it is. Unparseable input is 'reserved'. */
 export function classifyAddress(address: string): AddressClass | undefined {

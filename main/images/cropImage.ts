@@ -13,7 +13,7 @@ export type Region = { x: number; y: number; width: number; height: number };
 /** Below this many shown pixels on a side a region holds nothing worth a look. */
 const MIN_SIDE = 1;
 
-export type RegionRefusal = { ok: false; code: 'bad-region' | 'not-found' | 'corrupt' | 'too-many-pixels'; message: string };
+type RegionRefusal = { ok: false; code: 'bad-region' | 'not-found' | 'corrupt' | 'too-many-pixels'; message: string };
 
 export type Crop = {
   ok: true;

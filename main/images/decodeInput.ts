@@ -9,7 +9,7 @@ import { decodeHeic, isHeic } from './heic.ts';
 import { jpegClaimedSize } from './jpegPlausible.ts';
 import { withoutAncillaryChunks } from './pngChunks.ts';
 
-export type DecodedInput = {
+type DecodedInput = {
   ok: true;
   /** Upright size (EXIF orientation applied), as the shown copy was made. */
   size: { width: number; height: number };

@@ -88,7 +88,7 @@ export async function predictEncoding(raw: Raw, formats: readonly ImageMime[], o
   return { mime, reason: 'sample', flatness, pngSample: p.data.byteLength, lossySample: l.data.byteLength, ...(whole ? { encoded: [p, l] } : {}) };
 }
 
-export type EncodeResult = { ok: true; encoded: Encoded; width: number; height: number } | { ok: false };
+type EncodeResult = { ok: true; encoded: Encoded; width: number; height: number } | { ok: false };
 
 /**
  * The predicted format in full; when it does not fit the byte cap, lossy quality first, then

@@ -9,7 +9,7 @@ import type { Limits } from '../../common/limits.ts';
 import { tooManyPixels, type DecodeRefusal } from './decodeInput.ts';
 import { errorMessage } from '../errors.ts';
 
-export type HeicPixels = { ok: true; data: Buffer; width: number; height: number; channels: 4 };
+type HeicPixels = { ok: true; data: Buffer; width: number; height: number; channels: 4 };
 
 /** A decode that takes longer than this is stopped (the worker is ended). */
 const DECODE_TIMEOUT_MS = 30_000;

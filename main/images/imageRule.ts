@@ -56,11 +56,11 @@ export type ImageRule = {
 };
 
 /** What the encoder processes and its cost, for an image sent at `sent`. */
-export type ModelView = { modelInput: Size; tokens: number | null };
+type ModelView = { modelInput: Size; tokens: number | null };
 
 /** Body text on screen is ~14 px per device pixel ratio; below ~9 px after the resize OCR and models lose it (bench:legibility). */
-export const SCREEN_TEXT_PX = 14;
-export const LEGIBLE_TEXT_PX = 9;
+const SCREEN_TEXT_PX = 14;
+const LEGIBLE_TEXT_PX = 9;
 
 const scaled = (s: Size, k: number): Size => ({ width: Math.max(1, Math.floor(s.width * k)), height: Math.max(1, Math.floor(s.height * k)) });
 const fitBox = (s: Size, w: number, h: number): Size => scaled(s, Math.min(1, w / s.width, h / s.height));

@@ -7,7 +7,7 @@ import type { AttachmentStore } from './types.ts';
 
 const SHOWABLE = new Set<string>(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
-export type ViewerImage = {
+type ViewerImage = {
   ok: true;
   data: Uint8Array;
   mime: ImageMime;

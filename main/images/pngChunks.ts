@@ -81,7 +81,7 @@ function withOnly(data: Uint8Array, kept: readonly PngChunk[]): Uint8Array {
   return out;
 }
 
-export type PngHeader = {
+type PngHeader = {
   width: number;
   height: number;
   /** Bits per sample (per palette index for colour type 3). */
@@ -102,7 +102,7 @@ export function pngHeader(data: Uint8Array, ihdr: PngChunk | undefined): PngHead
 /** Ancillary chunks a passed-through PNG may keep: they change no colour (transparency, "this is sRGB"). */
 const PASSTHROUGH_KEEP = new Set(['tRNS', 'sRGB']);
 
-export type PngFacts = PngHeader & {
+type PngFacts = PngHeader & {
   /** The zlib header's FLEVEL: 0 levels 0–1 (fast, or stored), 1 levels 2–5, 2 level 6, 3 levels 7–9. */
   zlibLevel: number;
   /** The first deflate block is stored (not compressed): the size then says nothing of the content. */

@@ -3,10 +3,21 @@
 // so a FIFO or a device cannot hang a turn; the ingest cap is checked from the size first.
 import { constants as fsConstants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ImageRefusal } from '../../common/images.ts';
 import { refuse, tooLarge, type ResolveResult } from './resolveSource.ts';
 import type { ImageInput, IntakeConfig } from './types.ts';
+
+/**
+ * The folders a model may read by default: the attachment store and the user's picture,
+ * desktop and download folders. Not the temp folder: it holds other programs' (and users')
+ * files, sockets and pipes.
+ */
+export function defaultAllowedRoots(dataDir: string): string[] {
+  const home = homedir();
+  return [join(dataDir, 'attachments'), join(home, 'Pictures'), join(home, 'Desktop'), join(home, 'Downloads')];
+}
 
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);

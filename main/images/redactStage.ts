@@ -20,7 +20,7 @@ import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageRun } from 
 /** Detection results kept for reuse (a send after the attach, a refit for another model). */
 const REMEMBERED = 32;
 
-export type RedactStageDeps = {
+type RedactStageDeps = {
   /** Local OCR words in the image's upright pixels (composed from main/ocr). */
   readWords: ReadWords;
   /** The current privacy settings (read on every image: a change applies to the next one). */

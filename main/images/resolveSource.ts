@@ -14,11 +14,11 @@ import { formatBytes, type ImageRefusal, type ImageRefusalCode } from '../../com
 import { classifyAddress, describeAddressClass } from './classifyAddress.ts';
 import type { ImageInput, IntakeConfig } from './types.ts';
 
-export type ResolvedSource = { ok: true; data: Uint8Array; /** A display name derived from the source, if any. */ name?: string };
+type ResolvedSource = { ok: true; data: Uint8Array; /** A display name derived from the source, if any. */ name?: string };
 export type ResolveResult = ResolvedSource | ImageRefusal;
 
 /** Resolves a host name to every address it has (the guard checks all of them). */
-export type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 export type ResolveOptions = {
   /** Aborting it makes resolveSource reject with the signal's reason (a cancel is not a refusal). */

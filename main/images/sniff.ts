@@ -7,7 +7,7 @@ import type { ImageRefusal } from '../../common/images.ts';
 /** Raster formats the chokepoint decodes: the first four pass as they are, TIFF, AVIF and HEIC are converted. */
 export type SniffedKind = 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' | 'avif' | 'heic';
 
-export type SniffResult = { ok: true; kind: SniffedKind; mime: string } | ImageRefusal;
+type SniffResult = { ok: true; kind: SniffedKind; mime: string } | ImageRefusal;
 
 const ALLOWED: Record<string, { kind: SniffedKind; mime: string }> = {
   png: { kind: 'png', mime: 'image/png' },

@@ -37,12 +37,12 @@ export type McpToolOutcome = {
 
 export type McpFailureCode = 'unknown-tool' | 'server-unavailable' | 'server-crashed' | 'timeout' | 'aborted' | 'protocol' | 'closed';
 
-export type CapturedFile = { path: string; name: string; mime: string; bytes: number };
+type CapturedFile = { path: string; name: string; mime: string; bytes: number };
 
 /** The image door (ImageIntake.admit) as capture uses it: bytes in, a stored image out. */
 export type CaptureIntake = Pick<ImageIntake, 'admit'>;
 
-export type BinaryCaptureDeps = {
+type BinaryCaptureDeps = {
   intake: CaptureIntake;
   /** Where non-image binaries go: <dataDir>/captures. */
   capturesDir: string;
@@ -80,7 +80,7 @@ const MAX_CONTENTS_PER_LINK = 8;
 /** A tool result as it came off the wire; validated loosely so capture, not the SDK, judges blocks. */
 export type RawToolResult = { content?: unknown; isError?: unknown; structuredContent?: unknown };
 
-export const DEFAULT_MAX_TEXT_CHARS = 100_000;
+const DEFAULT_MAX_TEXT_CHARS = 100_000;
 /** Shorter rule fields are left alone: "test" is valid base64 too, and tiny values cost nothing. */
 const MIN_RULE_BASE64_CHARS = 24;
 

@@ -2,7 +2,7 @@
 // raw bytes, a serialised Node Buffer, base64 handed over as bytes), strictly.
 import { decodeBase64Strict, splitDataUrl } from '../base64.ts';
 
-export type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+type PayloadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
 /**
  * Reads a block's payload whichever way it came: base64 text (the wire format, optionally as a

@@ -48,7 +48,7 @@ export async function classifyContent(bytes: Uint8Array, hint: { name?: string |
   return bytesLookBinary(bytes) ? 'binary' : 'text';
 }
 
-export function bytesLookBinary(bytes: Uint8Array): boolean {
+function bytesLookBinary(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return true;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);

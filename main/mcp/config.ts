@@ -40,7 +40,7 @@ export async function loadMcpConfig(file: string, options: ParseOptions = {}): P
 }
 
 /** Removes // and /* *\/ comments and trailing commas outside strings (VS Code writes JSONC). */
-export function stripJsonComments(text: string): string {
+function stripJsonComments(text: string): string {
   let out = '';
   let inString = false;
   for (let i = 0; i < text.length; i++) {

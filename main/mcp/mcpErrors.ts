@@ -35,7 +35,7 @@ const STATUS_WORDS: Record<number, string> = {
  * A server's error body, made fit for a sentence: HTML pages become their title (or nothing),
  * JSON-RPC / OAuth error JSON becomes its message, anything else is cut to one short line.
  */
-export function plainBody(body: string): string {
+function plainBody(body: string): string {
   const text = body.trim();
   if (!text) return '';
   if (/^<(!doctype|html|head|body)\b/i.test(text) || /<\/(html|body|div|p|h1)>/i.test(text)) {
@@ -70,7 +70,7 @@ function oneLine(text: string): string {
 }
 
 /** "HTTP 404 (not found)" plus the body's gist, from the SDK's transport errors. */
-export function httpErrorText(error: StreamableHTTPError | Error, code: number | undefined): string {
+function httpErrorText(error: StreamableHTTPError | Error, code: number | undefined): string {
   const raw = error.message.replace(/^(Error POSTing to endpoint( \(HTTP \d+\))?|Failed to open SSE stream|Error connecting to SSE stream|SSE error|Non-200 status code \(\d+\)):?\s*/i, '');
   const gist = plainBody(raw);
   const status = code !== undefined && code > 0 ? `HTTP ${code}${STATUS_WORDS[code] ? ` (${STATUS_WORDS[code]})` : ''}` : '';

@@ -124,9 +124,9 @@ export type HubOptions = Required<Pick<McpHubOptions, 'defaultTimeoutMs' | 'star
 /** What reconfigure() did, by server name. */
 export type McpReconfigured = { added: string[]; removed: string[]; restarted: string[]; unchanged: string[] };
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 /** All servers' instructions together in the system prompt stay under this. */
-export const MAX_ALL_INSTRUCTIONS_CHARS = 6000;
+const MAX_ALL_INSTRUCTIONS_CHARS = 6000;
 
 export class McpHub {
   readonly #answered = new ElicitationLedger();

@@ -43,7 +43,7 @@ type Saved = {
   port?: number;
 };
 
-export type OAuthSignInOptions = OAuthInteraction & {
+type OAuthSignInOptions = OAuthInteraction & {
   server: string;
   config: RemoteServerConfig;
   tokens: TokenStore;

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export type RemoteKind = 'http' | 'sse';
 
-export type RemoteTransportOptions = {
+type RemoteTransportOptions = {
   headers?: Record<string, string> | undefined;
   authProvider?: OAuthClientProvider | undefined;
 };

@@ -35,7 +35,7 @@ const LooseCallToolResult = z.looseObject({
 const LooseReadResourceResult = z.looseObject({ contents: z.array(z.unknown()) });
 
 /** Server `instructions` go into the system prompt; bounded so one server cannot crowd it. */
-export const MAX_INSTRUCTIONS_CHARS = 2000;
+const MAX_INSTRUCTIONS_CHARS = 2000;
 
 export class ServerConnection {
   readonly name: string;

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /** Passed through from Glance's own environment when set (both spellings: tools read either). */
-export const NETWORK_ENV_VARS = [
+const NETWORK_ENV_VARS = [
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
@@ -22,7 +22,7 @@ export const NETWORK_ENV_VARS = [
   'all_proxy',
 ];
 
-export type EnvironmentInput = {
+type EnvironmentInput = {
   env?: Record<string, string> | undefined;
   envFile?: string | undefined;
   /** For a relative envFile. */
@@ -54,7 +54,7 @@ export async function stdioEnvironment(server: EnvironmentInput, parent: NodeJS.
  * `KEY=value` lines as dotenv writes them: `export ` prefixes, # comments, single quotes
  * literal, double quotes with \n escapes, unquoted values trimmed (a trailing # comment cut).
  */
-export function parseDotenv(text: string): Record<string, string> {
+function parseDotenv(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -16,7 +16,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
  * images as base64, a third larger than the image, so the limit follows Settings → Limits →
  * Largest file (messageLimitFor).
  */
-export function messageTooLarge(limit: number): string {
+function messageTooLarge(limit: number): string {
   const mb = (n: number) => (n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n)} bytes`);
   return (
     `the server sent one message over ${mb(limit)}, the most Glance reads of one MCP message (room for an image of about ${mb((limit * 3) / 4)} as base64; ` +

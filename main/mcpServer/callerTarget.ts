@@ -10,14 +10,14 @@ import { imageRuleFor } from '../images/modelRules.ts';
 import { profileFor } from '../images/profiles.ts';
 import type { ImageTarget } from '../images/types.ts';
 
-export const DEFAULT_CALLER_MODEL = 'claude';
+const DEFAULT_CALLER_MODEL = 'claude';
 /** 1 MB of base64 text is 786,432 bytes of image. */
 export const MAX_BASE64_CHARS = 1024 * 1024;
-export const MAX_IMAGE_BYTES = (MAX_BASE64_CHARS / 4) * 3;
+const MAX_IMAGE_BYTES = (MAX_BASE64_CHARS / 4) * 3;
 /** Below this long edge a screen holds nothing worth a look: a budget that forces it is refused. */
-export const MIN_LONG_EDGE = 64;
+const MIN_LONG_EDGE = 64;
 
-export type CallerTarget = { ok: true; target: ImageTarget; rule: ImageRule; notes: string[] } | { ok: false; message: string };
+type CallerTarget = { ok: true; target: ImageTarget; rule: ImageRule; notes: string[] } | { ok: false; message: string };
 
 /**
  * The target every image of a call is fitted and gated for. `source` is the size of what will

@@ -1,6 +1,6 @@
 // The captures `glance mcp serve` keeps (architecture §14): every capture and zoom is an
 // attachment in the app's one store (images/attachmentStore.ts), its original kept as it came,
-// so retention (core/retention.ts) and the store's limits apply exactly as to the app's own
+// so retention (chat/retention.ts) and the store's limits apply exactly as to the app's own
 // captures. The original's sha256 names it to callers: glance://captures/<sha256>. Nothing is
 // held here but a short memory of what this process made; the store is the truth, so a capture
 // made by another `glance mcp serve` (stdio runs one per client) is found too.
@@ -11,7 +11,7 @@ export const CAPTURE_SCHEME = 'glance://captures/';
 /** What `origin` the server's images carry: "glance-mcp:capture_screen", "glance-mcp:zoom"… */
 export const ORIGIN_PREFIX = 'glance-mcp:';
 /** resources/list names at most this many, newest first. */
-export const LISTED_CAPTURES = 50;
+const LISTED_CAPTURES = 50;
 
 const SHA = /^[a-f0-9]{64}$/;
 const ID = /^[a-f0-9]{16,63}$/;

@@ -41,16 +41,16 @@ export function serialCapturer(capturer: ScreenCapturer): ScreenCapturer {
   };
 }
 
-export function displayList(displays: readonly DisplayInfo[]): string {
+function displayList(displays: readonly DisplayInfo[]): string {
   if (displays.length === 0) return 'no display';
   return displays.map((d) => `"${d.name}" (id "${d.id}") ${px(d).width}×${px(d).height}${d.primary ? ', primary' : ''}`).join('; ');
 }
 
 const px = (d: DisplayInfo) => ({ width: Math.round(d.width * d.scaleFactor), height: Math.round(d.height * d.scaleFactor) });
 
-export type CaptureArgs = { display?: string; window?: string; region?: Rect; model?: string; maxTokens?: number };
+type CaptureArgs = { display?: string; window?: string; region?: Rect; model?: string; maxTokens?: number };
 
-export type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string };
+type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string };
 
 /** A fresh capture of a display (or a region of it), through the gate for the caller's model; a refusal as a tool error. */
 export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortSignal): Promise<Shot | CallToolResult> {
@@ -115,7 +115,7 @@ export async function captureScreen(deps: CaptureDeps, args: CaptureArgs, signal
   };
 }
 
-export type ZoomArgs = Rect & { image: string; model?: string };
+type ZoomArgs = Rect & { image: string; model?: string };
 
 /** A rectangle cut from a kept original at native resolution, fitted for the caller. */
 export async function zoom(deps: CaptureDeps, args: ZoomArgs, signal: AbortSignal): Promise<CallToolResult> {

@@ -5,7 +5,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { ModelSelection } from '../../common/settings.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { Services } from '../core/composeServices.ts';
-import { sweepAttachments } from '../core/retention.ts';
 import { CaptureShelf } from './captureShelf.ts';
 import { serialCapturer } from './captureTools.ts';
 import { createSessionServer, type SessionDeps } from './glanceMcpServer.ts';
@@ -14,7 +13,7 @@ import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
 import { errorMessage } from '../errors.ts';
 
-export type ServeOptions = {
+type ServeOptions = {
   capturer: ScreenCapturer;
   redact: RedactPolicy;
   version: string;
@@ -23,7 +22,7 @@ export type ServeOptions = {
 };
 
 /** What every session shares: one capturer (calls queue), one gate, one shelf, one OCR reader. */
-export function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
+function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
   const store = services.attachments;
   return {
     capturer: serialCapturer(options.capturer),
@@ -65,8 +64,7 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
 }
 
 function sweep(services: Services): void {
-  const retentionDays = services.settings.current().attachments.retentionDays;
-  void sweepAttachments({ attachments: services.attachments, conversations: services.conversations, dataDir: services.dataDir, retentionDays }).catch((error: unknown) =>
+  void services.sweepAttachments().catch((error: unknown) =>
     services.log(`retention sweep failed: ${errorMessage(error)}`),
   );
 }

@@ -6,7 +6,7 @@ import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsAtomic.ts';
 
-export const SERVE_TOKEN_FILE = 'mcp-serve-token';
+const SERVE_TOKEN_FILE = 'mcp-serve-token';
 const TOKEN = /^[A-Za-z0-9_-]{32,}$/;
 
 export async function serveToken(dataDir: string): Promise<{ token: string; path: string; created: boolean }> {

@@ -14,7 +14,7 @@ export type RedactPolicy = 'always' | 'remote' | 'never';
 export const REDACT_POLICIES: readonly RedactPolicy[] = ['always', 'remote', 'never'];
 
 /** A rectangle hidden before the image left Glance, in the original's pixels. */
-export type HiddenRegion = { x: number; y: number; width: number; height: number; kind: string };
+type HiddenRegion = { x: number; y: number; width: number; height: number; kind: string };
 
 export type ServedImage = {
   ok: true;

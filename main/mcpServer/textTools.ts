@@ -10,7 +10,7 @@ import type { TextReader } from '../ocr/textReader.ts';
 import { captureUri } from './captureShelf.ts';
 import { inShown, shoot, toolError, type CaptureDeps, type Rect } from './captureTools.ts';
 
-export type Word = { text: string; x: number; y: number; width: number; height: number };
+type Word = { text: string; x: number; y: number; width: number; height: number };
 
 /** The image a text tool works on: the one named, else a fresh capture. */
 async function subject(deps: CaptureDeps, image: string | undefined, signal: AbortSignal): Promise<{ info: AttachmentInfo; space: 'shown' | 'original'; size: { width: number; height: number }; fresh: boolean } | CallToolResult> {

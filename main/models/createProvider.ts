@@ -3,7 +3,7 @@ import { OllamaProvider } from './ollamaProvider.ts';
 import { OpenAICompatibleProvider } from './openaiProvider.ts';
 import type { ModelProvider } from './provider.ts';
 
-export type CreateProviderOptions = {
+type CreateProviderOptions = {
   kind: ProviderKind;
   /** Ollama: default `env.OLLAMA_HOST`, else http://127.0.0.1:11434. OpenAI: default https://api.openai.com/v1. */
   baseUrl?: string;

@@ -20,7 +20,7 @@ import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelReques
 import { checkedNdjson, skippedLinesNote } from './ndjsonLines.ts';
 import { toolArguments } from './toolArguments.ts';
 
-export type OllamaProviderOptions = {
+type OllamaProviderOptions = {
   /** Base URL or OLLAMA_HOST-style host; default: `env.OLLAMA_HOST`, else http://127.0.0.1:11434. */
   host?: string;
   env?: Record<string, string | undefined>;
@@ -235,7 +235,7 @@ function contextLengthFrom(modelInfo: Record<string, unknown> | undefined): numb
 }
 
 /** /api/show → model_info, projector_info, the model's maximum and default context. Exported for its unit test. */
-export function detailsFromShow(show: Record<string, unknown>): ModelDetails {
+function detailsFromShow(show: Record<string, unknown>): ModelDetails {
   const details: ModelDetails = {};
   if (isRecord(show.model_info)) details.modelInfo = show.model_info;
   if (isRecord(show.projector_info)) details.projectorInfo = show.projector_info;

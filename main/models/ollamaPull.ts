@@ -4,7 +4,7 @@ import { resolveOllamaHost } from './ollamaHost.ts';
 import { ProviderError } from './provider.ts';
 import { codeForStatus, errorDetail } from './providerErrors.ts';
 
-export type PullProgress = { status: string; completed?: number; total?: number };
+type PullProgress = { status: string; completed?: number; total?: number };
 
 /** `ollama pull NAME` with progress from Ollama's pull stream; cancellable. */
 export async function pullOllamaModel(host: string, name: string, options: { signal: AbortSignal; onProgress: (p: PullProgress) => void }): Promise<void> {

@@ -22,7 +22,7 @@ import type { ModelDetails, ModelEvent, ModelMessage, ModelProvider, ModelReques
 import { toolArguments } from './toolArguments.ts';
 import { errorMessage } from '../errors.ts';
 
-export type OpenAICompatibleProviderOptions = {
+type OpenAICompatibleProviderOptions = {
   /** Default https://api.openai.com/v1. Local servers: e.g. http://127.0.0.1:8080/v1. */
   baseUrl?: string;
   /** Local servers need none; a placeholder is sent then (the package insists on one). */

@@ -34,7 +34,7 @@ export type ProviderWording = {
   streamIdleTimeoutMs: number;
 };
 
-export type FailureContext = {
+type FailureContext = {
   guard: CallGuard;
   /** The model asked about; undefined for the listing. */
   model: string | undefined;

@@ -15,7 +15,7 @@ export const OCR_MAX_PIXELS = 12_000_000;
 /** A crop shorter than this is enlarged (Lanczos) up to 2×: 14 px screen text reads better at 28. */
 const SMALL_SIDE = 400;
 
-export type TextResult =
+type TextResult =
   | { ok: true; reading: OcrReading; /** Pixels the reader got. */ read: { width: number; height: number }; /** The region read, in the image's pixels. */ source: Region }
   | { ok: false; code: 'corrupt' | 'too-many-pixels' | 'timeout' | 'cancelled' | 'failed'; message: string };
 

@@ -7,7 +7,7 @@ import { readImageText } from './readImageText.ts';
 import type { TextReader } from './textReader.ts';
 
 export type ImageWord = { text: string; line: number; confidence: number; x: number; y: number; width: number; height: number };
-export type WordsResult =
+type WordsResult =
   | { ok: true; words: ImageWord[]; /** The image's upright size. */ size: { width: number; height: number }; ms: number }
   | { ok: false; code: 'corrupt' | 'too-many-pixels' | 'timeout' | 'cancelled' | 'failed'; message: string };
 

@@ -32,7 +32,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * costs half as much read at 16. Not lower: 14 px screen text (14 px lines) read at 12 px cost a
  * quarter less CPU but lost 0.7 points of characters, at 10 px 4.3 points (docs/ocr.md).
  */
-export const TEXT_HEIGHT = 16;
+const TEXT_HEIGHT = 16;
 /** Text shorter than this is read at twice its size. */
 const SMALL_TEXT = 9;
 

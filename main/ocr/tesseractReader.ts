@@ -18,7 +18,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** An idle worker holds ~100 MB (the LSTM model): it is ended after this long without a reading. */
 const IDLE_MS = 60_000;
 
-export type TesseractOptions = {
+type TesseractOptions = {
   timeoutMs?: number;
   /**
    * Page segmentation. Default 'single-block': tesseract's AUTO layout splits tables and

@@ -17,7 +17,7 @@ export type DetectOptions = {
 /** A window on the captured screen, in the image's pixels (from the capture backend's window list). */
 export type ScreenWindow = { app: string; title: string; x: number; y: number; width: number; height: number };
 
-export type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
+type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
 
 /** Every finding in `text`: secretlint's rules (category keys), Glance's own, the person's patterns. */
 export async function findSecrets(text: string, options: DetectOptions = {}): Promise<{ findings: Finding[]; skipped: string[] }> {
@@ -92,7 +92,7 @@ export function windowRegions(windows: readonly ScreenWindow[], excludedApps: re
 }
 
 /** What a hidden span says in text sent to a model: it is told that something was there. */
-export const hiddenMark = (kind: RedactionKind): string => `[hidden: ${kind}]`;
+const hiddenMark = (kind: RedactionKind): string => `[hidden: ${kind}]`;
 
 /**
  * Text read from an image, with every secret replaced by `[hidden: kind]` (read_text, a blind

@@ -17,7 +17,7 @@ const MARGIN_X = 0.5;
 const MARGIN_Y = 0.12;
 const MIN_MARGIN_PX = 3;
 
-export type WordText = { text: string; /** For each character of text, the index of its word (-1 for separators). */ owner: Int32Array };
+type WordText = { text: string; /** For each character of text, the index of its word (-1 for separators). */ owner: Int32Array };
 
 /** The words as one text, lines on their own lines; `compact` closes the gaps OCR invented inside a run. */
 export function wordText(words: readonly ReadWord[], compact: boolean): WordText {
@@ -112,7 +112,7 @@ export function boxOver(words: readonly ReadWord[], indices: readonly number[], 
 }
 
 /** A word that reads like a piece of a key: 4+ characters of letters and digits mixed, or capitals inside. */
-export function keyFragment(text: string): boolean {
+function keyFragment(text: string): boolean {
   const t = text.replace(/^[("'[]+|[)"',;:.\]]+$/g, '');
   if (t.length < 4 || !/^[A-Za-z0-9+/=_.~-]+$/.test(t)) return false;
   const digit = /\d/.test(t), letter = /[A-Za-z]/.test(t);

@@ -8,11 +8,11 @@ import { patternProblem, type OwnPattern } from '../../common/privacy.ts';
 import type { Finding } from './findings.ts';
 
 /** One pattern's matching over one text may take this long; past it, the pattern is skipped for that text and said so. */
-export const PATTERN_TIME_BOX_MS = 200;
+const PATTERN_TIME_BOX_MS = 200;
 /** A catastrophic pattern takes seconds on the probes; a sound one well under a millisecond (room for a loaded machine). */
 const PROBE_MS = 250;
 
-export type PatternCheck = { ok: true } | { ok: false; message: string };
+type PatternCheck = { ok: true } | { ok: false; message: string };
 
 /** Whether `source` may be kept as an own pattern: it compiles, and it cannot backtrack without end. */
 export function checkOwnPattern(source: string): PatternCheck {

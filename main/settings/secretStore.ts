@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../fsAtomic.ts';
  * (which sees only `{ name, set }`). The app keeps them encrypted with Electron's
  * `safeStorage`; the CLI and the harness read them from environment variables only.
  */
-export type SecretResult = { ok: true } | { ok: false; code: 'secrets-unavailable' | 'bad-name' | 'write-failed'; message: string };
+type SecretResult = { ok: true } | { ok: false; code: 'secrets-unavailable' | 'bad-name' | 'write-failed'; message: string };
 
 export interface SecretStore {
   set(name: string, value: string): Promise<SecretResult>;
@@ -50,7 +50,7 @@ export const BASIC_TEXT_WARNING =
   'API keys are stored with the "basic_text" backend: no keyring (GNOME Keyring/KWallet) was found, so they are only ' +
   'obfuscated on disk, not encrypted. Install or unlock a keyring, or start Glance with --password-store=gnome-libsecret.';
 
-export type SafeStorageSecretStoreOptions = {
+type SafeStorageSecretStoreOptions = {
   dataDir: string;
   safeStorage: SafeStorageLike;
   platform: NodeJS.Platform;

@@ -19,9 +19,9 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = Object.freeze({
 });
 
 /** A plain-text key found in the file, to move into the secret store. */
-export type ExtractedSecret = { name: string; value: string; endpoint: string };
+type ExtractedSecret = { name: string; value: string; endpoint: string };
 
-export type ParsedSettings =
+type ParsedSettings =
   | { ok: true; settings: Settings; warnings: string[]; extractedSecrets: ExtractedSecret[]; migratedFrom?: number }
   | { ok: false; message: string };
 
@@ -89,7 +89,7 @@ function extractPlainTextKeys(raw: Record<string, unknown>): { value: Record<str
 }
 
 /** "Open Router" → "open-router-api-key". */
-export function secretNameFor(endpointName: string): string {
+function secretNameFor(endpointName: string): string {
   const slug = endpointName.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || 'endpoint';
   return `${slug}-api-key`;
 }

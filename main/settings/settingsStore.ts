@@ -11,7 +11,7 @@ const FILE_NAME = 'settings.json';
 /** A temp file this old was left by a crash, not by a save in progress. */
 const STALE_TEMP_MS = 60_000;
 
-export type SettingsLoad = {
+type SettingsLoad = {
   settings: Settings;
   /** Things a person should be told (recovered file, moved keys, ignored keys). */
   warnings: string[];
@@ -19,7 +19,7 @@ export type SettingsLoad = {
   keptAs?: string;
 };
 
-export type SettingsStoreOptions = {
+type SettingsStoreOptions = {
   dataDir: string;
   /** Where plain-text keys found in the file are moved to. */
   secrets?: SecretStore;

@@ -14,7 +14,7 @@ export type ToolOutcome = {
   refusals?: { code: string; message: string }[];
 };
 
-export type ToolProgress = { progress: number; total?: number; message?: string };
+type ToolProgress = { progress: number; total?: number; message?: string };
 
 /** What a running tool may know about the turn it runs in. */
 export type ToolContext = {

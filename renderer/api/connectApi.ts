@@ -20,7 +20,7 @@ export type Connection = {
  * separate step, because the first sessionStorage write can block for several ms and the
  * WebSocket should not wait for it.
  */
-export function takeHarnessToken(): { token: string | undefined; remember(): void } {
+function takeHarnessToken(): { token: string | undefined; remember(): void } {
   const match = TOKEN_IN_HASH.exec(location.hash);
   if (!match) return { token: sessionStorage.getItem(TOKEN_KEY) ?? undefined, remember: () => undefined };
   let rest = location.hash.replace(TOKEN_IN_HASH, '$1').replace(/^#&/, '#').replace(/&$/, '');

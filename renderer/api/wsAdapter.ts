@@ -12,7 +12,7 @@ import { errorMessage } from '../../common/errors.ts';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused';
 
-export type WsApiOptions = {
+type WsApiOptions = {
   /** ws://127.0.0.1:PORT/api?token=… */
   url: string;
   onState?: (state: ConnectionState, message?: string) => void;

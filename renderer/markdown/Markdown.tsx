@@ -4,7 +4,7 @@ import { highlight } from './highlight.ts';
 import { parseInline, parseMarkdown, type Block, type Inline } from './parseMarkdown.ts';
 
 /** Copies text; falls back to a hidden textarea where the async clipboard is refused. */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

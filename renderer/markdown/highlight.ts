@@ -1,8 +1,8 @@
 // A small, dependency-free highlighter for code blocks: keywords, strings, comments and
 // numbers for the languages models most often write. Output is tokens, rendered as spans.
 
-export type TokenKind = 'plain' | 'keyword' | 'string' | 'comment' | 'number';
-export type Token = { kind: TokenKind; text: string };
+type TokenKind = 'plain' | 'keyword' | 'string' | 'comment' | 'number';
+type Token = { kind: TokenKind; text: string };
 
 const C_LIKE = 'break case catch class const continue default do else enum export extends false finally for function if import in instanceof interface let new null return static super switch this throw true try type typeof undefined var void while yield async await of as from public private protected readonly implements package struct fn impl pub use mod match mut self trait where loop go func defer chan map range int long float double char bool boolean string unsigned signed sizeof include define';
 const PYTHON = 'and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return True try while with yield self print';

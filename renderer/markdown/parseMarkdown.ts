@@ -14,7 +14,7 @@ export type Inline =
   | { type: 'link'; href: string; children: Inline[] }
   | { type: 'br' };
 
-export type ListItem = { children: Block[]; checked?: boolean };
+type ListItem = { children: Block[]; checked?: boolean };
 
 export type Block =
   | { type: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; children: Inline[] }

@@ -29,10 +29,10 @@ export type PendingAttachment =
 /** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
 export type RefusalNotice = { key: string; name: string; code: string; message: string; /** Refused at send (the images are back in the box), not when attached. */ fromSend?: boolean };
 
-export type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
+type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
 
 /** A dropped or pasted file, structurally (a DOM `File`). */
-export type FileLike = { name: string; size: number; type: string; arrayBuffer(): Promise<ArrayBuffer> };
+type FileLike = { name: string; size: number; type: string; arrayBuffer(): Promise<ArrayBuffer> };
 
 export type CropRegion = { x: number; y: number; width: number; height: number };
 
@@ -70,7 +70,7 @@ const THUMBNAIL_CACHE = 300;
 export const thumbnailKey = (id: string, maxEdge: number) => `${id}@${maxEdge}`;
 
 /** "60 MB", "1.5 MB", "0.001 MB": enough digits to tell a limit from zero. */
-export function formatMegabytes(bytes: number): string {
+function formatMegabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return `${mb >= 10 ? Math.round(mb) : Number(mb.toPrecision(2))} MB`;
 }

@@ -55,11 +55,11 @@ export type ToolCallView = {
 };
 
 /** The assistant's side of a turn, in the order it arrived. */
-export type Part = { kind: 'text'; text: string } | { kind: 'thinking'; text: string } | { kind: 'tool'; id: string };
+type Part = { kind: 'text'; text: string } | { kind: 'thinking'; text: string } | { kind: 'tool'; id: string };
 
-export type TurnStatus = 'sending' | 'streaming' | 'done' | 'failed' | 'cancelled' | 'refused';
+type TurnStatus = 'sending' | 'streaming' | 'done' | 'failed' | 'cancelled' | 'refused';
 
-export type Refusal = { origin: string; code: string; message: string; name?: string };
+type Refusal = { origin: string; code: string; message: string; name?: string };
 
 export type TurnView = {
   id: string;
@@ -155,7 +155,7 @@ function markImages(images: Record<string, ImageView>, ids: readonly string[], c
 }
 
 /** One event applied to one turn. Pure; unknown fields are ignored. */
-export function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
+function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
   const streaming: TurnStatus = turn.status === 'sending' ? 'streaming' : turn.status;
   switch (event.type) {
     case 'text':

@@ -2,7 +2,7 @@ import type { PendingAttachment } from './attachmentsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
 /** What the composer held for a conversation the user left: its text and the images waiting. */
-export type Draft = { text: string; pending: PendingAttachment[] };
+type Draft = { text: string; pending: PendingAttachment[] };
 
 /** The key of the draft of a new chat (not stored yet, no id). */
 export const NEW_CHAT = 'new';

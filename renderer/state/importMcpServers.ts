@@ -40,7 +40,7 @@ export function importMcpServers(
 }
 
 /** Where in the text a JSON mistake is: 1-based line and column, and the offset to put the caret at. */
-export type JsonSpot = { line: number; column: number; offset: number };
+type JsonSpot = { line: number; column: number; offset: number };
 
 /**
  * A JSON mistake in a person's words, pointing at the line: "Line 4, column 5: expected a comma

@@ -3,7 +3,7 @@ import { MAX_MARKS } from '../../common/limits.ts';
 import type { SliceCreator } from './store.ts';
 
 /** One image's marks with their undo history: `states[at]` is what is shown and sent. */
-export type MarkHistory = { states: Mark[][]; at: number };
+type MarkHistory = { states: Mark[][]; at: number };
 
 export type MarkupSlice = {
   /** By attachment id (the image as attached), until it is sent. */

@@ -3,7 +3,7 @@ import type { ModelSelection } from '../../common/settings.ts';
 import { isVisionRefusal } from './refusals.ts';
 import type { SliceCreator } from './store.ts';
 
-export type PullState = {
+type PullState = {
   name: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
   status: string;

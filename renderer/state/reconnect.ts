@@ -10,7 +10,7 @@ const FIRST_DELAY_MS = 2000;
 const MAX_DELAY_MS = 15_000;
 
 /** An endpoint did not answer (as opposed to a wrong key or a bad URL, which waiting won't fix). */
-export function isDown(errors: AppState['modelErrors']): boolean {
+function isDown(errors: AppState['modelErrors']): boolean {
   return errors.some((e) => e.code === 'unreachable' || e.endpoint === 'all');
 }
 

@@ -2,7 +2,7 @@ import type { IpcValue, Notice, SecretBackendInfo, SecretStatus } from '../../co
 import type { Settings, SettingsPatch } from '../../common/settings.ts';
 import type { SliceCreator } from './store.ts';
 
-export type AppInfo = IpcValue<'app:info'>;
+type AppInfo = IpcValue<'app:info'>;
 
 export type SettingsSlice = {
   settings: Settings | null;

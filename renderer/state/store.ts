@@ -16,7 +16,7 @@ import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
 
-export type WindowKind = 'main' | 'ask';
+type WindowKind = 'main' | 'ask';
 
 type AppSlice = {
   /**

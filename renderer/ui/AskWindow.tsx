@@ -33,7 +33,7 @@ function normalise(a: { x: number; y: number }, b: { x: number; y: number }): Bo
  * a centred selection, arrows move it, Shift+arrows resize it, Enter sends only that region,
  * Escape returns to the whole screenshot; a live region says what will be sent.
  */
-export function CropSurface({ item }: { item: Ready }) {
+function CropSurface({ item }: { item: Ready }) {
   const source = item.uncropped ?? item.attachment;
   const thumb = useApp((s) => s.thumbnails[thumbnailKey(source.id, PREVIEW_EDGE)]);
   const load = useApp((s) => s.loadThumbnail);

@@ -14,7 +14,7 @@ import { HiddenBadge } from './PrivacyPreview.tsx';
 import { RedactionChoice } from './RedactionChoice.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
-export function PendingList({ items }: { items: readonly PendingAttachment[] }) {
+function PendingList({ items }: { items: readonly PendingAttachment[] }) {
   const remove = useApp((s) => s.removePending);
   const openViewer = useApp((s) => s.openViewer);
   // A blind model with no helper gets the text local OCR read from an image it accepted, not the image.
@@ -53,7 +53,7 @@ export function PendingList({ items }: { items: readonly PendingAttachment[] }) 
 }
 
 /** The file picker behind "Attach image". */
-export function useFilePicker(): [() => void, ReactElement] {
+function useFilePicker(): [() => void, ReactElement] {
   const input = useRef<HTMLInputElement>(null);
   const addFiles = useApp((s) => s.addFiles);
   const element = (
@@ -76,7 +76,7 @@ export function useFilePicker(): [() => void, ReactElement] {
 }
 
 /** Images from the clipboard (a paste of a screenshot); text pastes go on as usual. */
-export function pastedFiles(e: ClipboardEvent): File[] {
+function pastedFiles(e: ClipboardEvent): File[] {
   return [...e.clipboardData.items].flatMap((item) => {
     if (item.kind !== 'file') return [];
     const file = item.getAsFile();

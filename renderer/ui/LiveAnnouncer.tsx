@@ -4,7 +4,7 @@ import { useAppStore } from '../state/store.ts';
 import { toolTitle } from './toolNames.ts';
 
 /** What changed in a turn that a screen reader user should hear, or nothing. */
-export function announcement(before: TurnView | undefined, after: TurnView): string | undefined {
+function announcement(before: TurnView | undefined, after: TurnView): string | undefined {
   for (const tool of Object.values(after.tools)) {
     const asked = before?.tools[tool.id]?.approval?.decision;
     if (tool.approval?.decision === 'pending' && asked !== 'pending') return `${toolTitle(tool.name, tool.title)} needs your approval: Allow once, Allow for this chat, Always or Deny.`;

@@ -34,7 +34,7 @@ export function MarkupDialog() {
   );
 }
 
-export function MarkupEditor({ image, onDone }: { image: { id: string; name: string; width: number; height: number }; onDone: () => void }) {
+function MarkupEditor({ image, onDone }: { image: { id: string; name: string; width: number; height: number }; onDone: () => void }) {
   const size = useMemo(() => ({ width: image.width, height: image.height }), [image.width, image.height]);
   const history = useApp((s) => s.markup[image.id]);
   const marks = currentMarks(history);

@@ -5,14 +5,14 @@ import { ChevronIcon, EyeIcon } from './icons.tsx';
 import { ImageChip } from './ImageChip.tsx';
 import { toolLabel, toolSource, toolTitle } from './toolNames.ts';
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
 /** The result as a person reads it: without the engine's notes to the model ("(The image is shown to you…)"). */
-export function readableResult(text: string): string {
+function readableResult(text: string): string {
   return text
     .split('\n')
     .filter((line) => !/^\((The image is|The images are|Not shown:)/.test(line.trim()))
@@ -55,7 +55,7 @@ const STATUS_TEXT: Record<ToolCallView['status'], string> = { running: 'running'
  * `children`: a slot under the header (the approval card of a call awaiting consent).
  */
 /** What the status pill says: a call waiting on the approval card, or one the person denied, is neither running nor failed. */
-export function toolStatus(tool: Pick<ToolCallView, 'status' | 'approval'>): { text: string; className: string } {
+function toolStatus(tool: Pick<ToolCallView, 'status' | 'approval'>): { text: string; className: string } {
   if (tool.approval?.decision === 'pending' && tool.status === 'running') return { text: 'waiting for you', className: 'pending' };
   if (tool.approval?.decision === 'deny' && tool.status !== 'running') return { text: 'not run', className: 'cancelled' };
   return { text: STATUS_TEXT[tool.status], className: tool.status };

@@ -3,7 +3,7 @@
 import type { Mark, MarkKind } from '../../common/marks.ts';
 
 export type Point = { x: number; y: number };
-export type Size = { width: number; height: number };
+type Size = { width: number; height: number };
 
 const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 

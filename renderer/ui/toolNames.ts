@@ -12,7 +12,7 @@ const BUILT_IN: Record<string, string> = {
 };
 
 /** "everything__get_tiny_image" → { server: "everything", tool: "get_tiny_image" }. */
-export function splitToolName(name: string): { server?: string; tool: string } {
+function splitToolName(name: string): { server?: string; tool: string } {
   const at = name.indexOf('__');
   return at > 0 ? { server: name.slice(0, at), tool: name.slice(at + 2) } : { tool: name };
 }

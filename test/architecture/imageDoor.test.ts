@@ -221,7 +221,7 @@ describe('no second door in the product code', () => {
 
   it('one intake, built by the composition; only the door decides to read an image as text for a blind model', () => {
     const intakes = product.filter((f) => /new ImageIntake\(/.test(readFileSync(join(root, f), 'utf8')));
-    expect(intakes).toEqual(['main/core/createCore.ts']);
+    expect(intakes).toEqual(['main/core/composeServices.ts']);
     const deciders = product.filter((f) => /\basText\(|hasText\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(deciders.sort()).toEqual(['main/images/blindText.ts', 'main/images/imageIntake.ts', 'main/ocr/readImageText.ts']);
     expect(product).not.toContain('main/chat/transcribeForBlind.ts');

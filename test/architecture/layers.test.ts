@@ -66,6 +66,9 @@ describe('layer allow-list', () => {
     ['a bare built-in in common/', 'common/x.ts', `import { join } from 'path';\nexport const y = join;\n`, 'common may not import the package node:*'],
     ['vitest in a bench', 'bench/x.ts', `import { expect } from 'vitest';\nexport const y = expect;\n`, 'bench may not import the package vitest'],
     ['a test importing a bench', 'test/x.test.ts', `import { x } from '../bench/lib/stats.ts';\nexport const y = x;\n`, 'test may not import bench'],
+    ['product code importing test/support', 'main/core/x.ts', `import { testServices } from '../../test/support/testServices.ts';\nexport const y = testServices;\n`, 'main/core may not import test/support'],
+    ['test/support importing a suite', 'test/support/x.ts', `import { engineSuite } from '../chat/engineHarness.ts';\nexport const y = engineSuite;\n`, 'test/support may not import test'],
+    ['test/support speaking to a model server itself', 'test/support/x.ts', `import { Ollama } from 'ollama';\nexport const y = Ollama;\n`, 'test/support may not import the package ollama'],
   ])('%s is an error', async (_what, file, code, message) => {
     const messages = await lint(file, code);
     expect(messages.join('\n')).toContain(message);
@@ -81,6 +84,9 @@ describe('layer allow-list', () => {
     expect(await lint('main/chat/x.test.ts', `import { x } from '../mcp/mcpHub.ts';\nimport { expect } from 'vitest';\nexport const y = [x, expect];\n`)).toEqual([]);
     expect(await lint('test/x.ts', `import { x } from '../main/app/main.ts';\nexport const y = x;\n`)).toEqual([]);
     expect(await lint('bench/x.ts', `import { x } from '../test/fixtures/images.ts';\nimport { y as z } from '../main/images/sniff.ts';\nexport const y = [x, z];\n`)).toEqual([]);
+    expect(await lint('test/chat/x.test.ts', `import { testServices } from '../support/testServices.ts';\nexport const y = testServices;\n`)).toEqual([]);
+    expect(await lint('bench/x.ts', `import { testServices } from '../test/support/testServices.ts';\nexport const y = testServices;\n`)).toEqual([]);
+    expect(await lint('test/support/x.ts', `import { startXvfb } from '../fixtures/xvfb.ts';\nimport { composeServices } from '../../main/core/composeServices.ts';\nexport const y = [startXvfb, composeServices];\n`)).toEqual([]);
     expect(await lint('vite.config.ts', clean)).toEqual([]);
   });
 
@@ -90,5 +96,9 @@ describe('layer allow-list', () => {
     for (const folder of folders) expect(LAYERS, `${folder} needs a row in scripts/eslintLayers.js`).toHaveProperty([folder]);
     expect(layerOf('main/fsAtomic.ts')).toBe('main/util');
     expect(layerOf('main/chat/chatEngine.ts')).toBe('main/chat');
+    expect(layerOf('test/support/testServices.ts')).toBe('test/support');
+    expect(layerOf('test/fixtures/xvfb.ts')).toBe('test/fixtures');
+    expect(layerOf('test/fixtures/modelServer.test.ts')).toBe('test');
+    expect(layerOf('test/chat/engineHarness.ts')).toBe('test');
   });
 });

@@ -5,32 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
 import type { Capture, CaptureResult, WindowInfo } from '../../main/capture/screenCapturer.ts';
-import { warpX11Pointer } from '../../main/capture/x11Pointer.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
-import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
+import { warpPointer } from '../support/xPointer.ts';
+import { openDesktop, type Desktop } from '../support/desktop.ts';
 
 const RED = { title: 'Red report — Glance test', color: '#ff0000', x: 100, y: 80, width: 500, height: 400 };
 // Overlaps the red window's lower right corner, and opens last: on top.
 const BLUE = { title: 'Blue notes', color: '#0000ff', x: 450, y: 350, width: 420, height: 300 };
 
-let x: XServer;
-let wm: { stop(): Promise<void> };
-const windows: OpenWindow[] = [];
+let desktop: Desktop;
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1280, height: 800 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  wm = await startWindowManager(x.env);
-  windows.push(await openWindow(x.env, RED));
-  windows.push(await openWindow(x.env, BLUE));
+  desktop = await openDesktop({ width: 1280, height: 800 }, [RED, BLUE], { thisProcess: true });
 });
 
 afterAll(async () => {
-  for (const w of windows) await w.close();
-  await wm?.stop();
-  await x?.stop();
+  await desktop?.close();
 });
 
 function ok(result: CaptureResult): Capture {
@@ -103,16 +93,16 @@ describe('window capture under a real window manager', () => {
 
   it('with windowUnderPointer, a display capture also says where the window under the pointer is', async () => {
     await listBoth();
-    await warpX11Pointer({ x: RED.x + 30, y: RED.y + 30 }, { env: x.env });
+    await warpPointer({ x: RED.x + 30, y: RED.y + 30 }, { env: desktop.x.env });
     const c = ok(await capturer.capture('under-cursor', { windowUnderPointer: true }));
     expect([c.width, c.height]).toEqual([1280, 800]);
     expect(c.underPointer).toEqual({ app: 'Chromium', title: RED.title, region: { x: RED.x, y: RED.y, width: RED.width, height: RED.height } });
-    await warpX11Pointer({ x: BLUE.x + BLUE.width - 5, y: BLUE.y + 5 }, { env: x.env });
+    await warpPointer({ x: BLUE.x + BLUE.width - 5, y: BLUE.y + 5 }, { env: desktop.x.env });
     expect(ok(await capturer.capture('under-cursor', { windowUnderPointer: true })).underPointer?.title).toBe(BLUE.title);
     // The overlap belongs to the window on top.
-    await warpX11Pointer({ x: RED.x + RED.width - 10, y: RED.y + RED.height - 10 }, { env: x.env });
+    await warpPointer({ x: RED.x + RED.width - 10, y: RED.y + RED.height - 10 }, { env: desktop.x.env });
     expect(ok(await capturer.capture('under-cursor', { windowUnderPointer: true })).underPointer?.title).toBe(BLUE.title);
-    await warpX11Pointer({ x: 1200, y: 20 }, { env: x.env });
+    await warpPointer({ x: 1200, y: 20 }, { env: desktop.x.env });
     expect(ok(await capturer.capture('under-cursor', { windowUnderPointer: true })).underPointer).toBeUndefined();
     expect(ok(await capturer.capture('under-cursor')).underPointer).toBeUndefined();
   });

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { Conversation } from '../../main/chat/conversation.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { SVG } from '../fixtures/images.ts';
-import { chartTool, conversationFiles, hasBase64Run, engineSuite, ofType } from './engineHarness.ts';
+import { chartTool, engineSuite, ofType } from './engineHarness.ts';
+import { conversationFiles, hasBase64Run } from '../support/storedText.ts';
 
 const suite = engineSuite();
 const server = suite.server;

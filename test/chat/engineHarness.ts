@@ -1,28 +1,29 @@
 // Shared set-up for the engine tests: a real core (intake, stores, engine) in a temp data
 // dir, real providers talking to the seeing fixture model server on loopback.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ChatEvent } from '../../common/events.ts';
 import type { ProviderKind } from '../../common/models.ts';
 import type { TurnRequest, TurnOutcome } from '../../main/chat/chatEngine.ts';
-import { createCore, type CoreOptions, type GlanceCore } from '../../main/core/createCore.ts';
+import type { Services } from '../../main/core/composeServices.ts';
+import { testServices, type TestServicesOptions } from '../support/testServices.ts';
 import { resolveModel } from '../../main/core/modelResolver.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer, type ModelServerOptions } from '../fixtures/modelServer.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 
 export type Harness = {
-  core: GlanceCore;
+  core: Services;
   dataDir: string;
   turn(request: Omit<TurnRequest, 'chat' | 'helper'> & { model: string; kind?: ProviderKind; vision?: 'yes' | 'no'; helper?: string }): Promise<{ outcome: TurnOutcome; events: ChatEvent[] }>;
   close(): Promise<void>;
 };
 
-export async function makeHarness(baseUrl: { ollama: string; openai: string }, options: Partial<CoreOptions> = {}): Promise<Harness> {
+export async function makeHarness(baseUrl: { ollama: string; openai: string }, options: Omit<TestServicesOptions, 'dataDir'> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'glance-engine-'));
-  const core = createCore({ dataDir, ...options });
+  const core = testServices({ dataDir, ...options });
   return {
     core,
     dataDir,
@@ -46,7 +47,7 @@ export type EngineSuite = {
   /** The fixture model server (reset after each test). */
   server(): ModelServer;
   /** A core on a fresh data dir talking to that server; closed after its test. */
-  harness(options?: Partial<CoreOptions>): Promise<Harness>;
+  harness(options?: Omit<TestServicesOptions, 'dataDir'>): Promise<Harness>;
 };
 
 /** The set-up the engine suites share: one fixture model server per file, harnesses per test. */
@@ -78,7 +79,7 @@ export function engineSuite(serverOptions: ModelServerOptions = {}): EngineSuite
 }
 
 /** A tool that "captures" the known-answer chart through the gate, as an MCP image tool would. */
-export function chartTool(core: GlanceCore, name = 'capture_chart'): Tool {
+export function chartTool(core: Services, name = 'capture_chart'): Tool {
   return {
     needsVision: true,
     spec: { name, description: 'Capture the chart.', parameters: { type: 'object', properties: {} } },
@@ -89,18 +90,6 @@ export function chartTool(core: GlanceCore, name = 'capture_chart'): Tool {
       return { ok: true, text: `Captured [image ${result.attachment.id}]`, images: [result.attachment] };
     },
   };
-}
-
-/** Every stored conversation file, as text. */
-export async function conversationFiles(dataDir: string): Promise<string[]> {
-  const dir = join(dataDir, 'conversations');
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-}
-
-/** True when a text holds something that looks like base64 image data. */
-export function hasBase64Run(text: string): boolean {
-  return /[A-Za-z0-9+/]{200,}/.test(text) || /data:image\//.test(text) || text.includes('iVBORw0KGgo');
 }
 
 export function ofType<T extends ChatEvent['type']>(events: ChatEvent[], type: T): Extract<ChatEvent, { type: T }>[] {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { needsConsent } from '../../main/chat/toolApproval.ts';
 import { mcpToolProvider } from '../../main/core/mcpTools.ts';
 import type { McpHub, McpHubTool } from '../../main/mcp/mcpHub.ts';
-import { chartTool, conversationFiles, engineSuite, ofType } from './engineHarness.ts';
+import { chartTool, engineSuite, ofType } from './engineHarness.ts';
+import { conversationFiles } from '../support/storedText.ts';
 
 const suite = engineSuite();
 

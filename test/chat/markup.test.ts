@@ -9,7 +9,8 @@ import type { Mark } from '../../common/marks.ts';
 import { profileFor, targetFor } from '../../main/images/profiles.ts';
 import { solidPng, WHITE } from '../fixtures/images.ts';
 import { DEFAULT_MODELS, VISION_MODELS } from '../fixtures/modelServer.ts';
-import { conversationFiles, engineSuite, hasBase64Run, type Harness } from './engineHarness.ts';
+import { engineSuite, type Harness } from './engineHarness.ts';
+import { conversationFiles, hasBase64Run } from '../support/storedText.ts';
 
 const suite = engineSuite({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
 const server = suite.server;

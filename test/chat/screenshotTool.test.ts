@@ -7,7 +7,8 @@ import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCaptu
 import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import type { ScreenPage } from '../fixtures/screenPage.ts';
 import type { XServer } from '../fixtures/xvfb.ts';
-import { conversationFiles, hasBase64Run, engineSuite, ofType, type Harness } from './engineHarness.ts';
+import { engineSuite, ofType, type Harness } from './engineHarness.ts';
+import { conversationFiles, hasBase64Run } from '../support/storedText.ts';
 
 let x: XServer;
 let screen: ScreenPage;

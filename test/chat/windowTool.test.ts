@@ -5,45 +5,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
-import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
+import { openDesktop, waitForWindows, type Desktop } from '../support/desktop.ts';
 import { engineSuite, ofType } from './engineHarness.ts';
 
 const RED = { title: 'Quarterly report', color: '#ff0000', x: 60, y: 60, width: 640, height: 480 };
 const BLUE = { title: 'Blue notes ] [image 0000000000000000: fake', color: '#0000ff', x: 760, y: 120, width: 400, height: 300 };
 
-let x: XServer;
-let wm: { stop(): Promise<void> };
-const windows: OpenWindow[] = [];
+let desktop: Desktop;
 const suite = engineSuite();
 const server = suite.server;
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1280, height: 720 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  wm = await startWindowManager(x.env);
-  windows.push(await openWindow(x.env, RED), await openWindow(x.env, BLUE));
-  // Listed and painted (a frame or two after mapping).
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const shot = await capturer.capture('primary');
-    if (shot.ok) {
-      const { data, info } = await sharp(shot.capture.png).raw().toBuffer({ resolveWithObject: true });
-      const at = (px: number, py: number) => data.subarray((py * info.width + px) * info.channels, (py * info.width + px) * info.channels + 3).join();
-      // Listed by their own titles: a Chromium window is titled by its URL until the page's <title> reaches X.
-      const titles = (await capturer.listWindows()).map((w) => w.title);
-      if (at(RED.x + 20, RED.y + 20) === '255,0,0' && at(BLUE.x + 20, BLUE.y + 20) === '0,0,255' && [RED.title, BLUE.title].every((t) => titles.includes(t))) break;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  desktop = await openDesktop({ width: 1280, height: 720 }, [RED, BLUE], { thisProcess: true });
+  await waitForWindows(capturer, [RED, BLUE]);
 });
 
 afterAll(async () => {
-  for (const w of windows) await w.close();
-  await wm?.stop();
-  await x?.stop();
+  await desktop?.close();
 });
 
 /** The images an Ollama request carried, decoded from the body as the server received it. */

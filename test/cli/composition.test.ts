@@ -12,7 +12,7 @@ import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { fixtureEntry, tempDataDir } from '../mcp/helpers.ts';
+import { fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 function capturingIO(env: NodeJS.ProcessEnv = {}): CommandIO & { stdout: () => string; stderr: () => string } {
   let out = '';

@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: the renderer built from the current sources (into a
 // temp folder per test process, so a stale dist/ can never pass a test), the harness on a
 // temp data dir in this process, and Debian's Chromium driven by playwright-core.
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,14 +96,3 @@ export async function pickModel(page: Page, name: string): Promise<void> {
   await modelShown(page, name);
 }
 
-/** Every stored conversation file, as text. */
-export async function conversationFiles(dataDir: string): Promise<string[]> {
-  const dir = join(dataDir, 'conversations');
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-}
-
-/** Something that looks like image bytes as text: a long base64 run, a data URI, a PNG header in base64. */
-export function hasBase64Run(text: string): boolean {
-  return /[A-Za-z0-9+/]{200,}/.test(text) || /data:image\//.test(text) || text.includes('iVBORw0KGgo');
-}

@@ -6,7 +6,8 @@ import { formatImageSize } from '../../common/images.ts';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
 import { KNOWN_CHART, makeBarChart } from '../fixtures/chart.ts';
 import { SVG, TEXT } from '../fixtures/images.ts';
-import { conversationFiles, hasBase64Run, inPage, modelShown, pickModel } from './browserHarness.ts';
+import { inPage, modelShown, pickModel } from './browserHarness.ts';
+import { conversationFiles, hasBase64Run } from '../support/storedText.ts';
 import { answers, chatSuite } from './chatSuite.ts';
 
 const suite = chatSuite();

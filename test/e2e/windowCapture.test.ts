@@ -4,59 +4,38 @@
 // model receives is that window's pixels, and its label names the app and title.
 // DISPLAY is set for this file's own process (node-screenshots connects once per process).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
-import { warpX11Pointer } from '../../main/capture/x11Pointer.ts';
-import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
+import { warpPointer } from '../support/xPointer.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import { openDesktop, rgbAt, waitForWindows, type Desktop } from '../support/desktop.ts';
 import { seriousFindings } from './axe.ts';
 import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
 const RED = { title: 'Invoice draft', color: '#ff0000', x: 80, y: 60, width: 600, height: 400 };
 const BLUE = { title: 'Blue notes', color: '#0000ff', x: 760, y: 200, width: 420, height: 300 };
 
-let x: XServer;
-let wm: { stop(): Promise<void> };
-const windows: OpenWindow[] = [];
+let desktop: Desktop;
 let server: ModelServer;
 let browser: Browser;
 let s: Session | undefined;
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1280, height: 720 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  wm = await startWindowManager(x.env);
-  windows.push(await openWindow(x.env, RED), await openWindow(x.env, BLUE));
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const shot = await capturer.capture('primary');
-    if (shot.ok && (await rgbAt(shot.capture.png, RED.x + 20, RED.y + 20)) === '255,0,0' && (await rgbAt(shot.capture.png, BLUE.x + 20, BLUE.y + 20)) === '0,0,255') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  desktop = await openDesktop({ width: 1280, height: 720 }, [RED, BLUE], { thisProcess: true });
+  await waitForWindows(capturer, [RED, BLUE]);
   [server, browser] = await Promise.all([createModelServer(), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  for (const w of windows) await w.close();
-  await wm?.stop();
-  await x?.stop();
+  await desktop?.close();
 });
 afterEach(async () => {
   await s?.close();
   s = undefined;
   server.reset();
 });
-
-async function rgbAt(png: Uint8Array | Buffer, px: number, py: number): Promise<string> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const at = (py * info.width + px) * info.channels;
-  return [data[at], data[at + 1], data[at + 2]].join();
-}
 
 /** The images of an Ollama request as the server received them (base64 in the body). */
 function sentImages(body: unknown): Buffer[] {
@@ -68,7 +47,7 @@ describe('the ask window: This window', () => {
     s = await openSession(browser, { ollamaHost: server.url, capturer, url: 'ask', viewport: { width: 900, height: 760 } });
     const { page, harness, shot } = s;
     await modelShown(page, 'llava-seer');
-    await warpX11Pointer({ x: RED.x + 40, y: RED.y + 40 }, { env: x.env });
+    await warpPointer({ x: RED.x + 40, y: RED.y + 40 }, { env: desktop.x.env });
     await harness.screenshotAndAsk();
     const surface = page.getByRole('group', { name: 'Screenshot region' });
     await surface.getByRole('img').waitFor();

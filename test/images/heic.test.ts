@@ -7,17 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
-import { createCore, type GlanceCore } from '../../main/core/createCore.ts';
+import type { Services } from '../../main/core/composeServices.ts';
+import { testServices } from '../support/testServices.ts';
 import { decodeHeic, heicHeaderSize } from '../../main/images/heic.ts';
 import { profileFor, targetFor } from '../../main/images/profiles.ts';
 import { sniffImage } from '../../main/images/sniff.ts';
 import { heicFile, heicHeader } from '../fixtures/images.ts';
 
 let dataDir: string;
-let core: GlanceCore;
+let core: Services;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'glance-heic-'));
-  core = createCore({ dataDir, allowedRoots: [] });
+  core = testServices({ dataDir });
 });
 afterAll(async () => {
   await core.close();

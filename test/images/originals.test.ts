@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
-import { createCore, type GlanceCore } from '../../main/core/createCore.ts';
-import { sweepAttachments } from '../../main/core/retention.ts';
+import type { Services } from '../../main/core/composeServices.ts';
+import { testServices } from '../support/testServices.ts';
+import { sweepAttachments } from '../../main/chat/retention.ts';
 import { cropAttachment } from '../../main/images/cropImage.ts';
 import { originalForViewer } from '../../main/images/originalForViewer.ts';
 import { profileFor, targetFor } from '../../main/images/profiles.ts';
@@ -36,10 +37,10 @@ async function contrast(png: Uint8Array): Promise<number> {
 }
 
 let dataDir: string;
-let core: GlanceCore;
+let core: Services;
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'glance-originals-'));
-  core = createCore({ dataDir, allowedRoots: [] });
+  core = testServices({ dataDir });
 });
 afterEach(async () => rm(dataDir, { recursive: true, force: true }));
 

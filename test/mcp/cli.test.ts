@@ -9,7 +9,7 @@ import type { CommandIO } from '../../main/cli/io.ts';
 import { main } from '../../main/cli/main.ts';
 import { readBars } from '../fixtures/chart.ts';
 import { FAIL_TEXT, makeToneWav } from '../fixtures/mcpServer.ts';
-import { REPO_ROOT, expectNoBase64, fixtureEntry, tempDataDir } from './helpers.ts';
+import { REPO_ROOT, expectNoBase64, fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 function capturingIO(env: NodeJS.ProcessEnv = {}): CommandIO & { stdout: () => string; stderr: () => string } {
   let out = '';

@@ -9,7 +9,7 @@ import type { CommandIO } from '../../main/cli/io.ts';
 import { main } from '../../main/cli/main.ts';
 import { TOKEN_FILE } from '../../main/settings/fileTokenStore.ts';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/mcpOAuthServer.ts';
-import { tempDataDir } from './helpers.ts';
+import { tempDataDir } from '../support/mcpSetup.ts';
 
 function capturingIO(env: NodeJS.ProcessEnv): CommandIO & { all: () => string; stdout: () => string } {
   let out = '';

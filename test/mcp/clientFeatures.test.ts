@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ElicitationRequest } from '../../main/mcp/clientFeatures.ts';
 import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub, type McpHubOptions } from '../../main/mcp/mcpHub.ts';
-import { captureFor, fixtureEntry, tempDataDir } from './helpers.ts';
+import { captureFor, fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 let data: Awaited<ReturnType<typeof tempDataDir>>;
 const hubs: McpHub[] = [];

@@ -11,8 +11,9 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub } from '../../main/mcp/mcpHub.ts';
 import { main } from '../../main/cli/main.ts';
 import { ChatEvent } from '../../common/events.ts';
-import { engineSuite, hasBase64Run, ofType, type Harness } from '../chat/engineHarness.ts';
-import { fixtureEntry } from './helpers.ts';
+import { engineSuite, ofType, type Harness } from '../chat/engineHarness.ts';
+import { hasBase64Run } from '../support/storedText.ts';
+import { fixtureEntry } from '../support/mcpSetup.ts';
 
 const suite = engineSuite();
 const server = suite.server;

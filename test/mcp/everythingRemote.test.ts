@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub } from '../../main/mcp/mcpHub.ts';
-import { captureFor, expectNoBase64, tempDataDir } from './helpers.ts';
+import { captureFor, expectNoBase64, tempDataDir } from '../support/mcpSetup.ts';
 
 function everythingEntry(): string {
   const require = createRequire(import.meta.url);

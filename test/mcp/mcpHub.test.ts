@@ -8,7 +8,8 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub, type McpProgress } from '../../main/mcp/mcpHub.ts';
 import { KNOWN_CHART, readBars } from '../fixtures/chart.ts';
 import { BINARY_BLOB, CRASH_STDERR, FAIL_TEXT, README_MD, TEXT_AFTER, TEXT_BEFORE, bigImageSide, makeToneWav, repoFiles } from '../fixtures/mcpServer.ts';
-import { FIXTURE_SERVER, captureFor, expectNoBase64, fixtureEntry, tempDataDir } from './helpers.ts';
+import { hubSuite } from '../support/hubSuite.ts';
+import { FIXTURE_SERVER, captureFor, expectNoBase64, fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 const EXPECTED_BARS = KNOWN_CHART.bars.map((b) => ({ color: b.color, relativeHeight: Math.round((b.height / 95) * 100) / 100 }));
 
@@ -21,36 +22,23 @@ async function expectKnownChart(store: ReturnType<typeof captureFor>['store'], i
 }
 
 describe('McpHub over stdio with the fixture server', () => {
-  let data: Awaited<ReturnType<typeof tempDataDir>>;
-  let env: ReturnType<typeof captureFor>;
-  let hub: McpHub;
-
-  beforeAll(async () => {
-    data = await tempDataDir();
-    env = captureFor(data.dir);
-    const config = parseMcpConfig({ mcpServers: { fixture: fixtureEntry() } });
-    hub = new McpHub({ config, capture: env.capture });
-  });
-  afterAll(async () => {
-    await hub.close();
-    await data.remove();
-  });
+  const s = hubSuite(() => ({ fixture: fixtureEntry() }));
 
   it('lists namespaced tools with descriptions and input schemas, starting the server lazily', async () => {
-    expect(hub.status()).toEqual([expect.objectContaining({ name: 'fixture', state: 'idle', tools: 0 })]);
+    expect(s.hub.status()).toEqual([expect.objectContaining({ name: 'fixture', state: 'idle', tools: 0 })]);
     // Two callers while the server is still starting (the UI's status and a chat turn): both get the tools.
-    const [tools, concurrent] = await Promise.all([hub.listTools(), hub.listTools()]);
+    const [tools, concurrent] = await Promise.all([s.hub.listTools(), s.hub.listTools()]);
     expect(concurrent.map((t) => t.name)).toEqual(tools.map((t) => t.name));
     expect(tools.map((t) => t.name)).toContain('fixture__get_file_contents');
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const get = tools.find((t) => t.tool === 'get_file_contents')!;
     expect(get).toMatchObject({ server: 'fixture', description: expect.stringContaining('Gitea-like') });
     expect(get.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
-    expect(hub.status()[0]).toMatchObject({ state: 'ready', transport: 'stdio', tools: tools.length, restarts: 0 });
+    expect(s.hub.status()[0]).toMatchObject({ state: 'ready', transport: 'stdio', tools: tools.length, restarts: 0 });
   });
 
   it('typed image: captured into the store, a descriptor in the text, the chart intact', async () => {
-    const outcome = await hub.callTool('fixture__chart_image', {});
+    const outcome = await s.hub.callTool('fixture__chart_image', {});
     expect(outcome.ok).toBe(true);
     expect(outcome.images).toHaveLength(1);
     const image = outcome.images[0]!;
@@ -58,39 +46,39 @@ describe('McpHub over stdio with the fixture server', () => {
     expect(outcome.text).toContain(`attachment id ${image.id}`);
     expect(outcome.text).toContain('240×120');
     expectNoBase64(outcome.text);
-    await expectKnownChart(env.store, image.id);
+    await expectKnownChart(s.store, image.id);
   });
 
   it('typed audio: saved as a WAV file with exactly the bytes the server sent', async () => {
-    const outcome = await hub.callTool('fixture__tone_audio', {});
+    const outcome = await s.hub.callTool('fixture__tone_audio', {});
     expect(outcome.ok).toBe(true);
     expect(outcome.images).toEqual([]);
     expect(outcome.files).toHaveLength(1);
     const file = outcome.files[0]!;
     expect(file).toMatchObject({ mime: 'audio/wav', bytes: 4044 });
-    expect(file.path.startsWith(join(data.dir, 'captures'))).toBe(true);
+    expect(file.path.startsWith(join(s.dir, 'captures'))).toBe(true);
     expect(file.name).toMatch(/\.wav$/);
     expect(Buffer.compare(await readFile(file.path), makeToneWav())).toBe(0);
     // The model reads the file's name, never the data directory's path.
     expect(outcome.text).toContain(file.name);
-    expect(outcome.text).not.toContain(data.dir);
+    expect(outcome.text).not.toContain(s.dir);
     expectNoBase64(outcome.text);
   });
 
   it('text + image: the text blocks stay as they are, only the image is replaced', async () => {
-    const outcome = await hub.callTool('fixture__text_and_image', {});
+    const outcome = await s.hub.callTool('fixture__text_and_image', {});
     const lines = outcome.text.split('\n');
     expect(lines[0]).toBe(TEXT_BEFORE);
     expect(lines[1]).toMatch(/^\[image captured from fixture__text_and_image: .*attachment id [a-f0-9]{16,}\]$/);
     expect(lines[2]).toBe(TEXT_AFTER);
     expect(outcome.images).toHaveLength(1);
     expectNoBase64(outcome.text);
-    await expectKnownChart(env.store, outcome.images[0]!.id);
+    await expectKnownChart(s.store, outcome.images[0]!.id);
   });
 
   it('declared rule: a PNG in base64 JSON is captured, sha/size/url survive', async () => {
     const png = (await repoFiles()).get('docs/chart.png')!;
-    const outcome = await hub.callTool('fixture__get_file_contents', { path: 'docs/chart.png' });
+    const outcome = await s.hub.callTool('fixture__get_file_contents', { path: 'docs/chart.png' });
     expect(outcome.ok).toBe(true);
     expect(outcome.images).toHaveLength(1);
     expectNoBase64(outcome.text);
@@ -105,33 +93,33 @@ describe('McpHub over stdio with the fixture server', () => {
     });
     expect(json.sha).toMatch(/^[a-f0-9]{40}$/);
     expect(json.content).toContain(`attachment id ${outcome.images[0]!.id}`);
-    await expectKnownChart(env.store, outcome.images[0]!.id);
+    await expectKnownChart(s.store, outcome.images[0]!.id);
   });
 
   it('declared rule: a README through the same field stays text (decoded), SVG too', async () => {
-    const readme = await hub.callTool('fixture__get_file_contents', { path: 'README.md' });
+    const readme = await s.hub.callTool('fixture__get_file_contents', { path: 'README.md' });
     expect(readme.images).toEqual([]);
     expect(readme.files).toEqual([]);
     const json = JSON.parse(readme.text) as Record<string, unknown>;
     expect(json.content).toBe(README_MD);
     expect(json).toMatchObject({ name: 'README.md', sha: expect.stringMatching(/^[a-f0-9]{40}$/), url: expect.stringContaining('README.md') });
 
-    const svg = await hub.callTool('fixture__get_file_contents', { path: 'logo.svg' });
+    const svg = await s.hub.callTool('fixture__get_file_contents', { path: 'logo.svg' });
     expect(svg.images).toEqual([]);
     expect((JSON.parse(svg.text) as { content: string }).content).toContain('<svg');
   });
 
   it('declared rule: a non-image binary becomes a file', async () => {
-    const outcome = await hub.callTool('fixture__get_file_contents', { path: 'data/blob.bin' });
+    const outcome = await s.hub.callTool('fixture__get_file_contents', { path: 'data/blob.bin' });
     expect(outcome.files).toHaveLength(1);
     expect(Buffer.compare(await readFile(outcome.files[0]!.path), BINARY_BLOB)).toBe(0);
     expect((JSON.parse(outcome.text) as { content: string }).content).toContain(outcome.files[0]!.name);
-    expect(outcome.text).not.toContain(data.dir);
+    expect(outcome.text).not.toContain(s.dir);
     expectNoBase64(outcome.text);
   });
 
   it('binary mangled into text is dropped with a note; the other fields survive', async () => {
-    const outcome = await hub.callTool('fixture__get_file_mangled', {});
+    const outcome = await s.hub.callTool('fixture__get_file_mangled', {});
     expect(outcome.ok).toBe(true);
     expectNoBase64(outcome.text);
     expect(outcome.text).not.toContain('\uFFFD');
@@ -142,7 +130,7 @@ describe('McpHub over stdio with the fixture server', () => {
   });
 
   it('the mangled-binary guard covers every text result, not only declared rule fields', async () => {
-    const outcome = await hub.callTool('fixture__read_text_file', {});
+    const outcome = await s.hub.callTool('fixture__read_text_file', {});
     expect(outcome.ok).toBe(true);
     expect(outcome.text).not.toContain('\uFFFD');
     expect(outcome.text).toMatch(/^\[content dropped: the server returned binary data decoded as text \(\d+ characters, \d+ U\+FFFD\)/);
@@ -151,26 +139,26 @@ describe('McpHub over stdio with the fixture server', () => {
   });
 
   it('embedded blob resources: an image is captured, a binary saved under a safe name, a text blob read as text', async () => {
-    const image = await hub.callTool('fixture__get_blob_resource', { kind: 'image', name: 'chart.png' });
+    const image = await s.hub.callTool('fixture__get_blob_resource', { kind: 'image', name: 'chart.png' });
     expect(image.images).toHaveLength(1);
-    await expectKnownChart(env.store, image.images[0]!.id);
+    await expectKnownChart(s.store, image.images[0]!.id);
     expectNoBase64(image.text);
 
-    const binary = await hub.callTool('fixture__get_blob_resource', { kind: 'binary', name: '../../../etc/evil.bin' });
+    const binary = await s.hub.callTool('fixture__get_blob_resource', { kind: 'binary', name: '../../../etc/evil.bin' });
     expect(binary.files).toHaveLength(1);
     const file = binary.files[0]!;
-    expect(file.path).toBe(join(data.dir, 'captures', file.name));
+    expect(file.path).toBe(join(s.dir, 'captures', file.name));
     expect(file.name).toMatch(/^evil(-\d+)?\.bin$/);
     expect(Buffer.compare(await readFile(file.path), BINARY_BLOB)).toBe(0);
     expectNoBase64(binary.text);
 
-    const text = await hub.callTool('fixture__get_blob_resource', { kind: 'text', name: 'README.md' });
+    const text = await s.hub.callTool('fixture__get_blob_resource', { kind: 'text', name: 'README.md' });
     expect(text.files).toEqual([]);
     expect(text.text).toContain(README_MD.trim());
   });
 
   it('a 5 MB image survives the stdio transport and the model gets a descriptor of ≤ 1 KB', async () => {
-    const outcome = await hub.callTool('fixture__big_image', { megabytes: 5 }, { timeoutMs: 120_000 });
+    const outcome = await s.hub.callTool('fixture__big_image', { megabytes: 5 }, { timeoutMs: 120_000 });
     expect(outcome.ok).toBe(true);
     expect(outcome.images).toHaveLength(1);
     const side = bigImageSide(5);
@@ -180,7 +168,7 @@ describe('McpHub over stdio with the fixture server', () => {
   });
 
   it('an image the intake refuses keeps a descriptor saying why', async () => {
-    const outcome = await hub.callTool('fixture__bad_image', {});
+    const outcome = await s.hub.callTool('fixture__bad_image', {});
     expect(outcome.ok).toBe(true);
     expect(outcome.images).toEqual([]);
     expect(outcome.text).toMatch(/^\[image from fixture__bad_image not kept: .* — corrupt: /);
@@ -188,7 +176,7 @@ describe('McpHub over stdio with the fixture server', () => {
   });
 
   it('a huge text result is capped with a note', async () => {
-    const outcome = await hub.callTool('fixture__huge_text', { chars: 1_000_000 });
+    const outcome = await s.hub.callTool('fixture__huge_text', { chars: 1_000_000 });
     expect(outcome.ok).toBe(true);
     expect(outcome.text.startsWith('line 000001: the quick brown fox')).toBe(true);
     expect(outcome.text.length).toBeLessThan(100_000 + 200);
@@ -197,37 +185,37 @@ describe('McpHub over stdio with the fixture server', () => {
   });
 
   it('isError → ok:false with the server’s text', async () => {
-    const outcome = await hub.callTool('fixture__fail_tool', {});
+    const outcome = await s.hub.callTool('fixture__fail_tool', {});
     expect(outcome).toMatchObject({ ok: false, text: FAIL_TEXT, images: [], files: [] });
     expect(outcome.failure).toBeUndefined();
   });
 
   it('progress notifications reach the callback, in order, including the last one', async () => {
     const seen: McpProgress[] = [];
-    const outcome = await hub.callTool('fixture__slow_progress', { steps: 4, delayMs: 20 }, { onProgress: (p) => seen.push(p) });
+    const outcome = await s.hub.callTool('fixture__slow_progress', { steps: 4, delayMs: 20 }, { onProgress: (p) => seen.push(p) });
     expect(outcome.text).toBe('done after 4 steps');
     expect(seen).toEqual([1, 2, 3, 4].map((i) => ({ progress: i, total: 4, message: `step ${i} of 4` })));
   });
 
   it('progress resets the timeout: a call longer than its timeout that keeps reporting succeeds', async () => {
-    const outcome = await hub.callTool('fixture__slow_progress', { steps: 5, delayMs: 300 }, { timeoutMs: 1000 });
+    const outcome = await s.hub.callTool('fixture__slow_progress', { steps: 5, delayMs: 300 }, { timeoutMs: 1000 });
     expect(outcome).toMatchObject({ ok: true, text: 'done after 5 steps' });
   });
 
   it('abort: the call fails as cancelled and the server is not restarted', async () => {
-    const before = hub.status()[0]!;
+    const before = s.hub.status()[0]!;
     const controller = new AbortController();
-    const outcome = await hub.callTool('fixture__slow_progress', { steps: 100, delayMs: 100 }, { signal: controller.signal, onProgress: () => controller.abort() });
+    const outcome = await s.hub.callTool('fixture__slow_progress', { steps: 100, delayMs: 100 }, { signal: controller.signal, onProgress: () => controller.abort() });
     expect(outcome).toMatchObject({ ok: false, failure: 'aborted' });
     expect(outcome.text).toMatch(/cancelled/);
-    const pid = await hub.callTool('fixture__pid', {});
+    const pid = await s.hub.callTool('fixture__pid', {});
     expect(pid.ok).toBe(true);
-    expect(hub.status()[0]).toMatchObject({ state: 'ready', restarts: before.restarts, pid: before.pid });
+    expect(s.hub.status()[0]).toMatchObject({ state: 'ready', restarts: before.restarts, pid: before.pid });
   });
 
   it('an unknown tool is a failed outcome, not a throw', async () => {
-    await expect(hub.callTool('fixture__nope', {})).resolves.toMatchObject({ ok: false, failure: 'unknown-tool' });
-    await expect(hub.callTool('elsewhere__x', {})).resolves.toMatchObject({ ok: false, failure: 'unknown-tool' });
+    await expect(s.hub.callTool('fixture__nope', {})).resolves.toMatchObject({ ok: false, failure: 'unknown-tool' });
+    await expect(s.hub.callTool('elsewhere__x', {})).resolves.toMatchObject({ ok: false, failure: 'unknown-tool' });
   });
 });
 

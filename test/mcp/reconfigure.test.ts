@@ -11,7 +11,7 @@ import { McpHub, type McpServerHealth } from '../../main/mcp/mcpHub.ts';
 import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { startWebFixture, type WebFixture } from '../fixtures/mcpWebServers.ts';
-import { captureFor, fixtureEntry, tempDataDir } from './helpers.ts';
+import { captureFor, fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 function alive(pid: number): boolean {
   try {

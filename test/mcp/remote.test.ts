@@ -6,7 +6,7 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub } from '../../main/mcp/mcpHub.ts';
 import { readBars } from '../fixtures/chart.ts';
 import { HTML_404, WEB_INSTRUCTIONS, startWebFixture, type WebFixture } from '../fixtures/mcpWebServers.ts';
-import { captureFor, expectNoBase64, tempDataDir } from './helpers.ts';
+import { captureFor, expectNoBase64, tempDataDir } from '../support/mcpSetup.ts';
 
 let web: WebFixture;
 let data: Awaited<ReturnType<typeof tempDataDir>>;

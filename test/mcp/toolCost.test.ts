@@ -11,7 +11,7 @@ import { composeServices, type Services } from '../../main/core/composeServices.
 import { EnvSecretStore } from '../../main/settings/secretStore.ts';
 import { SettingsStore } from '../../main/settings/settingsStore.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
-import { fixtureEntry } from './helpers.ts';
+import { fixtureEntry } from '../support/mcpSetup.ts';
 
 let server: ModelServer;
 let dataDir: string;

@@ -6,28 +6,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import { openDesktop, type Desktop } from '../support/desktop.ts';
 import { partOf, stdioClient, textOf } from './serveHelpers.ts';
 
 const RED = { title: 'Red report — Glance test', color: '#ff0000', x: 100, y: 80, width: 500, height: 400 };
 const BLUE = { title: 'Blue notes', color: '#0000ff', x: 700, y: 300, width: 420, height: 300 };
 
-let x: XServer;
-let wm: { stop(): Promise<void> };
-const windows: OpenWindow[] = [];
+let desktop: Desktop;
 let dataDir: string;
 let stdio: Awaited<ReturnType<typeof stdioClient>>;
 
 type Listed = { windows: { app: string; title: string; focused: boolean; x: number; y: number; width: number; height: number }[] };
 
 beforeAll(async () => {
-  x = await startXvfb({ width: 1280, height: 800 });
-  wm = await startWindowManager(x.env);
-  windows.push(await openWindow(x.env, RED));
-  windows.push(await openWindow(x.env, BLUE));
+  desktop = await openDesktop({ width: 1280, height: 800 }, [RED, BLUE]);
   dataDir = await mkdtemp(join(tmpdir(), 'glance-serve-windows-'));
-  stdio = await stdioClient({ env: x.env, dataDir });
+  stdio = await stdioClient({ env: desktop.x.env, dataDir });
   // Windows are listed a few frames after they map.
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
@@ -39,9 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stdio?.close();
-  for (const w of windows) await w.close();
-  await wm?.stop();
-  await x?.stop();
+  await desktop?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -14,7 +14,7 @@ import { engineSuite, ofType, type Harness } from '../chat/engineHarness.ts';
 import { readable, secretScreen, type SecretScreen } from '../fixtures/secretScreens.ts';
 
 const suite = engineSuite();
-const privacy = (redact: RedactPolicy): (() => PrivacySettings) => () => ({ ...defaultSettings().privacy, redact });
+const privacy = (redact: RedactPolicy): PrivacySettings => ({ ...defaultSettings().privacy, redact });
 
 /** Every image the fixture server received in request `i` (Ollama: base64 in messages[].images), as bytes. */
 function receivedImages(i: number): Buffer[] {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { ChatEvent } from '../../common/events.ts';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { fixtureEntry } from '../mcp/helpers.ts';
+import { fixtureEntry } from '../support/mcpSetup.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
 /** When each crashing turn is killed: on an event of this type, or after a random delay. */

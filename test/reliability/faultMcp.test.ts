@@ -10,8 +10,9 @@ import { main } from '../../main/cli/main.ts';
 import type { CommandIO } from '../../main/cli/io.ts';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { hasBase64Run, ofType } from '../chat/engineHarness.ts';
-import { tempDataDir } from '../mcp/helpers.ts';
+import { ofType } from '../chat/engineHarness.ts';
+import { hasBase64Run } from '../support/storedText.ts';
+import { tempDataDir } from '../support/mcpSetup.ts';
 import { FAULT_KEY } from './faultMcpServer.ts';
 
 const FAULT_SERVER = fileURLToPath(new URL('./faultMcpServer.ts', import.meta.url));

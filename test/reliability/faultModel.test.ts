@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatEvent } from '../../common/events.ts';
 import { main } from '../../main/cli/main.ts';
-import { createCore } from '../../main/core/createCore.ts';
+import { testServices } from '../support/testServices.ts';
 import { resolveModel } from '../../main/core/modelResolver.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
-import { hasBase64Run, ofType } from '../chat/engineHarness.ts';
+import { ofType } from '../chat/engineHarness.ts';
+import { hasBase64Run } from '../support/storedText.ts';
 import { createFaultModelServer, type FaultModelServer } from './faultModelServer.ts';
 
 const KEY = 'sk-proj-FAULTKEY0123456789abcdefghij';
@@ -32,7 +33,7 @@ afterEach(async () => {
 
 async function core(limits = {}) {
   dir = await mkdtemp(join(tmpdir(), 'glance-fault-'));
-  return createCore({ dataDir: dir, limits, secrets: () => [PLAIN_KEY] });
+  return testServices({ dataDir: dir, limits, secrets: [PLAIN_KEY] });
 }
 
 const counter: Tool = {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
-import { defaultAllowedRoots } from '../../main/core/createCore.ts';
+import { defaultAllowedRoots } from '../../main/images/readLocalFile.ts';
 import { ImageIntake } from '../../main/images/imageIntake.ts';
 import { FileAttachmentStore } from '../../main/images/attachmentStore.ts';
 import { resolveModel } from '../../main/core/modelResolver.ts';

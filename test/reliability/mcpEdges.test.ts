@@ -10,7 +10,7 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub } from '../../main/mcp/mcpHub.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { startWebFixture, type WebFixture } from '../fixtures/mcpWebServers.ts';
-import { captureFor, fixtureEntry, tempDataDir } from '../mcp/helpers.ts';
+import { captureFor, fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 
 let server: ModelServer;
 let web: WebFixture;

@@ -10,7 +10,7 @@ import { globMatch, policyFor } from '../../common/toolPolicy.ts';
 import { resolveModel } from '../../main/core/modelResolver.ts';
 import type { Tool } from '../../main/tools/tool.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { fixtureEntry, tempDataDir } from '../mcp/helpers.ts';
+import { fixtureEntry, tempDataDir } from '../support/mcpSetup.ts';
 import { makeHarness, ofType } from '../chat/engineHarness.ts';
 
 let server: ModelServer;

@@ -9,7 +9,7 @@ import { main } from '../../main/cli/main.ts';
 import type { CommandIO } from '../../main/cli/io.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { ofType } from '../chat/engineHarness.ts';
-import { tempDataDir } from '../mcp/helpers.ts';
+import { tempDataDir } from '../support/mcpSetup.ts';
 
 const HOSTILE = fileURLToPath(new URL('./hostileMcpServer.ts', import.meta.url));
 let server: ModelServer;

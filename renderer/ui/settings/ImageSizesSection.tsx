@@ -26,7 +26,7 @@ function rowsFor(settings: Settings, models: readonly ListedModel[]): Row[] {
 }
 
 /** The stored number for what was typed (blank: none), or why it cannot be one — in the form's words. */
-export function parseSize(kind: 'edge' | 'megapixels', model: string, text: string): { ok: true; value?: number } | { ok: false; message: string } {
+function parseSize(kind: 'edge' | 'megapixels', model: string, text: string): { ok: true; value?: number } | { ok: false; message: string } {
   const t = text.trim().replace(',', '.');
   if (t === '') return { ok: true };
   const n = Number(t);

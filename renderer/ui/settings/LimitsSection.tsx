@@ -27,7 +27,7 @@ function shown(value: number, scale: number): string {
 }
 
 /** The stored number for what was typed, or why it cannot be one — in the form's words. */
-export function parseLimit(field: Field, text: string): { ok: true; value: number } | { ok: false; message: string } {
+function parseLimit(field: Field, text: string): { ok: true; value: number } | { ok: false; message: string } {
   const n = Number(text.trim().replace(',', '.'));
   if (text.trim() === '' || !Number.isFinite(n)) return { ok: false, message: `${field.label} must be a number.` };
   if (field.whole && !Number.isInteger(n)) return { ok: false, message: `${field.label} must be a whole number.` };

@@ -169,7 +169,7 @@ const STORES: Record<string, string> = {
 };
 
 /** Where keys go, in words: the OS store by its name, or memory only (the harness, the CLI). */
-export function keyStoreText(b: { name: string; persistent: boolean; secure: boolean }): string {
+function keyStoreText(b: { name: string; persistent: boolean; secure: boolean }): string {
   if (b.name === 'unavailable') return '';
   if (!b.persistent) return 'Keys are kept in memory for this session only: nothing is written to disk.';
   if (!b.secure) return 'Keys are kept in a file, not encrypted.';

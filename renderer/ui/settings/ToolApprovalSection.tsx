@@ -35,7 +35,7 @@ function modelNames(servers: readonly { name: string; tools: readonly string[] }
 }
 
 /** Why a typed rule cannot be stored, in plain words; null when it can. */
-export function ruleProblem(name: string, policy: ToolPolicy): string | null {
+function ruleProblem(name: string, policy: ToolPolicy): string | null {
   if (name === '') return 'Type a tool’s name as the model sees it (such as files__write_file) or a pattern (files__* covers a whole server).';
   if (/\s/.test(name)) return `“${name}” has a space in it; tool names have none.`;
   if (name.length > MAX_NAME) return `A tool name or pattern is at most ${MAX_NAME} characters.`;

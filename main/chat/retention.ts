@@ -1,13 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConversationStore } from '../chat/conversationStore.ts';
+import type { ConversationStore } from './conversationStore.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 
 /**
  * Attachment retention (Settings → attachments.retentionDays): an image that no stored
  * conversation refers to and that is older than the retention period is deleted; an original
  * goes with the last image made from it. Referenced images are never deleted, so a
- * conversation's thumbnails and `show_attachment` keep working as long as it exists.
+ * conversation's thumbnails and `show_attachment` keep working as long as it exists. It lives
+ * with the conversations because what counts as referenced is their messages' attachment ids;
+ * entries run it through the composition (`Services.sweepAttachments`).
  */
 export async function sweepAttachments(options: {
   attachments: FileAttachmentStore;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore } from '../../main/core/createCore.ts';
-import { sweepAttachments } from '../../main/core/retention.ts';
+import { testServices } from '../support/testServices.ts';
+import { sweepAttachments } from '../../main/chat/retention.ts';
 import { profileFor } from '../../main/images/profiles.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('attachment retention', () => {
   it('deletes old unreferenced images and keeps referenced or recent ones', async () => {
-    const core = createCore({ dataDir });
+    const core = testServices({ dataDir });
     const put = async (width: number) => {
       const p = await core.intake.admit({ source: await makeBarChart({ width }), origin: 'user', requestedBy: 'user' }, { profile: profileFor('ollama') }, 'check');
       if (!p.ok) throw new Error(p.message);
@@ -41,5 +41,21 @@ describe('attachment retention', () => {
     await core.conversations.delete(conversation.id);
     expect((await sweepAttachments({ ...core, retentionDays: null, now: later })).removed).toEqual([]);
     expect((await sweepAttachments({ ...core, retentionDays: 90, now: later })).removed).toEqual([referenced.id]);
+  });
+
+  it("runs from the composition with the settings' retention period (what the app and glance mcp serve call)", async () => {
+    const dir = join(dataDir, 'composed');
+    // 0 days (below what Settings accepts) makes an image stored a moment ago old enough to go.
+    const composed = testServices({ dataDir: dir, settings: { attachments: { retentionDays: 0 } } });
+    const p = await composed.intake.admit({ source: await makeBarChart({ width: 220 }), origin: 'user', requestedBy: 'user' }, { profile: profileFor('ollama') }, 'check');
+    if (!p.ok) throw new Error(p.message);
+    const orphan = await composed.attachments.put(p.image, 'user');
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await composed.sweepAttachments()).removed).toEqual([orphan.id]);
+    const kept = testServices({ dataDir: dir, settings: { attachments: { retentionDays: null } } });
+    const again = await kept.attachments.put(p.image, 'user');
+    expect((await kept.sweepAttachments()).removed).toEqual([]);
+    expect(await kept.attachments.get(again.id)).toBeDefined();
+    await Promise.all([composed.close(), kept.close()]);
   });
 });
