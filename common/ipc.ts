@@ -90,6 +90,8 @@ export const IPC = {
         tools: ToolSwitches.optional(),
         /** "Show anyway": by attachment id, regions found in it to send as they are, this send only (main's door re-checks them). */
         shown: z.record(AttachmentId, z.array(Redaction).max(200)).optional(),
+        /** "Send anyway" after redaction-failed: these images go even if local OCR cannot check them (the person chose it, each is recorded). */
+        sendAnyway: z.array(AttachmentId).max(64).optional(),
       })
       .refine((r) => r.text.trim() !== '' || r.attachmentIds.length > 0, { message: 'a message needs text or an image', path: ['text'] }),
     z.object({ conversationId: Id, turnId: Id }),
@@ -116,7 +118,7 @@ export const IPC = {
 
   /** Check, normalise and store an image for `model` (the gate refuses with an image refusal code). */
   'attachments:add': channel(
-    z.strictObject({ source: AttachmentSource, model: ModelSelection.optional() }),
+    z.strictObject({ source: AttachmentSource, model: ModelSelection.optional(), /** "Send anyway" after redaction-failed, for this image. */ sendAnyway: z.literal(true).optional() }),
     AttachmentInfo,
   ),
   'attachments:thumbnail': channel(

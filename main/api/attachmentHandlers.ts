@@ -23,7 +23,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
   }
 
   return {
-    'attachments:add': async ({ source, model }) => {
+    'attachments:add': async ({ source, model, sendAnyway }) => {
       let target;
       try {
         target = await gateTarget(model);
@@ -36,7 +36,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
           : { source: source.bytes, name: source.name, origin: 'user', requestedBy: 'user' as const };
       // A blind model with no helper takes a text-bearing image as its text (local OCR, at send);
       // one without text is refused now, as before.
-      const result = await services.intake.admit(input, target, 'user');
+      const result = await services.intake.admit(input, sendAnyway ? { ...target, sendAnyway } : target, 'user');
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 

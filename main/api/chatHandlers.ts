@@ -52,7 +52,11 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
               ...(request.replaceFrom ? { replaceFrom: request.replaceFrom } : {}),
               text: request.text,
               userMessageId: request.turnId,
-              attachments: request.attachmentIds.map((attachmentId) => ({ attachmentId, ...(request.shown?.[attachmentId]?.length ? { shown: request.shown[attachmentId] } : {}) })),
+              attachments: request.attachmentIds.map((attachmentId) => ({
+                attachmentId,
+                ...(request.shown?.[attachmentId]?.length ? { shown: request.shown[attachmentId] } : {}),
+                ...(request.sendAnyway?.includes(attachmentId) ? { sendAnyway: true as const } : {}),
+              })),
               ...(request.marks ? { marks: request.marks } : {}),
               chat,
               helper,

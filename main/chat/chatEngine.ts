@@ -39,7 +39,7 @@ export type ModelChoice = {
 };
 
 /** `shown`: regions of that image the person chose to show for this send ("Show anyway"). */
-export type TurnAttachment = { attachmentId: string; shown?: Redaction[] } | ImageInput;
+export type TurnAttachment = ({ attachmentId: string; shown?: Redaction[] } | ImageInput) & { /** "Send anyway" after redaction-failed: this image only. */ sendAnyway?: true };
 
 export type TurnRequest = {
   conversationId?: string;
@@ -247,8 +247,10 @@ export class ChatEngine {
     // A stored image is fitted anew from its original, once per target. Stop ends the wait
     // even if a read ignores the signal. "Show anyway" is this image's and this send's alone.
     const shown = 'attachmentId' in item && item.shown?.length ? item.shown : undefined;
-    const ref = 'attachmentId' in item ? { attachmentId: item.attachmentId } : item;
-    return abortable(this.#deps.intake.admit(ref, shown ? { ...target, shown } : target, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
+    const { sendAnyway, ...rest } = item;
+    const ref = 'attachmentId' in rest ? { attachmentId: rest.attachmentId } : rest;
+    const own = { ...target, ...(shown ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
+    return abortable(this.#deps.intake.admit(ref, own, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
   }
 }
 

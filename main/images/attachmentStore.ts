@@ -289,8 +289,8 @@ export class FileAttachmentStore implements AttachmentStore {
 }
 
 /** The fields that describe the bytes for the model they were prepared for (absent on old PreparedImage-likes). */
-function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest'>>) {
-  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest'>> = {};
+function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest'>>) {
+  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest'>> = {};
   if (image.modelInput !== undefined) out.modelInput = image.modelInput;
   if (image.tokens !== undefined) out.tokens = image.tokens;
   if (image.legibility !== undefined) out.legibility = image.legibility;
@@ -298,6 +298,7 @@ function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | '
   if (image.redactions?.length) out.redactions = image.redactions;
   if ((image.redactions?.length || image.shownOnRequest?.length) && image.redactionMs !== undefined) out.redactionMs = image.redactionMs;
   if (image.shownOnRequest?.length) out.shownOnRequest = image.shownOnRequest;
+  if (image.uncheckedOnRequest) out.uncheckedOnRequest = true;
   return out;
 }
 

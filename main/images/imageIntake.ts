@@ -171,7 +171,8 @@ export class ImageIntake {
     signal?.throwIfAborted();
     // Redaction could not check the image: no copy is made, so nothing unchecked is sent.
     if (settled && 'ok' in settled) return settled;
-    const staged = settled;
+    const unchecked = settled !== undefined && 'unchecked' in settled;
+    const staged = settled && 'data' in settled ? settled : undefined;
     const pixels = staged?.data ?? decoded;
     const kind: { kind: SniffedKind; mime: string } = staged ? { kind: 'png', mime: 'image/png' } : sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed;
     const normalised = await normaliseImage(pixels, kind, profile, this.#config.limits, { signal });
@@ -186,6 +187,7 @@ export class ImageIntake {
         ...fit,
         ...(staged?.redactions?.length || staged?.shown?.length ? { redactions: staged.redactions ?? [], ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
         ...(staged?.shown?.length ? { shownOnRequest: staged.shown } : {}),
+        ...(unchecked ? { uncheckedOnRequest: true as const } : {}),
         name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
         ...(input.window ? { window: capturedWindowName(input.window) } : {}),
         ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
@@ -251,6 +253,6 @@ function isModel(target: AdmitTarget): target is ImageTarget {
 /** Names a target's image rules (not its vision verdict): equal keys get the same derived copy. */
 export function targetKey(target: ImageTarget): string {
   // Where the server runs and the redaction asked for are the pixel stage's part of the key (#key).
-  const { vision: _vision, visionSource: _source, remote: _remote, redact: _redact, shown: _shown, ...rules } = target;
+  const { vision: _vision, visionSource: _source, remote: _remote, redact: _redact, shown: _shown, sendAnyway: _anyway, ...rules } = target;
   return createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 24);
 }

@@ -63,7 +63,8 @@ export class RedactStage implements PixelStage {
     return {
       settle: async () => {
         const out = await abortable(run, signal);
-        if (!out.ok) return refusal(out.message);
+        // Unchecked: refused, unless the person chose "Send anyway" for this image (recorded on the copy).
+        if (!out.ok) return target.sendAnyway ? { unchecked: true } : refusal(out.message);
         if (!out.png) return undefined;
         // "Show anyway" (this send only): the regions the person named stay visible, the rest are
         // filled again from the original, and the copy records which were shown on request.
@@ -87,7 +88,7 @@ export class RedactStage implements PixelStage {
   keyFor(target: AdmitTarget): string {
     const settings = this.#deps.privacy();
     if (!hidesFor(target, settings)) return 'plain';
-    return `redacted:${fingerprint(settings)}${target.shown?.length ? `:shown-${shownKey(target.shown)}` : ''}`;
+    return `redacted:${fingerprint(settings)}${target.shown?.length ? `:shown-${shownKey(target.shown)}` : ''}${target.sendAnyway ? ':send-anyway' : ''}`;
   }
 
   #detect(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, settings: PrivacySettings): Promise<RedactedImage> {

@@ -58,6 +58,12 @@ export type ImageTarget = {
   redact?: RedactPolicy;
   /** Regions of this one image the person chose to show for this send ("Show anyway"): found, left visible, recorded. */
   shown?: readonly Redaction[];
+  /**
+   * "Send anyway" after a `redaction-failed` refusal: the person chose to send this one image even
+   * if local OCR cannot check it. Detection still runs; only its failure no longer stops the image,
+   * and the copy records `uncheckedOnRequest`.
+   */
+  sendAnyway?: true;
 };
 
 /** A stored image, by id: the door fits it anew for a target from its original. */
@@ -67,7 +73,7 @@ export type StoredImageRef = { attachmentId: string };
 export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
 
 /** A named model (gated, its copy remembered), or only a profile to fit to (no model named: check-image, a CLI MCP capture). */
-export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy; shown?: readonly Redaction[] };
+export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy; shown?: readonly Redaction[]; sendAnyway?: true };
 
 /** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
 export type Admitted = { ok: true; attachment: AttachmentInfo; transcript?: { text: string; engine: string } };
@@ -96,7 +102,7 @@ export interface StageRun {
    * PNG pixels to make the target's copy from (oriented as shown), with what was hidden in them, or
    * undefined to use the image unchanged; a refusal stops the image here (it could not be checked for secrets).
    */
-  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; shown?: Redaction[]; ms?: number } | ImageRefusal | undefined>;
+  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; shown?: Redaction[]; ms?: number } | { unchecked: true } | ImageRefusal | undefined>;
 }
 
 /** Dependencies of the chokepoint, made once in a composition root. */
@@ -134,6 +140,7 @@ export type PreparedImage = {
   redactions?: Redaction[];
   redactionMs?: number;
   shownOnRequest?: Redaction[];
+  uncheckedOnRequest?: true;
   /** A screen capture's windows (ImageInput.windows), kept on the record for later copies. */
   windows?: ImageInput['windows'];
 };

@@ -1,6 +1,6 @@
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { CaptureAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
-import type { IpcEventPayload, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
+import type { IpcEventPayload, IpcRequest, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { ModelSelection, Settings } from '../../common/settings.ts';
 import { sameRegion, type Redaction } from '../../common/privacy.ts';
@@ -27,7 +27,16 @@ export type PendingAttachment =
     };
 
 /** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
-export type RefusalNotice = { key: string; name: string; code: string; message: string; /** Refused at send (the images are back in the box), not when attached. */ fromSend?: boolean };
+export type RefusalNotice = {
+  key: string;
+  name: string;
+  code: string;
+  message: string;
+  /** Refused at send (the images are back in the box), not when attached. */
+  fromSend?: boolean;
+  /** `redaction-failed` on attach: what was attached, so "Send anyway" can give it to main again with the person's choice. */
+  retry?: IpcRequest<'attachments:add'>['source'];
+};
 
 type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
 
@@ -55,6 +64,8 @@ export type AttachmentsSlice = {
    * makes the copy (what the dialog then shows is what goes); null, or why it could not.
    */
   showAnyway(key: string, region: Redaction): Promise<string | null>;
+  /** "Send anyway" on a `redaction-failed` refusal: the person's choice, for that image only (main records it on the copy). */
+  sendAnyway(refusalKey: string): Promise<void>;
   removePending(key: string): void;
   dismissRefusal(key: string): void;
   receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
@@ -105,7 +116,7 @@ function keepWindow(p: Extract<PendingAttachment, { status: 'ready' }>) {
 
 export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
   let lastOriginal: { id: string; result: IpcResult<IpcValue<'attachments:original'>> } | undefined;
-  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo | CaptureAttachment>, asText = false) => {
+  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo | CaptureAttachment>, asText = false, source?: RefusalNotice['retry'], sendAnyway = false) => {
     set((s) => {
       const pending = s.pending.filter((p) => p.key !== key);
       if (result.ok) {
@@ -114,7 +125,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
           key,
           name: result.value.name || name,
           status: 'ready',
-          attachment: toLike(result.value),
+          attachment: { ...toLike(result.value), ...(sendAnyway ? { sendAnyway: true } : {}) },
           ...(asText ? { asText } : {}),
           ...(under ? { underPointer: under } : {}),
         };
@@ -123,7 +134,8 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
         pending.splice(index < 0 ? pending.length : index, 0, ready);
         return { pending };
       }
-      return { pending, refusals: [...s.refusals, { key, name, code: result.code, message: result.message }] };
+      const retry = result.code === 'redaction-failed' && source ? { retry: source } : {};
+      return { pending, refusals: [...s.refusals, { key, name, code: result.code, message: result.message, ...retry }] };
     });
   };
 
@@ -158,7 +170,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
         const source = path
           ? { kind: 'path' as const, path }
           : { kind: 'bytes' as const, name: file.name || 'pasted-image', bytes: new Uint8Array(await file.arrayBuffer()) };
-        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }), asText);
+        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }), asText, source);
       });
       await Promise.all(jobs);
     },
@@ -226,6 +238,16 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const attachment: AttachmentLike = { ...toLike(result.value), shown };
       set((s) => ({ pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...p, attachment } : p)) }));
       return null;
+    },
+
+    async sendAnyway(refusalKey) {
+      const refusal = get().refusals.find((r) => r.key === refusalKey);
+      if (!refusal?.retry) return;
+      const { retry, name } = refusal;
+      const key = newKey();
+      set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
+      const selected = model();
+      settle(key, name, await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}) }), readsAsText(get()), undefined, true);
     },
 
     removePending(key) {

@@ -97,6 +97,8 @@ export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & {
   redactions?: Redaction[];
   /** Regions the person chose "Show anyway" for: sent as they are, this send only (main makes the copy). */
   shown?: Redaction[];
+  /** "Send anyway" after redaction-failed: the person chose to send it although it could not be checked. */
+  sendAnyway?: boolean;
 };
 
 export type ChatState = {

@@ -236,7 +236,8 @@ export function filterConversations(list: readonly ConversationSummary[], search
 }
 
 /** "Show anyway" choices for this send, by attachment id (main's door makes the copy with them). */
-function shownAnyway(attachments: readonly AttachmentLike[]): { shown?: Record<string, Redaction[]> } {
+function shownAnyway(attachments: readonly AttachmentLike[]): { shown?: Record<string, Redaction[]>; sendAnyway?: string[] } {
   const entries = attachments.flatMap((a) => (a.shown?.length ? [[a.id, a.shown] as const] : []));
-  return entries.length ? { shown: Object.fromEntries(entries) } : {};
+  const unchecked = attachments.filter((a) => a.sendAnyway).map((a) => a.id);
+  return { ...(entries.length ? { shown: Object.fromEntries(entries) } : {}), ...(unchecked.length ? { sendAnyway: unchecked } : {}) };
 }

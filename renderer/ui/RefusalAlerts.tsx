@@ -32,6 +32,7 @@ export function RefusalAlerts() {
   const models = useApp((s) => s.models);
   const current = useApp((s) => findModel(s.models, s.selectedModel));
   const dismiss = useApp((s) => s.dismissRefusal);
+  const sendAnyway = useApp((s) => s.sendAnyway);
   const selectModel = useApp((s) => s.selectModel);
   const store = useAppStore();
   const seer = models.find((m) => m.capabilities.vision === 'yes');
@@ -55,6 +56,11 @@ export function RefusalAlerts() {
               }}
             >
               {group.fromSend ? `Retry with ${seer.name}` : `Use ${seer.name}`}
+            </button>
+          )}
+          {group.code === 'redaction-failed' && !group.fromSend && group.keys.every((k) => refusals.some((r) => r.key === k && r.retry)) && (
+            <button type="button" className="small" title="Send this image as it is: it could not be checked for secrets on this device" onClick={() => group.keys.forEach((k) => void sendAnyway(k))}>
+              Send anyway
             </button>
           )}
           <button type="button" className="ghost icon-button small" aria-label={`Dismiss: ${group.names.join(', ')}`} onClick={() => group.keys.forEach(dismiss)}>

@@ -137,5 +137,16 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
     const [refused] = ofType(events, 'image_refused');
     expect(refused).toMatchObject({ code: 'redaction-failed', message: expect.stringMatching(/could not check this image for secrets.*took longer than 90 s.*not sent to a remote model/) });
     expect(suite.server().requests.length).toBe(0);
+
+    // "Send anyway", the person's explicit choice for this image: it goes as it is, and its copy says so.
+    const again = await h.turn({ model: 'llava-seer', text: 'What is this?', attachments: [{ ...(await attach(h, screen)), sendAnyway: true }] });
+    expect(again.outcome.status).toBe('done');
+    expect(receivedImages(0)).toHaveLength(1);
+    const [attached] = ofType(again.events, 'image_attached');
+    expect((await h.core.attachments.info(attached!.attachmentId))?.uncheckedOnRequest).toBe(true);
+    // Only that image: the next one without the choice is refused again.
+    const third = await h.turn({ model: 'llava-seer', text: 'And this?', attachments: [await attach(h, screen)] });
+    expect(ofType(third.events, 'image_refused')[0]).toMatchObject({ code: 'redaction-failed' });
+    expect(suite.server().requests.length).toBe(1);
   }, 60_000);
 });
