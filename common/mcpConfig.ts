@@ -89,6 +89,18 @@ export type RemoteServerConfig = z.infer<typeof RemoteServer> & Derived & { kind
 /** A server entry after parsing: aliases resolved, units converted, variables substituted. */
 export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
 
+/** `env` and `headers` keys whose values are secrets: masked for the renderer, scrubbed from every MCP error. */
+const SECRET_KEY = /key|token|secret|passw|auth|cookie|credential|session/i;
+
+export function isSecretEntry(key: string, value: string): boolean {
+  return SECRET_KEY.test(key) && value !== '';
+}
+
+/** The secret values a server's config carries (its `env` and `headers` entries that {@link isSecretEntry} names). */
+export function configSecretValues(config: { env?: Readonly<Record<string, string>> | undefined; headers?: Readonly<Record<string, string>> | undefined }): string[] {
+  return [config.env, config.headers].flatMap((values) => Object.entries(values ?? {}).filter(([k, v]) => isSecretEntry(k, v)).map(([, v]) => v));
+}
+
 /** A VS Code `inputs` entry: what to ask the user for `${input:id}`. */
 export const McpInput = z.looseObject({
   id: z.string().min(1),

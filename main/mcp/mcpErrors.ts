@@ -7,9 +7,13 @@ import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
 import { scrubSecrets } from '../scrubSecrets.ts';
 import { errorMessage } from '../errors.ts';
 
-/** A failed call, clean at birth: key shapes and payloads are scrubbed from its words here (a server's error or stderr may echo them). */
-export function failed(failure: McpFailureCode, text: string): McpToolOutcome {
-  return { ok: false, text: scrubSecrets(text), images: [], files: [], notes: [], failure };
+/**
+ * A failed call, clean at birth: the server's own secret values (`known`: its config's tokens and
+ * headers, the inputs it was given), key shapes and payloads are scrubbed from its words here — a
+ * server's error or stderr may echo them, and a config given on the command line is in no settings.
+ */
+export function failed(failure: McpFailureCode, text: string, known: readonly string[] = []): McpToolOutcome {
+  return { ok: false, text: scrubSecrets(text, known), images: [], files: [], notes: [], failure };
 }
 
 export function seconds(ms: number): string {

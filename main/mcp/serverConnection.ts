@@ -10,9 +10,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { substituteInputs, type McpServerConfig } from '../../common/mcpConfig.ts';
+import { configSecretValues, substituteInputs, type McpServerConfig } from '../../common/mcpConfig.ts';
 import { abortable } from '../abortable.ts';
-import type { McpToolOutcome } from './binaryCapture.ts';
+import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
 import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
 import { describeError, errorLine, failed, seconds } from './mcpErrors.ts';
 import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
@@ -24,6 +24,7 @@ import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotif
 import { OutputSchemas } from './outputSchemas.ts';
 import { claimedTitle } from './namespacedName.ts';
 import { errorMessage } from '../errors.ts';
+import { scrubSecrets } from '../scrubSecrets.ts';
 
 // Loose on purpose: the SDK's strict schema would reject a whole result for one malformed
 // block (or atob() a 7 MB string just to validate it); binary capture judges blocks itself.
@@ -71,12 +72,23 @@ export class ServerConnection {
   /** The sign-in for this server, once one was needed (a later request may need it again: step-up). */
   #signIn: McpSignIn | undefined;
   readonly #outputSchemas = new OutputSchemas();
+  /** This server's own secrets (its config's tokens and headers, the inputs it was given): scrubbed from every error made here. */
+  #secrets: string[];
 
   constructor(name: string, config: McpServerConfig, opts: HubOptions) {
     this.name = name;
     this.config = config;
     this.#opts = opts;
     this.#state = config.disabled ? 'disabled' : 'idle';
+    this.#secrets = configSecretValues(config);
+  }
+
+  #failed(failure: McpFailureCode, text: string): McpToolOutcome {
+    return failed(failure, text, this.#secrets);
+  }
+
+  #log(line: string): void {
+    this.#opts.log?.(scrubSecrets(line, this.#secrets));
   }
 
   /** Every state change is announced (the hub coalesces them into one status event). */
@@ -159,7 +171,7 @@ export class ServerConnection {
       return client;
     } catch (error) {
       await new Promise((resolve) => setImmediate(resolve)); // let the last stderr lines arrive
-      const message = `MCP server "${this.name}" could not start: ${describeError(error, this.#lastError)}${this.#stderrTail()}`;
+      const message = scrubSecrets(`MCP server "${this.name}" could not start: ${describeError(error, this.#lastError)}${this.#stderrTail()}`, this.#secrets);
       await this.#discard(this.#client);
       this.#client = undefined;
       this.#transport = undefined;
@@ -168,7 +180,7 @@ export class ServerConnection {
       this.instructions = undefined;
       this.#message = message;
       this.#failedAt = Date.now();
-      this.#opts.log?.(message);
+      this.#log(message);
       if (!this.#final) this.#opts.onFailure?.(this.status());
       throw new Error(message, { cause: error });
     }
@@ -183,6 +195,7 @@ export class ServerConnection {
       if (value === undefined) throw new Error(`it needs a value for \${input:${id}}${this.#opts.inputHint ? ` (${this.#opts.inputHint(id)})` : ''}`);
       values.set(id, value);
     }
+    this.#secrets = [...configSecretValues(this.config), ...values.values()];
     return substituteInputs(this.config, values);
   }
 
@@ -193,7 +206,7 @@ export class ServerConnection {
       this.#lastError = error.message;
       const line = errorLine(error.message);
       // A streamable-HTTP attempt that falls back to legacy SSE says so in one line of its own.
-      if (line && !this.#probing) this.#opts.log?.(`mcp ${this.name}: ${line}`);
+      if (line && !this.#probing) this.#log(`mcp ${this.name}: ${line}`);
     };
     client.onclose = () => this.#onClose(client);
     this.#client = client;
@@ -236,7 +249,7 @@ export class ServerConnection {
       } catch (error) {
         await this.#discard(client);
         if (kind === 'http' && c.kind === 'http' && meansLegacySse(error)) {
-          this.#opts.log?.(`mcp ${this.name}: streamable HTTP answered ${(error as StreamableHTTPError).code}; trying the legacy SSE transport`);
+          this.#log(`mcp ${this.name}: streamable HTTP answered ${(error as StreamableHTTPError).code}; trying the legacy SSE transport`);
           kind = 'sse';
           continue;
         }
@@ -293,7 +306,7 @@ export class ServerConnection {
       else return true;
       return false;
     });
-    this.#outputSchemas.compile(offered, (line) => this.#opts.log?.(`mcp ${this.name}: ${line}`));
+    this.#outputSchemas.compile(offered, (line) => this.#log(`mcp ${this.name}: ${line}`));
     this.tools = offered;
     this.hidden = hidden;
     this.#toolsStale = false;
@@ -305,8 +318,8 @@ export class ServerConnection {
     this.#needsRestart = true;
     if (this.#state === 'starting') return; // #start reports it
     this.#setState('crashed');
-    this.#message = `the server's connection closed${this.#lastError ? ` (${this.#lastError})` : ''}; it will be restarted on next use`;
-    this.#opts.log?.(`mcp ${this.name}: ${this.#message}${this.#stderrTail()}`);
+    this.#message = scrubSecrets(`the server's connection closed${this.#lastError ? ` (${this.#lastError})` : ''}; it will be restarted on next use`, this.#secrets);
+    this.#log(`mcp ${this.name}: ${this.#message}${this.#stderrTail()}`);
     this.#opts.onFailure?.(this.status());
   }
 
@@ -340,10 +353,10 @@ export class ServerConnection {
     try {
       client = await this.ensure(options.signal, { respectBackoff: false });
     } catch (error) {
-      if (options.signal?.aborted) return failed('aborted', `The call to ${origin} was cancelled before the server was ready.`);
-      return failed(this.#state === 'closed' ? 'closed' : 'server-unavailable', errorMessage(error));
+      if (options.signal?.aborted) return this.#failed('aborted', `The call to ${origin} was cancelled before the server was ready.`);
+      return this.#failed(this.#state === 'closed' ? 'closed' : 'server-unavailable', errorMessage(error));
     }
-    if (this.config.disabledTools.includes(tool)) return failed('unknown-tool', `The tool ${origin} is disabled in the configuration of MCP server "${this.name}".`);
+    if (this.config.disabledTools.includes(tool)) return this.#failed('unknown-tool', `The tool ${origin} is disabled in the configuration of MCP server "${this.name}".`);
     const timeout = options.timeoutMs ?? this.config.timeoutMs ?? this.#opts.defaultTimeoutMs;
     const requestOptions = {
       timeout,
@@ -373,11 +386,11 @@ export class ServerConnection {
       ...(options.imageTarget ? { imageTarget: options.imageTarget } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.#outputSchemas.check(tool, origin, raw, outcome, this.#opts.log && ((line) => this.#opts.log?.(`mcp ${this.name}: ${line}`)));
+    return this.#outputSchemas.check(tool, origin, raw, outcome, this.#opts.log && ((line) => this.#log(`mcp ${this.name}: ${line}`)));
   }
 
   async #callFailure(error: unknown, client: Client, origin: string, timeout: number, signal: AbortSignal | undefined): Promise<McpToolOutcome> {
-    if (signal?.aborted) return failed('aborted', `The call to ${origin} was cancelled.`);
+    if (signal?.aborted) return this.#failed('aborted', `The call to ${origin} was cancelled.`);
     const code = error instanceof McpError ? error.code : undefined;
     if (code === ErrorCode.RequestTimeout) {
       // A server that does not answer may be wedged: replace it on next use.
@@ -388,22 +401,22 @@ export class ServerConnection {
       }
       // The SDK's total-timeout error carries maxTotalTimeout in its data; an idle timeout does not.
       const total = hasTotalTimeout(error) ? ` (total limit ${seconds(timeout * 10)})` : '';
-      return failed('timeout', `The MCP tool ${origin} did not answer within ${seconds(timeout)}${total}; the call was abandoned and server "${this.name}" will be restarted on its next use.`);
+      return this.#failed('timeout', `The MCP tool ${origin} did not answer within ${seconds(timeout)}${total}; the call was abandoned and server "${this.name}" will be restarted on its next use.`);
     }
     // Closed under the call (ConnectionClosed), or never connected (the SDK's request has no transport).
     if (code === ErrorCode.ConnectionClosed || client.transport === undefined) {
       await new Promise((resolve) => setImmediate(resolve)); // stderr of a dying process
       const why = this.#stopping ?? this.#lastError;
-      return failed(
+      return this.#failed(
         'server-crashed',
         `MCP server "${this.name}" stopped while running ${origin}${why ? ` (${why})` : ' (the process exited)'}${this.#stderrTail()}. It will be restarted on next use.`,
       );
     }
     if (error instanceof StreamableHTTPError || error instanceof UnauthorizedError || (error instanceof TypeError && /fetch/i.test(error.message))) {
       this.#needsRestart = true; // a new session next time (the server may have restarted)
-      return failed('server-unavailable', `MCP server "${this.name}" could not be reached while calling ${origin}: ${describeError(error, undefined)}`);
+      return this.#failed('server-unavailable', `MCP server "${this.name}" could not be reached while calling ${origin}: ${describeError(error, undefined)}`);
     }
-    return failed('protocol', `The MCP tool ${origin} failed: ${errorMessage(error)}`);
+    return this.#failed('protocol', `The MCP tool ${origin} failed: ${errorMessage(error)}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { isSecretEntry } from '../../common/mcpConfig.ts';
 import type { McpServerEntry, Settings, SettingsPatch } from '../../common/settings.ts';
 
 /**
@@ -6,7 +7,6 @@ import type { McpServerEntry, Settings, SettingsPatch } from '../../common/setti
  * back keeps the stored value, so editing one server never wipes another's token.
  */
 export const MASK = '••••••••';
-const SECRET_LOOKING = /key|token|secret|passw|auth|cookie|credential|session/i;
 const FIELDS = ['env', 'headers'] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -25,12 +25,11 @@ function mapServer(config: McpServerEntry, f: (field: Field, key: string, value:
   return out;
 }
 
-const isSecret = (key: string, value: string) => SECRET_LOOKING.test(key) && value !== '';
 
 export function maskSettings(settings: Settings): Settings {
   const mcpServers: Settings['mcpServers'] = {};
   for (const [name, config] of Object.entries(settings.mcpServers)) {
-    mcpServers[name] = mapServer(config, (_field, k, v) => (isSecret(k, v) ? MASK : v));
+    mcpServers[name] = mapServer(config, (_field, k, v) => (isSecretEntry(k, v) ? MASK : v));
   }
   return { ...settings, mcpServers };
 }
@@ -51,7 +50,7 @@ export function mcpSecretValues(settings: Settings): string[] {
   const out: string[] = [];
   for (const config of Object.values(settings.mcpServers)) {
     mapServer(config, (_field, k, v) => {
-      if (isSecret(k, v)) out.push(v);
+      if (isSecretEntry(k, v)) out.push(v);
       return v;
     });
   }
