@@ -12,7 +12,7 @@ import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../scrubSecrets.ts';
 import type { ToolRegistry } from '../tools/tool.ts';
 import type { StoredUserMessage } from './conversation.ts';
-import type { ConversationStore } from './conversationStore.ts';
+import { NotStoredError, type ConversationStore } from './conversationStore.ts';
 import { ConversationBusyError, type ConversationLock } from './conversationLock.ts';
 import { recoverUnfinishedTurn } from './recoverTurn.ts';
 import type { ToolApprover } from './toolApproval.ts';
@@ -208,10 +208,13 @@ export class ChatEngine {
       createdAt: now(),
     };
     conversation.messages.push(userMessage);
-    await deps.conversations.save(conversation);
+    // A data folder that cannot be written does not stop the answer: the person reads it as it
+    // streams, and the last save below says it was not stored (the CLI: after the answer, exit 5).
+    await deps.conversations.save(conversation).catch(unlessNotStored);
 
     const turn = new TurnLoop(conversation, request, seer, deps, emit, signal);
     let outcome: TurnOutcome;
+    let notStored: NotStoredError | undefined;
     try {
       if (seer && seer !== request.chat && attached.length) {
         userMessage.descriptions = {};
@@ -236,7 +239,11 @@ export class ChatEngine {
     } finally {
       turn.close();
       turn.retract();
-      await deps.conversations.save(conversation);
+      notStored = await deps.conversations.save(conversation).then(() => undefined, unlessNotStored);
+    }
+    if (notStored) {
+      emit({ type: 'error', code: notStored.code, message: notStored.message });
+      outcome = { status: outcome.status === 'cancelled' ? 'cancelled' : 'failed', conversationId: conversation.id, text: outcome.text, error: { code: notStored.code, message: notStored.message } };
     }
     emit({ type: 'done', conversationId: conversation.id, text: outcome.text });
     return outcome;
@@ -252,6 +259,12 @@ export class ChatEngine {
     const own = { ...target, ...(shown ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
     return abortable(this.#deps.intake.admit(ref, own, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
   }
+}
+
+/** A save's NotStoredError is returned (the turn goes on); anything else still throws. */
+function unlessNotStored(error: unknown): NotStoredError {
+  if (error instanceof NotStoredError) return error;
+  throw error;
 }
 
 /** The model that looks at images this turn: the chat model if it sees, else the helper. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsAtomic.ts';
+import { writeProblem } from './writeProblem.ts';
 import type { ConversationSummary } from '../../common/ipc.ts';
 import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
 import { acquireLock, type ConversationLock, type LockOptions } from './conversationLock.ts';
@@ -49,8 +50,14 @@ export class ConversationStore {
     const valid = Conversation.parse(conversation);
     valid.updatedAt = new Date().toISOString();
     conversation.updatedAt = valid.updatedAt;
-    await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.fileOf(valid.id), JSON.stringify(valid, null, 1));
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await writeFileAtomic(this.fileOf(valid.id), JSON.stringify(valid, null, 1));
+    } catch (error) {
+      const problem = await writeProblem(error, this.dir);
+      if (problem) throw new NotStoredError(`Conversation ${valid.id} could not be stored: ${problem}. Glance needs a data folder it may write.`);
+      throw error;
+    }
   }
 
   async list(): Promise<ConversationSummary[]> {
@@ -135,4 +142,9 @@ export class StorageError extends Error {
     super(message);
     this.name = 'StorageError';
   }
+}
+
+/** A save that failed because the data directory cannot be written (read-only, no permission, full). */
+export class NotStoredError extends StorageError {
+  readonly code = 'not-stored';
 }

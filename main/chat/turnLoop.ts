@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NotStoredError } from './conversationStore.ts';
 import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { estimateTextTokens } from '../../common/tokens.ts';
@@ -97,7 +98,10 @@ export class TurnLoop {
       }
       await this.#runTools(calls, tools);
       if (this.#closed) throw new ProviderError('cancelled', 'Stopped.');
-      await this.#deps.conversations.save(this.#conversation);
+      // Not writable: the turn goes on, and the engine's last save reports it.
+      await this.#deps.conversations.save(this.#conversation).catch((error: unknown) => {
+        if (!(error instanceof NotStoredError)) throw error;
+      });
     }
   }
 

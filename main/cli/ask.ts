@@ -132,7 +132,8 @@ export const askCommand = {
         case 'cancelled':
           return stopped.by === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
         default:
-          return outcome.error?.code === 'conversation-not-found' ? EXIT.usage : EXIT.modelFailed;
+          // not-stored: the answer was printed in full, but the data folder cannot be written.
+          return outcome.error?.code === 'conversation-not-found' ? EXIT.usage : outcome.error?.code === 'not-stored' ? EXIT.storage : EXIT.modelFailed;
       }
     } finally {
       process.off('SIGINT', onSigint);

@@ -1,7 +1,9 @@
 // A stored conversation whose file is damaged: `glance ask --conversation ID` (a real process)
-// says so in a line and exits 5, leaving the file as it was.
+// says so in a line and exits 5, leaving the file as it was. A data folder on a read-only file
+// system: the answer is printed in full first, then one line, exit 5. Root ignores chmod, so the
+// folder is a tmpfs remounted read-only in a mount namespace of the child's own (`unshare -m`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,5 +48,40 @@ describe('crash paths print a line, not a stack (issue 30 item 9)', () => {
     expect(err).toMatch(new RegExp(`Conversation ${id} cannot be read: its file is damaged`));
     expect(err).not.toMatch(/^\s+at /m);
     expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+});
+
+/** Whether this machine lets the test make a read-only mount of its own (root, or user namespaces). */
+function readOnlyMountWorks(): boolean {
+  const probe = spawnSync('unshare', ['-m', 'sh', '-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && mount -o remount,ro "$d" && ! touch "$d/x" 2>/dev/null'], { stdio: 'ignore' });
+  return probe.status === 0;
+}
+const canMount = readOnlyMountWorks();
+if (!canMount) console.log('[storage] skipped the read-only data folder test: `unshare -m` with a tmpfs mount is not allowed here');
+
+describe('a new ask on a read-only data folder (issue 30 item 9)', () => {
+  it.skipIf(!canMount)('the streamed answer reaches stdout in full, then one plain line on stderr, exit 5', { timeout: 60_000 }, async () => {
+    const answer = 'Every word of this answer reaches the person, stored or not.';
+    server.script({ text: answer });
+    const ro = await mkdtemp(join(tmpdir(), 'glance-ro-'));
+    const cli = [process.execPath, join(REPO, 'main/cli/main.ts'), 'ask', 'hello', '--model', 'llava-seer', '--data-dir', join(ro, 'data')].map((a) => `'${a}'`).join(' ');
+    const child = spawn('unshare', ['-m', 'sh', '-c', `mount -t tmpfs -o size=4m tmpfs '${ro}' && mkdir '${ro}/data' && mount -o remount,ro '${ro}' && exec ${cli}`], {
+      env: { ...process.env, OLLAMA_HOST: server.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const order: ['out' | 'err', string][] = [];
+    child.stdout.on('data', (c: Buffer) => void order.push(['out', c.toString('utf8')]));
+    child.stderr.on('data', (c: Buffer) => void order.push(['err', c.toString('utf8')]));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    await rm(ro, { recursive: true, force: true });
+    const out = order.filter(([k]) => k === 'out').map(([, t]) => t).join('');
+    const err = order.filter(([k]) => k === 'err').map(([, t]) => t).join('');
+    expect(code).toBe(5);
+    expect(out).toBe(`${answer}\n`);
+    expect(err).toMatch(/^\nglance: Conversation [\w-]+ could not be stored: cannot write .*glance-ro-\w+\/data \(a read-only file system\)\. Glance needs a data folder it may write\.\n$/);
+    expect(err).not.toMatch(/^\s+at /m);
+    // The answer was on stdout before the error was written.
+    const firstErr = order.findIndex(([k, t]) => k === 'err' && t.includes('could not be stored'));
+    expect(order.slice(0, firstErr).filter(([k]) => k === 'out').map(([, t]) => t).join('')).toContain(answer);
   });
 });
