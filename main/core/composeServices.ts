@@ -242,6 +242,8 @@ const REDACT_OCR_TIMEOUT_MS = 90_000;
 function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const attachments = new FileAttachmentStore(options.dataDir);
+  // Bytes a killed process left without a record (issue 30 item 9); close() waits for it.
+  const swept = attachments.sweepOrphans().catch(() => 0);
   // Text blocks only, on one tesseract worker per core, blocks already read not read again.
   const ocr = new RememberingReader(options.ocr ?? new RegionReader(new ReaderPool(() => new TesseractReader())));
   const intake = new ImageIntake({
@@ -269,5 +271,9 @@ function createCore(options: CoreOptions): GlanceCore {
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(privacy ? { redactFor: (id: string) => privacy().conversations[id] } : {}),
   });
-  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close: () => ocr.close() };
+  const close = async () => {
+    await swept;
+    await ocr.close();
+  };
+  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close };
 }

@@ -20,6 +20,10 @@ const DERIVED_KEY = /^[a-z0-9-]{1,80}$/;
 
 /** A directory changed less than this long ago may change again within its mtime's tick: its records are read from disk. */
 const RECORDS_SETTLED_MS = 1000;
+/** A file with no record younger than this may be another process's put in flight. */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+/** writeFileAtomic's temp name: `.<name>.<pid>.<hex>.tmp`. */
+const TEMP_FILE = /^\..+\.\d+\.[a-f0-9]{8}\.tmp$/;
 /** Records kept in memory at most (about 1 KB each); the oldest read goes first. */
 const RECORDS_KEPT = 4096;
 
@@ -238,6 +242,41 @@ export class FileAttachmentStore implements AttachmentStore {
       if (!SHA256.test(sha) || keep.has(sha)) continue;
       await rm(join(this.originalsDirectory, name), { force: true });
       if (!name.endsWith('.derived.json')) removed++;
+    }
+    return removed;
+  }
+
+  /**
+   * A kill while storing leaves bytes with no record: a payload written before its `.json`, a
+   * writer's temp file, an original no record names. Run as the store starts (createCore); only
+   * files older than `graceMs` go, so another process's put in flight is left alone. Answers how
+   * many files went.
+   */
+  async sweepOrphans(graceMs = ORPHAN_GRACE_MS): Promise<number> {
+    const names = await readdir(this.directory).catch(() => [] as string[]);
+    const records = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
+    const cutoff = this.#now().getTime() - graceMs;
+    const old = async (path: string) => {
+      const s = await stat(path).catch(() => undefined);
+      return s?.isFile() === true && s.mtimeMs < cutoff;
+    };
+    let removed = 0;
+    const drop = async (path: string) => {
+      if (!(await old(path))) return;
+      await rm(path, { force: true });
+      removed++;
+    };
+    for (const name of names) {
+      const payload = /^([a-f0-9]{16,64})\.([a-z]+)$/.exec(name);
+      if ((payload && payload[2] !== 'json' && !records.has(payload[1]!)) || TEMP_FILE.test(name)) await drop(join(this.directory, name));
+    }
+    const originals = await readdir(this.originalsDirectory).catch(() => [] as string[]);
+    if (originals.length) {
+      const named = new Set((await this.list()).flatMap((info) => (info.original ? [info.original.sha256] : [])));
+      for (const name of originals) {
+        const sha = name.slice(0, 64);
+        if (TEMP_FILE.test(name) || (SHA256.test(sha) && !named.has(sha))) await drop(join(this.originalsDirectory, name));
+      }
     }
     return removed;
   }

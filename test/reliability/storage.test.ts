@@ -4,10 +4,12 @@
 // folder is a tmpfs remounted read-only in a mount namespace of the child's own (`unshare -m`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
+import { testServices } from '../support/testServices.ts';
+import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -83,5 +85,38 @@ describe('a new ask on a read-only data folder (issue 30 item 9)', () => {
     // The answer was on stdout before the error was written.
     const firstErr = order.findIndex(([k, t]) => k === 'err' && t.includes('could not be stored'));
     expect(order.slice(0, firstErr).filter(([k]) => k === 'out').map(([, t]) => t).join('')).toContain(answer);
+  });
+});
+
+describe('bytes a killed put left without a record (issue 30 item 9)', () => {
+  it('are swept when the store starts, after a grace period; recorded attachments and fresh files stay', { timeout: 60_000 }, async () => {
+    const dataDir = join(dir, 'orphans');
+    const chart = join(dir, 'chart.png');
+    await writeFile(chart, await makeBarChart());
+    server.script({ text: 'a chart' });
+    // Not spawnSync: the fixture model server answers from this process.
+    const first = spawn(process.execPath, [join(REPO, 'main/cli/main.ts'), 'ask', 'look', '--attach', chart, '--model', 'llava-seer', '--vision', 'yes', '--data-dir', dataDir], { env: { ...process.env, OLLAMA_HOST: server.url }, stdio: 'ignore' });
+    expect(await new Promise((done) => first.on('close', done))).toBe(0);
+    const store = join(dataDir, 'attachments');
+    const kept = (await readdir(store)).filter((n) => n !== 'originals').sort();
+    const keptOriginals = (await readdir(join(store, 'originals'))).sort();
+    expect(kept.some((n) => n.endsWith('.json'))).toBe(true);
+    // What a kill between the payload's and the record's writes leaves, and a killed writer's temp files.
+    const payload = kept.find((n) => !n.endsWith('.json'))!;
+    const hour = new Date(Date.now() - 3_600_000);
+    const orphans = [join(store, 'ab'.repeat(8) + '.png'), join(store, `.${'cd'.repeat(8)}.json.4242.0badf00d.tmp`), join(store, 'originals', 'ef'.repeat(32) + '.png')];
+    for (const path of orphans) {
+      await copyFile(join(store, payload), path);
+      await utimes(path, hour, hour);
+    }
+    const fresh = join(store, '12'.repeat(8) + '.png');
+    await copyFile(join(store, payload), fresh);
+
+    await testServices({ dataDir }).close();
+    for (const path of orphans) await expect(access(path)).rejects.toThrow();
+    await access(fresh);
+    await rm(fresh);
+    expect((await readdir(store)).filter((n) => n !== 'originals').sort()).toEqual(kept);
+    expect((await readdir(join(store, 'originals'))).sort()).toEqual(keptOriginals);
   });
 });
