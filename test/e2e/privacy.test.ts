@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ocr } from '../fixtures/ocr.ts';
 import { readable, secretScreen } from '../fixtures/secretScreens.ts';
+import { seriousFindings } from './axe.ts';
 import { chatSuite, finished, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -67,6 +68,7 @@ describe('privacy in the chat window', () => {
     const region = dialog.getByRole('listitem', { name: 'jwt' });
     expect(await region.textContent()).toMatch(/jwt \(jwt\)/);
     await shot('privacy-what-the-model-gets');
+    expect(await seriousFindings(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     await messageBox(page).fill('What is on this screen?');
