@@ -25,6 +25,12 @@ export type ImageRefusal = { ok: false; code: ImageRefusalCode; message: string 
 export const ImageMime = z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 export type ImageMime = z.infer<typeof ImageMime>;
 
+/**
+ * Pixels before any encoding: 8-bit sRGB, three channels, rows packed (a screen capture straight
+ * from the grab). The door fits a model's copy from them and encodes the lossless original after.
+ */
+export type RawFrame = { data: Uint8Array; width: number; height: number; channels: 3 };
+
 /** What an image was before normalisation. */
 const SourceImageInfo = z.object({
   mime: z.string(),

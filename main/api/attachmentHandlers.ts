@@ -107,16 +107,24 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       try {
         // Under the pointer: the window there is found with the same capture, so "This window" cuts it
         // later from these pixels (nothing is captured once a Glance window shows).
-        shot = await deps.capturer.capture(display === 'under-cursor' || display === 'all' ? display : { display: display.id }, { windowUnderPointer: display === 'under-cursor' });
+        // Raw pixels where the backend has them: the door fits the model's copy from them and
+        // encodes the lossless original after, so no PNG is made ahead of the request.
+        const which = display === 'under-cursor' || display === 'all' ? display : { display: display.id };
+        const options = { windowUnderPointer: display === 'under-cursor' };
+        shot = deps.capturer.captureFrame ? await deps.capturer.captureFrame(which, options) : await deps.capturer.capture(which, options);
       } finally {
         restore();
       }
       if (!shot.ok) return fail(shot.code, shot.message);
-      const name = screenshotName(shot.capture.display.name);
+      const { capture } = shot;
+      const name = screenshotName(capture.display.name);
       // The windows on it go too: an excluded app's (a password manager) is filled before OCR.
-      const result = await services.intake.admit({ source: shot.capture.png, name, origin: 'screenshot', requestedBy: 'user', pixelRatio: shot.capture.display.scaleFactor, ...doorWindows(shot.capture) }, target, 'user');
+      const input = { name, origin: 'screenshot', requestedBy: 'user' as const, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) };
+      const result = await services.intake.admit('frame' in capture ? { ...input, frame: capture.frame } : { ...input, source: capture.png }, target, 'user');
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
       if (!result.ok) return fail(result.code, result.message);
+      // The original is written while the ask window opens; if the disk refuses it, say so (the bytes stay in memory).
+      void result.originalKept?.then((kept) => !kept.ok && services.log(`capture: ${kept.message}`));
       const under = shot.capture.underPointer;
       return ok({ ...result.attachment, ...(under ? { underPointer: { ...capturedWindowName(under), region: under.region } } : {}) });
     },

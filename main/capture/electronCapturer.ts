@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
 import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
-import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
+import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, FrameResult, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
 import { abortable } from '../abortable.ts';
 
 type ElectronCapturerDeps = {
@@ -165,6 +165,14 @@ export class FallbackCapturer implements ScreenCapturer {
 
   async capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult> {
     const first = await this.#primary.capture(target, options);
+    if (first.ok || first.code !== 'capture-unavailable') return first;
+    const second = await this.#fallback.capture(target, options);
+    return second.ok ? second : { ...second, message: `${second.message} (${first.message})` };
+  }
+
+  /** Raw pixels from the primary; the fallback answers with its PNG capture. */
+  async captureFrame(target: CaptureTarget, options?: CaptureOptions): Promise<FrameResult> {
+    const first = this.#primary.captureFrame ? await this.#primary.captureFrame(target, options) : await this.#primary.capture(target, options);
     if (first.ok || first.code !== 'capture-unavailable') return first;
     const second = await this.#fallback.capture(target, options);
     return second.ok ? second : { ...second, message: `${second.message} (${first.message})` };

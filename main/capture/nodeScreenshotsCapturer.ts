@@ -9,7 +9,7 @@
 // - It finds monitors through X (RandR monitors that have an output: every real monitor),
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { desktopLayout, displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
 import type {
   Capture,
@@ -20,6 +20,8 @@ import type {
   CaptureTarget,
   CursorLocator,
   DisplayInfo,
+  FrameCapture,
+  FrameResult,
   ScreenCapturer,
   WindowInfo,
 } from './screenCapturer.ts';
@@ -27,6 +29,7 @@ import { probeX11Display } from './x11Pointer.ts';
 import { abortable } from '../abortable.ts';
 import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
 import { errorText } from '../errors.ts';
+import type { RawFrame } from '../../common/images.ts';
 
 type NativeModule = { Monitor: { all(): NativeMonitor[] }; Window: { all(): NativeWindow[] } };
 
@@ -49,6 +52,9 @@ export type NodeScreenshotsCapturerOptions = {
 };
 
 type Monitors = { displays: DisplayInfo[]; natives: Map<string, NativeMonitor> };
+/** What a capture hands over: a PNG (capture), or the pixels left raw (captureFrame). */
+type Mode = 'png' | 'frame';
+type AnyResult = { ok: true; capture: Capture | FrameCapture } | CaptureFailure;
 
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const; // fast: the chokepoint re-encodes anyway
 
@@ -85,11 +91,20 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   }
 
   async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
+    return (await this.#timed(target, options, 'png')) as CaptureResult;
+  }
+
+  /** The capture without its PNG: RGB pixels as the grab left them (the alpha, always opaque, dropped). */
+  async captureFrame(target: CaptureTarget, options: CaptureOptions = {}): Promise<FrameResult> {
+    return this.#timed(target, options, 'frame');
+  }
+
+  async #timed(target: CaptureTarget, options: CaptureOptions, mode: Mode): Promise<AnyResult> {
     const timeoutMs = this.#options.timeoutMs ?? 15_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      return await abortable(this.#capture(target, options, signal), signal);
+      return await abortable(this.#capture(target, options, signal, mode), signal);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (timeout.aborted) {
@@ -99,7 +114,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     }
   }
 
-  async #capture(target: CaptureTarget, options: CaptureOptions, signal: AbortSignal): Promise<CaptureResult> {
+  async #capture(target: CaptureTarget, options: CaptureOptions, signal: AbortSignal, mode: Mode): Promise<AnyResult> {
     let region = options.region;
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
       if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
@@ -143,22 +158,20 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
         const display = chosen[0] as DisplayInfo;
         // The window list is read beside the pixels, not after: both describe the same moment.
         // Every window on it too: an excluded app's (a password manager) is filled before OCR.
-        const [shot, underPointer, listed] = await Promise.all([
-          this.#captureOne(display, natives.get(display.id) as NativeMonitor, region),
-          pointer && options.windowUnderPointer ? this.#windowUnder(pointer, display) : undefined,
-          this.listWindows(),
-        ]);
+        // One window list (Window.all(), ~11 ms on a 4K X desktop) serves both, read while the grab runs natively.
+        const [shot, listed] = await Promise.all([this.#captureOne(display, natives.get(display.id) as NativeMonitor, region, mode), this.listWindows()]);
+        const underPointer = pointer && options.windowUnderPointer ? underPointerIn(listed, pointer, display) : undefined;
         if (!shot.ok) return shot;
         const windows = windowsInCapture(listed, display, shot.capture.region);
         return { ok: true, capture: { ...shot.capture, ...(window ? { window } : {}), ...(underPointer && !region ? { underPointer } : {}), ...(windows.length ? { windows } : {}) } };
       }
-      return await this.#captureAll(chosen, natives, region);
+      return await this.#captureAll(chosen, natives, region, mode);
     } catch (error) {
       return this.#nativeFailure(error);
     }
   }
 
-  async #captureOne(display: DisplayInfo, monitor: NativeMonitor, region: CaptureRegion | undefined): Promise<CaptureResult> {
+  async #captureOne(display: DisplayInfo, monitor: NativeMonitor, region: CaptureRegion | undefined, mode: Mode): Promise<AnyResult> {
     let image: NativeImage = await monitor.captureImage();
     let fitted: CaptureRegion | undefined;
     if (region) {
@@ -168,12 +181,12 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       image = await image.crop(fitted.x, fitted.y, fitted.width, fitted.height);
     }
     const raw = await image.toRaw(this.#copyOutputData);
-    const png = await sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
-    return { ok: true, capture: capture(png, image.width, image.height, display, fitted) };
+    const pixels = await encoded(sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha(), mode, image.width, image.height);
+    return { ok: true, capture: capture(pixels, image.width, image.height, display, fitted) };
   }
 
   /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
-  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined): Promise<CaptureResult> {
+  async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, mode: Mode): Promise<AnyResult> {
     const { width, height, display: all, tiles } = desktopLayout(displays);
     const layers = await Promise.all(
       tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
@@ -192,14 +205,9 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       // composite() runs after extract() in sharp's pipeline: flatten first, then crop.
       canvas = sharp(await canvas.raw().toBuffer(), { raw: { width, height, channels: 4 } }).extract({ left: fitted.x, top: fitted.y, width: fitted.width, height: fitted.height });
     }
-    const png = await canvas.removeAlpha().png(PNG_OPTIONS).toBuffer();
-    return { ok: true, capture: capture(png, fitted?.width ?? width, fitted?.height ?? height, all, fitted) };
-  }
-
-  async #windowUnder(pointer: { x: number; y: number }, display: DisplayInfo) {
-    const found = windowAt(await this.listWindows(), pointer);
-    const region = found && windowRegion(found, display);
-    return found && region ? { app: found.app, title: found.title, region } : undefined;
+    const w = fitted?.width ?? width;
+    const h = fitted?.height ?? height;
+    return { ok: true, capture: capture(await encoded(canvas.removeAlpha(), mode, w, h), w, h, all, fitted) };
   }
 
   /** Where the pointer is; undefined when nobody can tell (then the primary display is the sensible guess). */
@@ -315,8 +323,23 @@ const MACOS_PERMISSION =
   'On macOS, Glance needs the Screen Recording permission: open System Settings → Privacy & Security → Screen & System Audio Recording, ' +
   'turn it on for Glance (for the command line, for your terminal app), then quit and reopen it.';
 
-function capture(png: Buffer, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture {
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height, display, ...(region ? { region } : {}), capturedAt: new Date().toISOString() };
+/**
+ * The pixels as the capture hands them over: a PNG, or raw RGB. Measured on a 4K editor screen
+ * (2026-12-04): the level-1 PNG straight from the grab's RGBA 33–41 ms; the alpha dropped in
+ * libvips 14 ms; a fit of those RGB pixels to 896² → JPEG 15 ms, where from RGBA it is 46–60 ms
+ * (sharp premultiplies an image with alpha before a resize; `premultiplied: true` is slower still).
+ */
+async function encoded(pipeline: Sharp, mode: Mode, width: number, height: number): Promise<{ png: Uint8Array } | { frame: RawFrame }> {
+  if (mode === 'png') return { png: bytes(await pipeline.png(PNG_OPTIONS).toBuffer()) };
+  return { frame: { data: bytes(await pipeline.raw().toBuffer()), width, height, channels: 3 } };
+}
+
+function bytes(b: Buffer): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+function capture(pixels: { png: Uint8Array } | { frame: RawFrame }, width: number, height: number, display: DisplayInfo, region: CaptureRegion | undefined): Capture | FrameCapture {
+  return { ...pixels, width, height, display, ...(region ? { region } : {}), capturedAt: new Date().toISOString() };
 }
 
 /**
@@ -343,6 +366,13 @@ function nativeWindows(list: NativeWindow[]): WindowInfo[] {
     }
   }
   return out;
+}
+
+/** The topmost window under the pointer, where it lies in a capture of `display`. */
+function underPointerIn(windows: readonly WindowInfo[], pointer: { x: number; y: number }, display: DisplayInfo) {
+  const found = windowAt(windows, pointer);
+  const region = found && windowRegion(found, display);
+  return found && region ? { app: found.app, title: found.title, region } : undefined;
 }
 
 function noWindow(query: string, windows: readonly WindowInfo[]): CaptureFailure {

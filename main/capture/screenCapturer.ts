@@ -3,6 +3,8 @@
 // Failures are values: a missing display, a refused permission or a bad region is something to
 // tell the user (or the model) in plain words, not an exception.
 
+import type { RawFrame } from '../../common/images.ts';
+
 /**
  * A monitor. x, y, width and height are in the desktop's logical coordinates (what Electron's
  * `screen` API and the cursor position use); scaleFactor maps them to device pixels, so a
@@ -67,6 +69,15 @@ export type Capture = {
 };
 
 type CaptureFailureCode = 'capture-unavailable' | 'permission-denied' | 'no-display' | 'no-window' | 'bad-region';
+
+/**
+ * A capture as raw pixels (captureFrame): the same facts as Capture, with the pixels not yet
+ * encoded. The hotkey hands these to the door, which fits the model's copy from them and encodes
+ * the lossless original after (the PNG is off the path to the model).
+ */
+export type FrameCapture = Omit<Capture, 'png'> & { frame: RawFrame };
+export type FrameResult = { ok: true; capture: FrameCapture | Capture } | CaptureFailure;
+
 export type CaptureFailure = { ok: false; code: CaptureFailureCode; message: string };
 export type CaptureResult = { ok: true; capture: Capture } | CaptureFailure;
 
@@ -88,6 +99,11 @@ export interface ScreenCapturer {
   listWindows(): Promise<WindowInfo[]>;
   /** Captures anew on every call (never cached). Rejects only when `signal` aborts. */
   capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult>;
+  /**
+   * The same capture with its pixels left raw (no PNG), for a caller that hands them straight to
+   * the door. Optional: a backend without it is asked for capture(); a fallback may answer with a PNG.
+   */
+  captureFrame?(target: CaptureTarget, options?: CaptureOptions): Promise<FrameResult>;
 }
 
 /** Where the pointer is, in the same logical coordinates as DisplayInfo; undefined if unknown. */

@@ -26,6 +26,8 @@ const ORPHAN_GRACE_MS = 10 * 60_000;
 const TEMP_FILE = /^\..+\.\d+\.[a-f0-9]{8}\.tmp$/;
 /** Records kept in memory at most (about 1 KB each); the oldest read goes first. */
 const RECORDS_KEPT = 4096;
+/** Originals kept in memory after their write failed (a 4K capture's PNG is 3–10 MB). */
+const UNWRITTEN_KEPT = 4;
 
 export class FileAttachmentStore implements AttachmentStore {
   readonly directory: string;
@@ -39,6 +41,10 @@ export class FileAttachmentStore implements AttachmentStore {
    * mtime. Opening a conversation reads one record per image; these make the second time free.
    */
   readonly #records = new Map<string, AttachmentInfo>();
+  /** Originals still being made or written for a stored payload (keepOriginal): original() waits for them. */
+  readonly #pending = new Map<string, Promise<AttachmentInfo>>();
+  /** Originals whose write failed, kept in memory (at most UNWRITTEN_KEPT): original() serves them and writes them again. */
+  readonly #unwritten = new Map<string, { data: Uint8Array; mime: string }>();
   #recordsStamp = Number.NaN;
   #stamping: Promise<number> | undefined;
 
@@ -196,11 +202,60 @@ export class FileAttachmentStore implements AttachmentStore {
   }
 
   /**
+   * Keeps `original` as the original of the stored payload `id` once its bytes are ready (a
+   * capture's PNG, encoded after the model's copy went out) and, with `derivedKey`, remembers the
+   * payload as that target's copy. original() waits for it meanwhile. Resolves with the record
+   * that names it; rejects when it could not be written, and then the bytes stay in memory
+   * (original() serves them and tries the write again), so nothing is lost while Glance runs.
+   */
+  keepOriginal(id: string, original: Promise<{ data: Uint8Array; mime: string }>, derivedKey?: string): Promise<AttachmentInfo> {
+    const run = original.then((bytes) => this.#writeOriginal(id, bytes, derivedKey));
+    this.#pending.set(id, run);
+    const settle = () => void (this.#pending.get(id) === run && this.#pending.delete(id));
+    run.then(settle, settle);
+    return run;
+  }
+
+  async #writeOriginal(id: string, bytes: { data: Uint8Array; mime: string }, derivedKey: string | undefined): Promise<AttachmentInfo> {
+    try {
+      const info = await this.info(id);
+      if (!info) throw new Error(`the attachment ${id} is no longer stored`);
+      const kept = await this.#putOriginal(bytes);
+      if (!kept) throw new Error(`an original of type ${bytes.mime} cannot be kept`);
+      if (info.original?.sha256 !== kept.sha256) {
+        info.original = kept;
+        await writeFileAtomic(this.#metaPath(id), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+      }
+      this.#unwritten.delete(id);
+      if (derivedKey) await this.rememberDerived(derivedKey, info);
+      return info;
+    } catch (error) {
+      this.#unwritten.delete(id);
+      this.#unwritten.set(id, bytes);
+      for (const oldest of this.#unwritten.keys()) {
+        if (this.#unwritten.size <= UNWRITTEN_KEPT) break;
+        this.#unwritten.delete(oldest);
+      }
+      throw error;
+    }
+  }
+
+  /**
    * The bytes this attachment was made from, exactly as they entered; undefined when none was
    * kept (records from before originals) or it is gone or damaged (a retention sweep, a disk).
+   * One still being kept (keepOriginal) is waited for.
    */
   async original(info: AttachmentInfo): Promise<StoredOriginal | undefined> {
-    const original = info.original;
+    const pending = this.#pending.get(info.id);
+    const kept = pending ? await pending.catch(() => undefined) : undefined;
+    const unwritten = this.#unwritten.get(info.id);
+    if (unwritten) {
+      const sha256 = createHash('sha256').update(unwritten.data).digest('hex');
+      // Written again now if the disk lets us; served from memory either way.
+      await this.#writeOriginal(info.id, unwritten, undefined).catch(() => undefined);
+      return { data: unwritten.data, mime: unwritten.mime, sha256 };
+    }
+    const original = info.original ?? kept?.original;
     if (!original) return undefined;
     if (original.sha256 === info.sha256) {
       const got = await this.get(info.id);
@@ -351,6 +406,7 @@ export function storesNothing(who: string): AttachmentStore {
     original: async () => undefined,
     derived: async () => undefined,
     rememberDerived: refuse,
+    keepOriginal: refuse,
     pathOf: () => {
       throw new Error(`${who} stores nothing`);
     },

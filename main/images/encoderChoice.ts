@@ -170,7 +170,7 @@ export async function encode(s: Sharp, mime: ImageMime, quality: number): Promis
  * Each band starts at a different 8-row phase of its stride: evenly spaced bands would land on
  * the same phase of a periodic layout (text lines every 24 px) and see only its gaps.
  */
-function sampleRows(raw: Raw): Raw {
+export function sampleRows(raw: Raw): Raw {
   if (sampledWhole(raw)) return raw;
   const rowBytes = raw.width * raw.channels;
   const bands: Buffer[] = [];

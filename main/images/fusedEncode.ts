@@ -31,9 +31,9 @@ import type { SniffedKind } from './sniff.ts';
 /** Compressed bytes per pixel (zlib level ≥ 2, 8-bit RGB/RGBA) from which a PNG fitted down is JPEG's (see the header). */
 const DENSE_BYTES_PER_PIXEL = 0.06;
 /** The same at zlib level 1 (a fast writer, Glance's own capture: flat screens reach 0.045 there), RGB only. */
-const DENSE_BYTES_PER_PIXEL_FAST = 0.12;
+export const DENSE_BYTES_PER_PIXEL_FAST = 0.12;
 
-type Plan = {
+export type Plan = {
   /** The format encoded in the decode's pipeline. */
   mime: ImageMime;
   reason: 'only-format' | 'lossy-source' | 'native-png' | 'dense-source';

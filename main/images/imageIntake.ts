@@ -7,11 +7,13 @@
 import { createHash } from 'node:crypto';
 import { capturedWindowName, imageExtension, type AttachmentInfo, type ImageRefusal } from '../../common/images.ts';
 import { displayName } from '../../common/fileNames.ts';
+import { errorText } from '../errors.ts';
 import { asText } from './blindText.ts';
 import { cropAttachment, type Crop, type Region } from './cropImage.ts';
 import { heicAsPng } from './heic.ts';
 import { describeFit } from './imageRule.ts';
-import { normaliseImage } from './normalise.ts';
+import { framePng, normaliseFrame } from './fitFrame.ts';
+import { normaliseImage, type NormalisedImage } from './normalise.ts';
 import { resolveSource } from './resolveSource.ts';
 import { sniffImage, type SniffedKind } from './sniff.ts';
 import type {
@@ -19,11 +21,14 @@ import type {
   AdmitTarget,
   Admitted,
   AttachmentStore,
+  FrameInput,
   ImageInput,
   ImageTarget,
   ImageTextReader,
   IntakeConfig,
   PixelStage,
+  StageRun,
+  PreparedImage,
   PrepareResult,
   StoredImageRef,
 } from './types.ts';
@@ -94,9 +99,9 @@ export class ImageIntake {
    */
   admit(input: ImageInput, target: AdmitTarget, purpose: 'check', options?: AdmitOptions): Promise<PrepareResult>;
   admit(input: StoredImageRef, target: AdmitTarget | undefined, purpose: 'read', options?: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused>;
-  admit(input: ImageInput | StoredImageRef, target: AdmitTarget, purpose: 'user' | 'tool' | 'capture', options?: AdmitOptions): Promise<Admitted | ImageRefusal>;
+  admit(input: ImageInput | FrameInput | StoredImageRef, target: AdmitTarget, purpose: 'user' | 'tool' | 'capture', options?: AdmitOptions): Promise<Admitted | ImageRefusal>;
   async admit(
-    input: ImageInput | StoredImageRef,
+    input: ImageInput | FrameInput | StoredImageRef,
     target: AdmitTarget | undefined,
     purpose: AdmitPurpose,
     options: AdmitOptions & { region?: Region } = {},
@@ -110,9 +115,17 @@ export class ImageIntake {
    * THE gate, `tryAttachImage` (architecture §3 "Gate"): capability first, then resolve, sniff, guard, the pixel stage,
    * fit and encode, then the store. Every refusal is a value in plain words.
    */
-  async #tryAttachImage(input: ImageInput | StoredImageRef, target: AdmitTarget, purpose: Exclude<AdmitPurpose, 'read'>, signal: AbortSignal | undefined): Promise<Admitted | PrepareResult | Refused> {
+  async #tryAttachImage(
+    given: ImageInput | FrameInput | StoredImageRef,
+    target: AdmitTarget,
+    purpose: Exclude<AdmitPurpose, 'read'>,
+    signal: AbortSignal | undefined,
+  ): Promise<Admitted | PrepareResult | Refused> {
     // The gate first: nothing is read for a model that cannot see. MCP results are kept regardless.
     const refusal = purpose !== 'capture' && isModel(target) ? visionRefusal(target) : undefined;
+    if ('frame' in given && !refusal && purpose !== 'capture' && purpose !== 'check' && isModel(target)) return this.#admitFrame(given, target, signal);
+    // Anywhere else a frame is what its PNG would be (a blind model's OCR, an MCP capture).
+    const input = 'frame' in given ? await asPngInput(given) : given;
     if (refusal) {
       // The one place that decides to read an image as text for a blind model (architecture §5).
       if (purpose === 'user' && refusal.code === 'model-blind' && this.#readText && isModel(target)) {
@@ -177,24 +190,39 @@ export class ImageIntake {
     const kind: { kind: SniffedKind; mime: string } = staged ? { kind: 'png', mime: 'image/png' } : sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed;
     const normalised = await normaliseImage(pixels, kind, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
-    const name = displayName(input.name ?? resolved.name ?? '');
-    const image = { ...normalised.image, source: { ...normalised.image.source, bytes: resolved.data.byteLength, ...(input.pixelRatio ? { pixelRatio: input.pixelRatio } : {}) } };
-    const fit = describeFit(image.source, image, profile, input.pixelRatio);
-    return {
-      ok: true,
-      image: {
-        ...image,
-        ...fit,
-        ...(staged?.redactions?.length || staged?.shown?.length ? { redactions: staged.redactions ?? [], ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
-        ...(staged?.shown?.length ? { shownOnRequest: staged.shown } : {}),
-        ...(unchecked ? { uncheckedOnRequest: true as const } : {}),
-        name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
-        ...(input.window ? { window: capturedWindowName(input.window) } : {}),
-        ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
-        // Kept as they came (architecture §3 "Store"): the model gets the derived copy above.
-        original: { data: resolved.data, mime: sniffed.mime },
-      },
-    };
+    // Kept as they came (architecture §3 "Store"): the model gets the derived copy.
+    const image = describedCopy(normalised.image, input, profile, staged, unchecked, input.name ?? resolved.name, resolved.data.byteLength);
+    return { ok: true, image: { ...image, original: { data: resolved.data, mime: sniffed.mime } } };
+  }
+
+  /**
+   * A capture's raw pixels (the hotkey): the pixel stage, then the model's copy fitted from the
+   * pixels themselves and stored; the lossless original (PNG) is encoded and kept after, while the
+   * request goes out. A stage that reads the pixels (redaction) gets the PNG first, as for any image.
+   */
+  async #admitFrame(input: FrameInput, target: ImageTarget, signal: AbortSignal | undefined): Promise<Admitted | ImageRefusal> {
+    const { frame } = input;
+    let png: Promise<Uint8Array> | undefined;
+    const original = () => (png ??= framePng(frame));
+    const run = this.#stage?.begin({ data: original, mime: 'image/png', origin: input.origin, ...(input.windows ? { windows: input.windows } : {}) }, target, signal);
+    const settled = await run?.settle();
+    signal?.throwIfAborted();
+    if (settled && 'ok' in settled) return settled;
+    const unchecked = settled !== undefined && 'unchecked' in settled;
+    const staged = settled && 'data' in settled ? settled : undefined;
+    const normalised = staged
+      ? await normaliseImage(staged.data, { kind: 'png', mime: 'image/png' }, target.profile, this.#config.limits, { signal })
+      : await normaliseFrame(frame, target.profile, this.#config.limits);
+    if (!normalised.ok) return normalised;
+    signal?.throwIfAborted();
+    const image = describedCopy(normalised.image, input, target.profile, staged, unchecked, input.name, frame.data.byteLength);
+    const attachment = await this.#store.put(image, input.origin);
+    // Not awaited: the caller sends now. A failed write is reported by the caller; the bytes stay in memory.
+    const originalKept = this.#store.keepOriginal(attachment.id, original().then((data) => ({ data, mime: 'image/png' })), this.#key(target)).then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, message: `The full-resolution original of ${attachment.name} could not be saved (${errorText(error)}); it is kept in memory until Glance quits.` }),
+    );
+    return { ok: true, attachment, originalKept };
   }
 
   /**
@@ -229,7 +257,7 @@ export class ImageIntake {
   }
 
   /** read_text's pixels: the original (or a region cut from it at native resolution). */
-  async #read(input: ImageInput | StoredImageRef, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
+  async #read(input: ImageInput | FrameInput | StoredImageRef, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
     if (!('attachmentId' in input)) throw new Error('read takes a stored image');
     const info = await this.#store.info(input.attachmentId);
     if (!info) return { ok: false, code: 'not-found', message: `Image ${input.attachmentId} is no longer stored (it expired under the retention setting).` };
@@ -243,6 +271,37 @@ export class ImageIntake {
     if (!data) return { ok: false, code: 'not-found', message: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
     return { ok: true, attachment: info, pixels: { data, mime: original?.mime ?? info.mime } };
   }
+}
+
+/** The target's copy as the door describes it: its name, the fit, what was hidden, the window. */
+function describedCopy(
+  normalised: NormalisedImage,
+  input: Pick<ImageInput, 'name' | 'pixelRatio' | 'window' | 'windows'>,
+  profile: ImageTarget['profile'],
+  staged: Extract<Awaited<ReturnType<StageRun['settle']>>, { data: Uint8Array }> | undefined,
+  unchecked: boolean,
+  givenName: string | undefined,
+  sourceBytes: number,
+): PreparedImage {
+  const name = displayName(givenName ?? '');
+  const image = { ...normalised, source: { ...normalised.source, bytes: sourceBytes, ...(input.pixelRatio ? { pixelRatio: input.pixelRatio } : {}) } };
+  const fit = describeFit(image.source, image, profile, input.pixelRatio);
+  return {
+    ...image,
+    ...fit,
+    ...(staged?.redactions?.length || staged?.shown?.length ? { redactions: staged.redactions ?? [], ...(staged.ms !== undefined ? { redactionMs: staged.ms } : {}) } : {}),
+    ...(staged?.shown?.length ? { shownOnRequest: staged.shown } : {}),
+    ...(unchecked ? { uncheckedOnRequest: true as const } : {}),
+    name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
+    ...(input.window ? { window: capturedWindowName(input.window) } : {}),
+    ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
+  };
+}
+
+/** A frame as the PNG a capture would have handed over. */
+async function asPngInput(input: FrameInput): Promise<ImageInput> {
+  const { frame, ...rest } = input;
+  return { ...rest, source: await framePng(frame) };
 }
 
 /** A named model (gated, its copy remembered), not just a profile to fit to. */

@@ -19,8 +19,8 @@ import type { SniffedKind } from './sniff.ts';
 import type { ImageProfile, PreparedImage } from './types.ts';
 import { errorMessage } from '../errors.ts';
 
-type NormalisedImage = Omit<PreparedImage, 'name' | 'modelInput' | 'tokens' | 'legibility'>;
-type NormaliseResult = { ok: true; image: NormalisedImage } | ImageRefusal;
+export type NormalisedImage = Omit<PreparedImage, 'name' | 'modelInput' | 'tokens' | 'legibility'>;
+export type NormaliseResult = { ok: true; image: NormalisedImage } | ImageRefusal;
 
 // 'error' rejects truncated and corrupt pixel data but tolerates harmless warnings
 // (e.g. stray bytes between JPEG markers) that 'warning' would refuse.

@@ -15,7 +15,7 @@ import { redactText } from '../privacy/detect.ts';
 import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
-import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageRun } from './types.ts';
+import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageImage, StageRun } from './types.ts';
 
 /** Detection results kept for reuse (a send after the attach, a refit for another model). */
 const REMEMBERED = 32;
@@ -53,10 +53,13 @@ export class RedactStage implements PixelStage {
     this.#deps = deps;
   }
 
-  begin(image: { data: Uint8Array; mime: string; origin: string; windows?: ImageInput['windows'] }, target: AdmitTarget, signal?: AbortSignal): StageRun {
+  begin(image: StageImage, target: AdmitTarget, signal?: AbortSignal): StageRun {
     const settings = this.#deps.privacy();
     if (!hidesFor(target, settings)) return { settle: async () => undefined };
-    const run = this.#detect(image, settings);
+    // A frame's PNG is made only here, when its pixels are to be read (OCR takes seconds; the PNG tens of ms).
+    const given = image.data;
+    const bytes = typeof given === 'function' ? given() : Promise.resolve(given);
+    const run = bytes.then((data) => this.#detect({ ...image, data }, settings));
     // Started now; a rejection is observed by settle (or dropped with the image).
     run.catch(() => undefined);
     const asked = target.shown ?? [];
@@ -71,7 +74,7 @@ export class RedactStage implements PixelStage {
         const shown = out.regions.filter((r) => asked.some((a) => sameRegion(a, r)));
         if (!shown.length) return { data: out.png, redactions: out.regions, ms: out.ms };
         const hidden = out.regions.filter((r) => !shown.includes(r));
-        const decoded = await decodedInput(image.data, image.mime, this.#deps.limits);
+        const decoded = await decodedInput(await bytes, image.mime, this.#deps.limits);
         if (!decoded.ok) return refusal(decoded.message);
         return { data: await maskImage(decoded.image(), hidden), redactions: hidden, shown, ms: out.ms };
       },

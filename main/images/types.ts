@@ -1,4 +1,4 @@
-import type { AttachmentInfo, CapturedWindowName, ImageLegibility, ImageMime, ImageRefusal } from '../../common/images.ts';
+import type { AttachmentInfo, CapturedWindowName, ImageLegibility, ImageMime, ImageRefusal, RawFrame } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ProviderKind, Tristate, VisionSource } from '../../common/models.ts';
 import type { RedactPolicy, Redaction } from '../../common/privacy.ts';
@@ -66,6 +66,12 @@ export type ImageTarget = {
   sendAnyway?: true;
 };
 
+/**
+ * A screen capture's raw pixels (the hotkey): the model's copy is fitted from them at once and the
+ * lossless original (PNG) is encoded and kept after it, off the path to the model.
+ */
+export type FrameInput = Omit<ImageInput, 'source'> & { frame: RawFrame };
+
 /** A stored image, by id: the door fits it anew for a target from its original. */
 export type StoredImageRef = { attachmentId: string };
 
@@ -76,7 +82,13 @@ export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
 export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy; shown?: readonly Redaction[]; sendAnyway?: true };
 
 /** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
-export type Admitted = { ok: true; attachment: AttachmentInfo; transcript?: { text: string; engine: string } };
+export type Admitted = {
+  ok: true;
+  attachment: AttachmentInfo;
+  transcript?: { text: string; engine: string };
+  /** A frame's original, kept after the payload (FrameInput): settles when it is on disk, or says why not. Never rejects. */
+  originalKept?: Promise<{ ok: true } | { ok: false; message: string }>;
+};
 
 /** Local OCR as the door needs it (composed from main/ocr, which sits above images). */
 export type ImageTextReader = (
@@ -91,12 +103,14 @@ export type ImageTextReader = (
  * The original is stored as it came either way.
  */
 export interface PixelStage {
-  begin(image: { data: Uint8Array; mime: string; origin: string; windows?: ImageInput['windows'] }, target: AdmitTarget, signal?: AbortSignal): StageRun;
+  /** `data` may be made on demand (a frame's PNG): a stage that leaves the image as it is never asks for it. */
+  begin(image: StageImage, target: AdmitTarget, signal?: AbortSignal): StageRun;
   /** Text made from an image (read_text, a blind model's transcription), as the target may get it. */
   text?(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }>;
   /** Names what the stage does for `target` (policy and settings): copies made under other settings are not reused. */
   keyFor?(target: AdmitTarget): string;
 }
+export type StageImage = { data: Uint8Array | (() => Promise<Uint8Array>); mime: string; origin: string; windows?: ImageInput['windows'] };
 export interface StageRun {
   /**
    * PNG pixels to make the target's copy from (oriented as shown), with what was hidden in them, or
@@ -161,6 +175,11 @@ export interface AttachmentStore {
   /** The payload already made from an original for a target, if any (derived copies are cached per target). */
   derived(originalSha256: string, key: string): Promise<AttachmentInfo | undefined>;
   rememberDerived(key: string, info: AttachmentInfo): Promise<void>;
+  /**
+   * The original of a payload already stored, kept when its bytes are ready (a capture's PNG is
+   * encoded after the model's copy went out); original() waits for it. Rejects when it cannot be kept.
+   */
+  keepOriginal(id: string, original: Promise<{ data: Uint8Array; mime: string }>, derivedKey?: string): Promise<AttachmentInfo>;
   /** Absolute path of the stored payload (for thumbnails in the harness/app). */
   pathOf(info: AttachmentInfo): string;
 }
