@@ -1,4 +1,4 @@
-// Why a write under the data directory failed, in words a person can act on (issue 30 item 9).
+// Why a write under the data directory failed, in words a person can act on.
 // Node's recursive mkdir reports ENOENT, not EROFS, when the folder to create sits on a
 // read-only file system (measured: Node 24, a tmpfs remounted ro), so an ENOENT from mkdir is
 // checked against the nearest folder that exists.

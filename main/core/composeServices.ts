@@ -242,7 +242,7 @@ const REDACT_OCR_TIMEOUT_MS = 90_000;
 function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const attachments = new FileAttachmentStore(options.dataDir);
-  // Bytes a killed process left without a record (issue 30 item 9); close() waits for it.
+  // Bytes a killed process left without a record; close() waits for it.
   const swept = attachments.sweepOrphans().catch(() => 0);
   // Text blocks only, on one tesseract worker per core, blocks already read not read again.
   const ocr = new RememberingReader(options.ocr ?? new RegionReader(new ReaderPool(() => new TesseractReader())));

@@ -1,4 +1,4 @@
-// What a server may ask of a person through elicitation (architecture §6; issue 30 item 4). The
+// What a server may ask of a person through elicitation (architecture §6). The
 // request is the server's, so it is untrusted: a URL is opened only when it is a web page
 // (https:, or http: on this computer), and a form's secret fields (a password, a token) are
 // typed without echo and never kept — the conversation keeps only that a form was answered and

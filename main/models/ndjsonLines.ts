@@ -1,4 +1,4 @@
-// Glance reads Ollama's NDJSON stream line by line itself (issue 30 item 7). The `ollama`
+// Glance reads Ollama's NDJSON stream line by line itself. The `ollama`
 // package's own parser does `console.warn("invalid json: ", part)` on a line it cannot parse —
 // straight to stderr, past every redaction, with whatever the line held (a key a proxy echoed,
 // an image's base64). Only lines that parse as a JSON object reach it; the rest are counted and
