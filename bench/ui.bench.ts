@@ -366,11 +366,11 @@ type Cold = { painted: number; cpu: number };
  * A cold page load, in a fresh browser context, straight onto the conversation: when its last
  * message was painted, and the renderer main thread's CPU time over it (NaN without /proc).
  */
-async function openCold(browser: Browser, harness: { origin: string; token: string }, seeded: Seeded): Promise<Cold & { context: BrowserContext; page: Page }> {
+async function openCold(browser: Browser, harness: { pageOrigin: string; token: string }, seeded: Seeded): Promise<Cold & { context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const cpuBefore = rendererMainThreadsMs();
-  await page.goto(`${harness.origin}/#/c/${seeded.id}&token=${harness.token}`);
+  await page.goto(`${harness.pageOrigin}/#/c/${seeded.id}&token=${harness.token}`);
   const painted = await paintedAt(page, lastMessage(seeded));
   const cpuAfter = rendererMainThreadsMs();
   return { context, page, painted, cpu: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : Number.NaN };

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
 import { desktopLayout, displayAt, fitRegion } from './screenCapturer.ts';
-import type { CaptureOptions, CaptureResult, CaptureTarget, DisplayInfo, FrameResult, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
+import type { CaptureOptions, CaptureResult, CaptureScope, DisplayInfo, FrameResult, ScreenCapturer, WindowInfo } from './screenCapturer.ts';
 import { abortable } from '../abortable.ts';
 
 type ElectronCapturerDeps = {
@@ -47,9 +47,9 @@ export class ElectronCapturer implements ScreenCapturer {
     return [];
   }
 
-  async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
+  async capture(scope: CaptureScope, options: CaptureOptions = {}): Promise<CaptureResult> {
     const { platform, systemPreferences } = this.#deps;
-    if (typeof target === 'object' && 'window' in target) {
+    if (typeof scope === 'object' && 'window' in scope) {
       return { ok: false, code: 'no-window', message: 'Capturing one window is not available with this capture backend (it does not say where windows are).' };
     }
     if (platform === 'darwin' && systemPreferences) {
@@ -61,12 +61,12 @@ export class ElectronCapturer implements ScreenCapturer {
     const primary = displays.find((d) => d.primary) ?? (displays[0] as DisplayInfo);
 
     let chosen: DisplayInfo[];
-    if (target === 'all') chosen = displays;
-    else if (target === 'primary') chosen = [primary];
-    else if (target === 'under-cursor') chosen = [displayAt(displays, this.#deps.screen.getCursorScreenPoint()) ?? primary];
+    if (scope === 'all') chosen = displays;
+    else if (scope === 'primary') chosen = [primary];
+    else if (scope === 'under-cursor') chosen = [displayAt(displays, this.#deps.screen.getCursorScreenPoint()) ?? primary];
     else {
-      const found = displays.find((d) => d.id === target.display || d.name === target.display);
-      if (!found) return { ok: false, code: 'no-display', message: `There is no display "${target.display}". Displays: ${displays.map((d) => `${d.id} (${d.name})`).join(', ')}.` };
+      const found = displays.find((d) => d.id === scope.display || d.name === scope.display);
+      if (!found) return { ok: false, code: 'no-display', message: `There is no display "${scope.display}". Displays: ${displays.map((d) => `${d.id} (${d.name})`).join(', ')}.` };
       chosen = [found];
     }
 
@@ -163,18 +163,18 @@ export class FallbackCapturer implements ScreenCapturer {
     return windows.length > 0 ? windows : this.#fallback.listWindows();
   }
 
-  async capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult> {
-    const first = await this.#primary.capture(target, options);
+  async capture(scope: CaptureScope, options?: CaptureOptions): Promise<CaptureResult> {
+    const first = await this.#primary.capture(scope, options);
     if (first.ok || first.code !== 'capture-unavailable') return first;
-    const second = await this.#fallback.capture(target, options);
+    const second = await this.#fallback.capture(scope, options);
     return second.ok ? second : { ...second, message: `${second.message} (${first.message})` };
   }
 
   /** Raw pixels from the primary; the fallback answers with its PNG capture. */
-  async captureFrame(target: CaptureTarget, options?: CaptureOptions): Promise<FrameResult> {
-    const first = this.#primary.captureFrame ? await this.#primary.captureFrame(target, options) : await this.#primary.capture(target, options);
+  async captureFrame(scope: CaptureScope, options?: CaptureOptions): Promise<FrameResult> {
+    const first = this.#primary.captureFrame ? await this.#primary.captureFrame(scope, options) : await this.#primary.capture(scope, options);
     if (first.ok || first.code !== 'capture-unavailable') return first;
-    const second = await this.#fallback.capture(target, options);
+    const second = await this.#fallback.capture(scope, options);
     return second.ok ? second : { ...second, message: `${second.message} (${first.message})` };
   }
 }

@@ -17,7 +17,7 @@ import type {
   CaptureOptions,
   CaptureRegion,
   CaptureResult,
-  CaptureTarget,
+  CaptureScope,
   CursorLocator,
   DisplayInfo,
   FrameCapture,
@@ -90,21 +90,21 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     }
   }
 
-  async capture(target: CaptureTarget, options: CaptureOptions = {}): Promise<CaptureResult> {
-    return (await this.#timed(target, options, 'png')) as CaptureResult;
+  async capture(scope: CaptureScope, options: CaptureOptions = {}): Promise<CaptureResult> {
+    return (await this.#timed(scope, options, 'png')) as CaptureResult;
   }
 
   /** The capture without its PNG: RGB pixels as the grab left them (the alpha, always opaque, dropped). */
-  async captureFrame(target: CaptureTarget, options: CaptureOptions = {}): Promise<FrameResult> {
-    return this.#timed(target, options, 'frame');
+  async captureFrame(scope: CaptureScope, options: CaptureOptions = {}): Promise<FrameResult> {
+    return this.#timed(scope, options, 'frame');
   }
 
-  async #timed(target: CaptureTarget, options: CaptureOptions, mode: Mode): Promise<AnyResult> {
+  async #timed(scope: CaptureScope, options: CaptureOptions, mode: Mode): Promise<AnyResult> {
     const timeoutMs = this.#options.timeoutMs ?? 15_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      return await abortable(this.#capture(target, options, signal, mode), signal);
+      return await abortable(this.#capture(scope, options, signal, mode), signal);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (timeout.aborted) {
@@ -114,7 +114,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     }
   }
 
-  async #capture(target: CaptureTarget, options: CaptureOptions, signal: AbortSignal, mode: Mode): Promise<AnyResult> {
+  async #capture(scope: CaptureScope, options: CaptureOptions, signal: AbortSignal, mode: Mode): Promise<AnyResult> {
     let region = options.region;
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
       if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
@@ -127,27 +127,27 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     let chosen: DisplayInfo[];
     let window: WindowInfo | undefined;
     let pointer: { x: number; y: number } | undefined;
-    if (target === 'all') chosen = displays;
-    else if (target === 'primary') chosen = [primaryOf(displays)];
-    else if (target === 'under-cursor') {
+    if (scope === 'all') chosen = displays;
+    else if (scope === 'primary') chosen = [primaryOf(displays)];
+    else if (scope === 'under-cursor') {
       pointer = await this.#pointer(displays);
       chosen = [(pointer && displayAt(displays, pointer)) ?? primaryOf(displays)];
-    } else if ('window' in target) {
+    } else if ('window' in scope) {
       // Cut from its display's capture: what was on screen there, windows on top of it included.
       const windows = await this.listWindows();
-      window = findWindow(windows, target.window);
-      if (!window) return noWindow(target.window, windows);
+      window = findWindow(windows, scope.window);
+      if (!window) return noWindow(scope.window, windows);
       const display = displayAt(displays, { x: window.x + window.width / 2, y: window.y + window.height / 2 }) ?? primaryOf(displays);
       const cut = windowRegion(window, display);
-      if (!cut) return noWindow(target.window, windows);
+      if (!cut) return noWindow(scope.window, windows);
       const inWindow = region ? regionInWindow(region, cut) : { ok: true as const, region: cut };
       if (!inWindow.ok) return inWindow;
       region = inWindow.region;
       chosen = [display];
     } else {
-      const found = displays.find((d) => d.id === target.display) ?? displays.find((d) => d.name === target.display);
+      const found = displays.find((d) => d.id === scope.display) ?? displays.find((d) => d.name === scope.display);
       if (!found) {
-        return { ok: false, code: 'no-display', message: `There is no display "${target.display}". Displays: ${displays.map(describeDisplay).join('; ')}.` };
+        return { ok: false, code: 'no-display', message: `There is no display "${scope.display}". Displays: ${displays.map(describeDisplay).join('; ')}.` };
       }
       chosen = [found];
     }

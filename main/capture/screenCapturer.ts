@@ -40,7 +40,7 @@ export type WindowInfo = {
 type CapturedWindow = { app: string; title: string; region: CaptureRegion };
 
 /** `window`: a window id, title or app name (matched by findWindow). */
-export type CaptureTarget = { display: string } | { window: string } | 'under-cursor' | 'primary' | 'all';
+export type CaptureScope = { display: string } | { window: string } | 'under-cursor' | 'primary' | 'all';
 
 /** A rectangle in the captured image's pixel coordinates (origin at the display's top-left). */
 export type CaptureRegion = { x: number; y: number; width: number; height: number };
@@ -82,7 +82,7 @@ export type CaptureFailure = { ok: false; code: CaptureFailureCode; message: str
 export type CaptureResult = { ok: true; capture: Capture } | CaptureFailure;
 
 export type CaptureOptions = {
-  /** In the captured image's coordinates: the display's, or for a window target the window's. */
+  /** In the captured image's coordinates: the display's, or for a window scope the window's. */
   region?: CaptureRegion;
   signal?: AbortSignal;
   /**
@@ -98,12 +98,12 @@ export interface ScreenCapturer {
   /** Top-level windows, topmost first; minimised, empty and Glance's own windows left out. Empty when unknown. */
   listWindows(): Promise<WindowInfo[]>;
   /** Captures anew on every call (never cached). Rejects only when `signal` aborts. */
-  capture(target: CaptureTarget, options?: CaptureOptions): Promise<CaptureResult>;
+  capture(scope: CaptureScope, options?: CaptureOptions): Promise<CaptureResult>;
   /**
    * The same capture with its pixels left raw (no PNG), for a caller that hands them straight to
    * the door. Optional: a backend without it is asked for capture(); a fallback may answer with a PNG.
    */
-  captureFrame?(target: CaptureTarget, options?: CaptureOptions): Promise<FrameResult>;
+  captureFrame?(scope: CaptureScope, options?: CaptureOptions): Promise<FrameResult>;
 }
 
 /** Where the pointer is, in the same logical coordinates as DisplayInfo; undefined if unknown. */
@@ -156,7 +156,7 @@ function describeRegion(r: CaptureRegion): string {
 
 /**
  * Every display on one canvas at the largest scale factor, laid out as the desktop is (the
- * 'all' target): the canvas size, a synthetic display covering it, and where each tile goes.
+ * 'all' scope): the canvas size, a synthetic display covering it, and where each tile goes.
  */
 export function desktopLayout(displays: readonly DisplayInfo[]): {
   width: number;

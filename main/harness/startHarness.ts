@@ -54,7 +54,7 @@ export type Harness = {
   url: string;
   /** The ask window's page, token included. */
   askUrl: string;
-  origin: string;
+  pageOrigin: string;
   port: number;
   token: string;
   /** The hotkey's flow: capture (as `capture:screenshot`), then push it to the ask window. */
@@ -99,8 +99,8 @@ function decodeBytes(value: unknown): unknown {
   return value;
 }
 
-function csp(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
+function csp(pageOrigin: string): string {
+  const ws = pageOrigin.replace(/^http/, 'ws');
   return [
     "default-src 'self'",
     "img-src 'self' data: blob:",
@@ -151,7 +151,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
   };
 
-  let origin = '';
+  let pageOrigin = '';
   // The page answers MCP servers' questions (elicitation, `${input:…}`) in a dialog.
   const { services, handlers, close: closeApi } = composeApi({
     dataDir: options.dataDir,
@@ -189,14 +189,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  pageOrigin = `http://127.0.0.1:${port}`;
   const host = `127.0.0.1:${port}`;
   const token = randomBytes(32).toString('hex');
-  const policy = csp(origin);
-  const sender: SenderInfo = { url: `${origin}/index.html`, isMainFrame: true };
+  const policy = csp(pageOrigin);
+  const sender: SenderInfo = { url: `${pageOrigin}/index.html`, isMainFrame: true };
   const router = createIpcRouter({
     handlers,
-    isTrustedSender: (s) => s.isMainFrame && new URL(s.url).origin === origin,
+    isTrustedSender: (s) => s.isMainFrame && new URL(s.url).origin === pageOrigin,
     scrubSecrets: scrubLine,
     log: (line) => log(line),
   });
@@ -212,7 +212,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     }
     let path: string;
     try {
-      path = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+      path = decodeURIComponent(new URL(req.url ?? '/', pageOrigin).pathname);
     } catch {
       res.writeHead(400).end();
       return;
@@ -251,14 +251,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     };
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', origin);
+      url = new URL(req.url ?? '/', pageOrigin);
     } catch {
       refuse(400, 'bad request line');
       return;
     }
     if (url.pathname !== '/api') return refuse(400, `unknown path ${url.pathname}`);
     if (req.headers.host !== host) return refuse(403, `foreign Host ${String(req.headers.host)}`);
-    if (req.headers.origin !== origin) return refuse(403, `foreign Origin ${String(req.headers.origin ?? '(none)')}`);
+    if (req.headers.origin !== pageOrigin) return refuse(403, `foreign Origin ${String(req.headers.origin ?? '(none)')}`);
     const given = url.searchParams.get('token') ?? '';
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (!sameSecret(given, token)) {
@@ -292,9 +292,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
   let incomingCount = 0;
   return {
-    url: `${origin}/#token=${token}`,
-    askUrl: `${origin}/#ask&token=${token}`,
-    origin,
+    url: `${pageOrigin}/#token=${token}`,
+    askUrl: `${pageOrigin}/#ask&token=${token}`,
+    pageOrigin,
     port,
     token,
     async screenshotAndAsk() {

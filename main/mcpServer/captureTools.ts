@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { screenshotName } from '../../common/fileNames.ts';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
-import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureTarget, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
+import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureScope, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { callerTarget } from './callerTarget.ts';
 import { captureUri, ORIGIN_PREFIX, type CaptureShelf, type NamedImage } from './captureShelf.ts';
@@ -33,8 +33,8 @@ export function serialCapturer(capturer: ScreenCapturer): ScreenCapturer {
   return {
     listDisplays: () => capturer.listDisplays(),
     listWindows: () => capturer.listWindows(),
-    capture(target, options) {
-      const run = queue.then(() => capturer.capture(target, options));
+    capture(scope, options) {
+      const run = queue.then(() => capturer.capture(scope, options));
       queue = run.catch(() => undefined);
       return run;
     },
@@ -60,11 +60,11 @@ export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortS
     const probe = await deps.capturer.capture('primary', { signal });
     return toolError(`No display can be captured${probe.ok ? '' : `: ${probe.message}`}`);
   }
-  let target: CaptureTarget = 'under-cursor';
+  let scope: CaptureScope = 'under-cursor';
   if (args.display !== undefined) {
     const display = displays.find((d) => d.id === args.display || d.name === args.display);
     if (!display) return toolError(`No display "${args.display}". The displays are: ${displayList(displays)}. Call list_displays for their geometry.`);
-    target = { display: display.id };
+    scope = { display: display.id };
   }
   if (args.window !== undefined) {
     const windows = await deps.capturer.listWindows();
@@ -72,9 +72,9 @@ export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortS
       const known = windows.slice(0, 10).map((w) => windowPhrase(capturedWindowName(w))).join('; ');
       return toolError(`No window matches ${JSON.stringify(args.window.slice(0, 120))}. ${windows.length ? `The windows, topmost first: ${known}${windows.length > 10 ? ` (and ${windows.length - 10} more)` : ''}.` : 'This desktop lists no windows.'} Call list_windows for the list.`);
     }
-    target = { window: args.window };
+    scope = { window: args.window };
   }
-  const taken = await deps.capturer.capture(target, { ...(args.region ? { region: args.region } : {}), signal });
+  const taken = await deps.capturer.capture(scope, { ...(args.region ? { region: args.region } : {}), signal });
   if (!taken.ok) return toolError(`The screen could not be captured (${taken.code}): ${taken.message}`);
   const { capture } = taken;
   const fit = callerTarget(args.model, args.maxTokens, { width: capture.width, height: capture.height });

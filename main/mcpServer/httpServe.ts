@@ -41,8 +41,8 @@ export async function serveHttp(makeServer: () => McpServer, options: { host: st
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return send(res, 404, 'Not found: the MCP endpoint is /mcp.');
     if (!allowedHosts.includes((req.headers.host ?? '').toLowerCase())) return send(res, 403, 'Forbidden: wrong Host header.');
-    const origin = req.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin)) return send(res, 403, 'Forbidden: requests from web pages are refused.');
+    const pageOrigin = req.headers.origin;
+    if (pageOrigin !== undefined && !isLoopbackOrigin(pageOrigin)) return send(res, 403, 'Forbidden: requests from web pages are refused.');
     const auth = Buffer.from(req.headers.authorization ?? '');
     if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="glance"');
@@ -95,9 +95,9 @@ export async function serveHttp(makeServer: () => McpServer, options: { host: st
   };
 }
 
-function isLoopbackOrigin(origin: string): boolean {
+function isLoopbackOrigin(pageOrigin: string): boolean {
   try {
-    const host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+    const host = new URL(pageOrigin).hostname.replace(/^\[|\]$/g, '');
     return LOOPBACK.has(host);
   } catch {
     return false;

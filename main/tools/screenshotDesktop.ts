@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { screenshotName } from '../../common/fileNames.ts';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
-import { displayAt, doorWindows, findWindow, windowRegion, type ScreenCapturer, type CaptureRegion, type CaptureTarget, type DisplayInfo } from '../capture/screenCapturer.ts';
+import { displayAt, doorWindows, findWindow, windowRegion, type ScreenCapturer, type CaptureRegion, type CaptureScope, type DisplayInfo } from '../capture/screenCapturer.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import { fitForModel } from '../images/imageRule.ts';
 import type { Tool } from './tool.ts';
@@ -43,7 +43,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       if (region === 'invalid') return { ok: false, text: 'region must be an object with numbers x, y, width and height.' };
       const windowQuery = typeof args.window === 'string' && args.window.trim() ? args.window : undefined;
       const displayId = typeof args.display === 'string' && args.display ? args.display : region ? lastDisplayId : undefined;
-      let captureTarget: CaptureTarget = displayId ? { display: displayId } : 'under-cursor';
+      let captureTarget: CaptureScope = displayId ? { display: displayId } : 'under-cursor';
 
       let screenRegion: CaptureRegion | undefined;
       let view: { width: number; height: number } | undefined;

@@ -29,4 +29,11 @@ describe('one helper, one meaning', () => {
     expect(elsewhere).toEqual([]);
     expect(read('main/scrubSecrets.ts')).toMatch(/export function scrubSecrets\(/);
   });
+
+  it('"origin" is provenance and "target" the model an image is made for: a page\'s origin and a capture\'s scope have their own names', () => {
+    const urlOrigin = product.filter((f) => /\b(const|let)\s+origin\s*=\s*(req\.headers|new URL|`http|'')|\bfunction \w+\(origin: string\)/.test(read(f)));
+    expect(urlOrigin).toEqual([]);
+    expect(product.filter((f) => /\bCaptureTarget\b|capture\(target\b/.test(read(f)))).toEqual([]);
+    expect(read('main/capture/screenCapturer.ts')).toMatch(/capture\(scope: CaptureScope/);
+  });
 });

@@ -153,7 +153,7 @@ describe('other ways in', () => {
       conversation.messages.push({ role: 'user', id: `u${i}`, text: `Question ${i}`, attachmentIds: [], createdAt: at }, { role: 'assistant', id: `a${i}`, text: `Answer **${i}**.`, createdAt: at });
     }
     await store.save(conversation);
-    await page.goto(`${harness.origin}/#/c/${conversation.id}`);
+    await page.goto(`${harness.pageOrigin}/#/c/${conversation.id}`);
     await page.getByRole('group', { name: 'Your message' }).filter({ hasText: 'Question 299' }).waitFor();
     const rows = await page.locator('.row').count();
     expect(rows).toBeGreaterThan(2);

@@ -83,7 +83,7 @@ describe('refused images', () => {
 describe('message actions', () => {
   it('copies, regenerates and edits; each answer names its model and time', async () => {
     const { page, context, harness } = await session();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.origin });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.pageOrigin });
     suite.server().script({ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Answer to the edit.' });
     await box(page).fill('Hello there');
     await box(page).press('Enter');

@@ -108,7 +108,7 @@ describe('a reading too long for the context window', () => {
 describe('the image viewer', () => {
   it('opens the original at full resolution, zooms, copies, saves, and steps through the images', async () => {
     const { page, context, harness, shot } = await suite.session();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.origin });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.pageOrigin });
     await page.locator('main').drop({
       files: [
         { name: 'big.png', mimeType: 'image/png', buffer: await makeBarChart({ width: 2400, height: 1200 }) },

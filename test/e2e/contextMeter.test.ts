@@ -44,7 +44,7 @@ describe('the Context meter', () => {
     // After the last turn: what a fresh page computes for the same conversation and an empty box.
     const id = /#\/c\/([^&]+)/.exec(page.url())?.[1];
     expect(id).toBeTruthy();
-    const fresh = await open(`${harness.origin}/#/c/${id}&token=${harness.token}`);
+    const fresh = await open(`${harness.pageOrigin}/#/c/${id}&token=${harness.token}`);
     await meter(fresh).waitFor();
     const expected = Number(await meter(fresh).getAttribute('value'));
     await fresh.close();

@@ -43,8 +43,8 @@ function attempt(url: string, headers: Record<string, string>): Promise<Outcome>
   });
 }
 
-function client(url: string, origin: string) {
-  const ws = new NodeWebSocket(url, { headers: { Origin: origin } });
+function client(url: string, pageOrigin: string) {
+  const ws = new NodeWebSocket(url, { headers: { Origin: pageOrigin } });
   const pushes: { event: string; payload: unknown }[] = [];
   const pending = new Map<number, (result: unknown) => void>();
   let next = 1;
@@ -72,7 +72,7 @@ function client(url: string, origin: string) {
 describe('the harness guard', () => {
   it('refuses a connection without the token, with a wrong token, from a foreign Origin or Host', async () => {
     s = await openSession(browser, { ollamaHost: server.url });
-    const { origin, port, token } = s.harness;
+    const { pageOrigin: origin, port, token } = s.harness;
     const api = `ws://127.0.0.1:${port}/api`;
     // Right origin, no or wrong token: upgraded only to be closed, nothing answered.
     expect(await attempt(api, { Origin: origin })).toEqual({ kind: 'closed', code: 4401, reason: 'not the token of this harness run', answered: false });
@@ -120,7 +120,7 @@ describe('the harness guard', () => {
     // A new tab with the bare address: no token in its fragment or its sessionStorage.
     const page = await (await browser.newContext()).newPage();
     try {
-      await page.goto(`${s.harness.origin}/`);
+      await page.goto(`${s.harness.pageOrigin}/`);
       const alert = page.getByRole('alert').filter({ hasText: 'Glance refused this page' });
       await alert.waitFor();
       expect(await alert.textContent()).toContain('npm run harness');
@@ -136,16 +136,16 @@ describe('the harness guard', () => {
     await s.page.reload();
     await modelShown(s.page, 'llava-seer');
     // The served page forbids framing, inline script and remote content.
-    const res = await fetch(`${s.harness.origin}/`);
+    const res = await fetch(`${s.harness.pageOrigin}/`);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect((await fetch(`${s.harness.origin}/..%2Fpackage.json`)).status).toBe(404);
-    expect((await fetch(`${s.harness.origin}/`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${s.harness.pageOrigin}/..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${s.harness.pageOrigin}/`, { method: 'POST' })).status).toBe(405);
   });
 
   it('lets a good client complete a chat turn over the same API, and checks every payload', async () => {
     s = await openSession(browser, { ollamaHost: server.url });
-    const c = client(`ws://127.0.0.1:${s.harness.port}/api?token=${s.harness.token}`, s.harness.origin);
+    const c = client(`ws://127.0.0.1:${s.harness.port}/api?token=${s.harness.token}`, s.harness.pageOrigin);
     await c.opened;
     try {
       expect(await c.call('chat:send', { turnId: 't1', text: 42 })).toMatchObject({ ok: false, code: 'bad-request', message: expect.stringMatching(/^chat:send: text: /) });
