@@ -118,7 +118,14 @@ export const IPC = {
 
   /** Check, normalise and store an image for `model` (the gate refuses with an image refusal code). */
   'attachments:add': channel(
-    z.strictObject({ source: AttachmentSource, model: ModelSelection.optional(), /** "Send anyway" after redaction-failed, for this image. */ sendAnyway: z.literal(true).optional() }),
+    z.strictObject({
+      source: AttachmentSource,
+      model: ModelSelection.optional(),
+      /** The conversation it is attached in: its own redaction (Settings → privacy.conversations) applies to the copy, as at send. */
+      conversationId: Id.optional(),
+      /** "Send anyway" after redaction-failed, for this image. */
+      sendAnyway: z.literal(true).optional(),
+    }),
     AttachmentInfo,
   ),
   'attachments:thumbnail': channel(
@@ -156,7 +163,7 @@ export const IPC = {
    * the door with those regions left visible (this send only; `chat:send` names them again).
    */
   'attachments:preview': channel(
-    z.strictObject({ id: AttachmentId, model: ModelSelection.optional(), shown: z.array(Redaction).max(200).default([]) }),
+    z.strictObject({ id: AttachmentId, model: ModelSelection.optional(), conversationId: Id.optional(), shown: z.array(Redaction).max(200).default([]) }),
     AttachmentInfo,
   ),
   'attachments:crop': channel(

@@ -17,16 +17,19 @@ type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thu
 export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
   const { services } = deps;
 
-  async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0]) {
+  async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
     const target = await services.models.imageTargetFor(model);
-    return (target.seer ?? target.chat).target;
+    const chosen = (target.seer ?? target.chat).target;
+    // The conversation's own redaction, as the engine applies it at send: what the preview shows is what goes.
+    const redact = conversationId ? services.settings.current().privacy.conversations[conversationId] : undefined;
+    return redact && !chosen.redact ? { ...chosen, redact } : chosen;
   }
 
   return {
-    'attachments:add': async ({ source, model, sendAnyway }) => {
+    'attachments:add': async ({ source, model, conversationId, sendAnyway }) => {
       let target;
       try {
-        target = await gateTarget(model);
+        target = await gateTarget(model, conversationId);
       } catch (error) {
         return providerFailure(error);
       }
@@ -55,11 +58,11 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
     },
 
-    'attachments:preview': async ({ id, model, shown }) => {
+    'attachments:preview': async ({ id, model, conversationId, shown }) => {
       if (!(await services.attachments.info(id))) return fail('not-found', `No stored image has the id ${id}.`);
       let target;
       try {
-        target = await gateTarget(model);
+        target = await gateTarget(model, conversationId);
       } catch (error) {
         return providerFailure(error);
       }

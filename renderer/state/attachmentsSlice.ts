@@ -140,6 +140,11 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
   };
 
   const model = () => get().selectedModel ?? undefined;
+  /** The open conversation, so its own redaction applies to the copy made now (as it will at send). */
+  const inConversation = () => {
+    const id = get().chat.conversationId;
+    return id ? { conversationId: id } : {};
+  };
 
   return {
     pending: [],
@@ -170,7 +175,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
         const source = path
           ? { kind: 'path' as const, path }
           : { kind: 'bytes' as const, name: file.name || 'pasted-image', bytes: new Uint8Array(await file.arrayBuffer()) };
-        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}) }), asText, source);
+        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}), ...inConversation() }), asText, source);
       });
       await Promise.all(jobs);
     },
@@ -233,7 +238,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       if (!item || item.status !== 'ready') return 'That image is no longer waiting to be sent.';
       const shown = [...(item.attachment.shown ?? []).filter((r) => !sameRegion(r, region)), region];
       const selected = model();
-      const result = await api.attachmentsPreview({ id: item.attachment.id, shown, ...(selected ? { model: selected } : {}) });
+      const result = await api.attachmentsPreview({ id: item.attachment.id, shown, ...(selected ? { model: selected } : {}), ...inConversation() });
       if (!result.ok) return result.message;
       const attachment: AttachmentLike = { ...toLike(result.value), shown };
       set((s) => ({ pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...p, attachment } : p)) }));
@@ -247,7 +252,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const key = newKey();
       set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
       const selected = model();
-      settle(key, name, await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}) }), readsAsText(get()), undefined, true);
+      settle(key, name, await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}), ...inConversation() }), readsAsText(get()), undefined, true);
     },
 
     removePending(key) {

@@ -105,6 +105,13 @@ describe('privacy in the chat window', () => {
     await drop(page, screen.png);
     await item.getByRole('img', { name: 'devtools.png', exact: true }).waitFor({ timeout: 60_000 });
     expect(await item.getByRole('button', { name: /hidden/ }).count()).toBe(0);
+    await item.getByRole('button', { name: 'Remove devtools.png' }).click();
+
+    // This chat's own choice over Settings: "always" here hides again, from the attach on.
+    await page.getByRole('combobox', { name: 'Hide secrets in this chat' }).selectOption('always');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Hide secrets in this chat' }).inputValue()).toBe('always');
+    await drop(page, screen.png);
+    await badge.waitFor({ timeout: 180_000 });
   }, 600_000);
 });
 
