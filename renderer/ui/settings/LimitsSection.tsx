@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Settings } from '../../../common/settings.ts';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { SaveRow, Section, useSave } from './settingsParts.tsx';
 
 const MB = 1024 * 1024;
 
@@ -94,12 +94,7 @@ export function LimitsSection({ settings }: { settings: Settings }) {
             </label>
           )}
         </fieldset>
-        <div className="field-row full">
-          <button type="submit" className="primary">
-            Save limits
-          </button>
-          <Feedback state={state} />
-        </div>
+        <SaveRow label="Save limits" state={state} />
       </form>
     </Section>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { patternProblem, type RedactCategory, type RedactPolicy } from '../../../common/privacy.ts';
 import type { Settings } from '../../../common/settings.ts';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { SaveRow, Section, useSave } from './settingsParts.tsx';
 
 const POLICIES: readonly (readonly [RedactPolicy, string])[] = [
   ['remote', 'When the model is not on this computer (recommended)'],
@@ -104,12 +104,7 @@ export function PrivacySection({ settings }: { settings: Settings }) {
             One a line: a window whose app name or title holds one of these is filled whole in a screen capture.
           </small>
         </label>
-        <div className="field-row full">
-          <button type="submit" className="primary">
-            Save privacy
-          </button>
-          <Feedback state={state} />
-        </div>
+        <SaveRow label="Save privacy" state={state} />
       </form>
     </Section>
   );

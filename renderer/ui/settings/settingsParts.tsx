@@ -7,6 +7,18 @@ import { plainSettingsError } from './plainErrors.ts';
 export type SaveState = { kind: 'idle' } | { kind: 'saved'; text?: string } | { kind: 'error'; text: string };
 
 /** Save feedback: errors as alerts (they need attention), success as a polite status. */
+/** A form's last row: its Save button and what the save said. */
+export function SaveRow({ label, state }: { label: string; state: SaveState }) {
+  return (
+    <div className="field-row full">
+      <button type="submit" className="primary">
+        {label}
+      </button>
+      <Feedback state={state} />
+    </div>
+  );
+}
+
 export function Feedback({ state, id }: { state: SaveState; id?: string | undefined }) {
   if (state.kind === 'error') {
     return (
