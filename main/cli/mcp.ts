@@ -44,7 +44,7 @@ reached, crashed or did not answer.
 `;
 
 export const mcpCommand = {
-  summary: 'List MCP tools, or call one as a model would',
+  summary: 'List or call MCP tools as a model would, or serve Glance’s screen tools to other agents',
   async run(argv: string[], io: CommandIO): Promise<number> {
     // serve has flags of its own (mcpServe.ts).
     if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
