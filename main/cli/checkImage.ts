@@ -55,74 +55,79 @@ export const checkImageCommand = {
     const json = values.json;
     // No MCP, no store: check-image only reads.
     const { flags, services } = await cliContext(io, values, { noMcp: true });
-    const kind = flags.kind;
+    // The door's OCR workers (redaction, legibility) hold the process open until closed.
+    try {
+      const kind = flags.kind;
 
-    // The door's dry run: its gate (nothing is read for a model that cannot see), then everything
-    // up to the store, with the services' own intake (allowed roots, loopback rule) — nothing stored.
-    let target: AdmitTarget = { profile: profileFor(kind) };
-    if (model !== undefined || flags.vision !== undefined) {
-      if (model === undefined) {
-        // No model named, so no server whose place decides "remote": only --redact (or "always") redacts.
-        target = { ...targetFor(kind, '', undefined, flags.vision), remote: false };
-      } else {
-        try {
-          target = (await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), visionOnly: true })).target;
-        } catch (error) {
-          if (!(error instanceof ProviderError)) throw error;
-          printRefusal(io, json, { code: error.code, message: error.message });
-          return EXIT.modelFailed;
+      // The door's dry run: its gate (nothing is read for a model that cannot see), then everything
+      // up to the store, with the services' own intake (allowed roots, loopback rule) — nothing stored.
+      let target: AdmitTarget = { profile: profileFor(kind) };
+      if (model !== undefined || flags.vision !== undefined) {
+        if (model === undefined) {
+          // No model named, so no server whose place decides "remote": only --redact (or "always") redacts.
+          target = { ...targetFor(kind, '', undefined, flags.vision), remote: false };
+        } else {
+          try {
+            target = (await services.models.choiceFor({ provider: kind, name: model }, { ...(flags.vision ? { vision: flags.vision } : {}), visionOnly: true })).target;
+          } catch (error) {
+            if (!(error instanceof ProviderError)) throw error;
+            printRefusal(io, json, { code: error.code, message: error.message });
+            return EXIT.modelFailed;
+          }
         }
       }
-    }
-    if (redact) target = { ...target, redact };
-    const profile = target.profile;
-    // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
-    const result = await services.intake.admit({ source, origin: 'cli', requestedBy: 'user' }, target, 'check');
-    if (!result.ok) {
-      printRefusal(io, json, result satisfies ImageRefusal);
-      return EXIT.imageRefused;
-    }
-    const { image } = result;
-    if (values.out !== undefined) {
-      try {
-        await writeFile(values.out, image.data);
-      } catch (error) {
-        io.err(`glance check-image: could not write --out ${values.out}: ${errorMessage(error)}\n`);
-        return EXIT.failure;
+      if (redact) target = { ...target, redact };
+      const profile = target.profile;
+      // A user's source: not confined to allowed roots; a bare relative path is refused with a hint.
+      const result = await services.intake.admit({ source, origin: 'cli', requestedBy: 'user' }, target, 'check');
+      if (!result.ok) {
+        printRefusal(io, json, result satisfies ImageRefusal);
+        return EXIT.imageRefused;
       }
-    }
-    const rule = profile.rule;
-    if (json) {
-      io.out(
-        JSON.stringify({
-          ok: true,
-          mime: image.mime,
-          width: image.width,
-          height: image.height,
-          bytes: image.bytes,
-          sha256: image.sha256,
-          modelInput: image.modelInput,
-          tokens: image.tokens,
-          source: { mime: image.source.mime, width: image.source.width, height: image.source.height, bytes: image.source.bytes },
-          legibility: image.legibility,
-          rule: rule ? { family: rule.family, from: rule.source, notes: rule.notes } : null,
-          ...(redact || image.redactions ? { redactions: image.redactions ?? [] } : {}),
-        }) + '\n',
-      );
-    } else {
-      const forWhom = model ? ` for ${model}` : ` for ${kind}`;
-      const seen = image.modelInput ? `; the model's encoder sees ${image.modelInput.width}×${image.modelInput.height}` : '';
-      const cost = image.tokens !== null ? `, ${formatTokens(image.tokens)}` : '';
-      io.out(
-        `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)})${seen}${cost}, sha256 ${image.sha256.slice(0, 16)}…\n`,
-      );
-      if (image.redactions?.length) io.out(`${hiddenPhrase(image.redactions)}: ${image.redactions.map((r) => `${r.kind} at ${r.x},${r.y} ${r.width}×${r.height}`).join('; ')}\n`);
-      else if (redact && redact !== 'never') io.out('No secrets found to hide.\n');
-      if (image.legibility.smallText) {
-        io.out(`Small screen text will be about ${image.legibility.textPx} px as the model sees it: likely unreadable. Crop to the part that matters.\n`);
+      const { image } = result;
+      if (values.out !== undefined) {
+        try {
+          await writeFile(values.out, image.data);
+        } catch (error) {
+          io.err(`glance check-image: could not write --out ${values.out}: ${errorMessage(error)}\n`);
+          return EXIT.failure;
+        }
       }
-      for (const note of rule?.notes ?? []) io.err(`note: ${note}\n`);
+      const rule = profile.rule;
+      if (json) {
+        io.out(
+          JSON.stringify({
+            ok: true,
+            mime: image.mime,
+            width: image.width,
+            height: image.height,
+            bytes: image.bytes,
+            sha256: image.sha256,
+            modelInput: image.modelInput,
+            tokens: image.tokens,
+            source: { mime: image.source.mime, width: image.source.width, height: image.source.height, bytes: image.source.bytes },
+            legibility: image.legibility,
+            rule: rule ? { family: rule.family, from: rule.source, notes: rule.notes } : null,
+            ...(redact || image.redactions ? { redactions: image.redactions ?? [] } : {}),
+          }) + '\n',
+        );
+      } else {
+        const forWhom = model ? ` for ${model}` : ` for ${kind}`;
+        const seen = image.modelInput ? `; the model's encoder sees ${image.modelInput.width}×${image.modelInput.height}` : '';
+        const cost = image.tokens !== null ? `, ${formatTokens(image.tokens)}` : '';
+        io.out(
+          `OK${forWhom}: ${image.mime} ${formatImageSize(image)} (from ${image.source.mime} ${formatImageSize(image.source)})${seen}${cost}, sha256 ${image.sha256.slice(0, 16)}…\n`,
+        );
+        if (image.redactions?.length) io.out(`${hiddenPhrase(image.redactions)}: ${image.redactions.map((r) => `${r.kind} at ${r.x},${r.y} ${r.width}×${r.height}`).join('; ')}\n`);
+        else if (redact && redact !== 'never') io.out('No secrets found to hide.\n');
+        if (image.legibility.smallText) {
+          io.out(`Small screen text will be about ${image.legibility.textPx} px as the model sees it: likely unreadable. Crop to the part that matters.\n`);
+        }
+        for (const note of rule?.notes ?? []) io.err(`note: ${note}\n`);
+      }
+      return EXIT.ok;
+    } finally {
+      await services.close();
     }
-    return EXIT.ok;
   },
 };

@@ -1,15 +1,17 @@
 // The CLI's --redact (architecture §10): check-image --redact --json prints the hidden regions in the
 // original's pixels and --out writes the redacted payload; ask --redact always sends the screen
 // masked and prints image_redacted. Real tesseract, the fixture model server.
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatEvent } from '../../common/events.ts';
 import { Redaction } from '../../common/privacy.ts';
 import { main } from '../../main/cli/main.ts';
-import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
+import { IDLE_MS, TesseractReader } from '../../main/ocr/tesseractReader.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { readable, secretScreen, type SecretScreen } from '../fixtures/secretScreens.ts';
 
@@ -84,5 +86,24 @@ describe('glance --redact', () => {
     const r = await cli(['ask', 'hi', '--model', 'llava-seer', '--redact', 'sometimes', '--data-dir', join(dir, 'data')]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--redact takes always, remote or never, not "sometimes"/);
+  });
+
+  // The door's OCR workers keep a process alive until they are ended: left to their idle timer, a
+  // check-image --redact sat IDLE_MS (60 s) after printing its answer before it exited. The bound
+  // is that timer, not a speed: an exit that late means the workers were never closed.
+  it('the real check-image --redact process exits once it has answered, not when idle OCR workers time out', { timeout: IDLE_MS * 2 }, async () => {
+    const entry = fileURLToPath(new URL('../../main/cli/main.ts', import.meta.url));
+    const child = spawn(process.execPath, [entry, 'check-image', screenPath, '--redact', '--json'], { env: { ...process.env, OLLAMA_HOST: server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let answeredAt = 0;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('\n')) answeredAt ||= performance.now();
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as { redactions: unknown[] }).redactions.length).toBeGreaterThan(0);
+    // Left open, the workers end IDLE_MS after the last reading, a moment before the answer is printed.
+    expect(performance.now() - answeredAt).toBeLessThan(IDLE_MS / 2);
   });
 });
