@@ -28,7 +28,7 @@ export function checkElicitationUrl(raw: string): UrlVerdict {
 const SECRET_NAME = /passw(or)?d|passphrase|passcode|pwd|token|secret|api[-_]?key|credential|private[-_]?key/i;
 
 /** A field typed without echo and never kept: `format: "password"`, or a name (or title) that says secret. */
-export function isSecretField(name: string, field: { format?: unknown; title?: unknown }): boolean {
+function isSecretField(name: string, field: { format?: unknown; title?: unknown }): boolean {
   if (field.format === 'password') return true;
   return SECRET_NAME.test(name) || (typeof field.title === 'string' && SECRET_NAME.test(field.title));
 }

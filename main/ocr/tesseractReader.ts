@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 /** A 4K screen of text takes a few seconds; a busy 2-core machine, several times that. */
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** An idle worker holds ~100 MB (the LSTM model): it is ended after this long without a reading. */
-export const IDLE_MS = 60_000;
+const IDLE_MS = 60_000;
 
 type TesseractOptions = {
   timeoutMs?: number;

@@ -30,7 +30,7 @@ function regionText(r: Redaction): string {
   return `${r.kind} (${r.rule}) at ${r.x},${r.y}, ${r.width}×${r.height}`;
 }
 
-export function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => void }) {
+function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => void }) {
   const item = useApp((s) => s.pending.find((p): p is Ready => p.key === itemKey && p.status === 'ready'));
   const showAnyway = useApp((s) => s.showAnyway);
   const dialog = useRef<HTMLDialogElement>(null);

@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatEvent } from '../../common/events.ts';
 import { Redaction } from '../../common/privacy.ts';
 import { main } from '../../main/cli/main.ts';
-import { IDLE_MS, TesseractReader } from '../../main/ocr/tesseractReader.ts';
+import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
+
+/** TesseractReader's idle timer (IDLE_MS in main/ocr/tesseractReader.ts): an unused worker ends after it. */
+const IDLE_MS = 60_000;
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { readable, secretScreen, type SecretScreen } from '../fixtures/secretScreens.ts';
 

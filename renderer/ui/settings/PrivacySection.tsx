@@ -21,7 +21,7 @@ const CATEGORIES: readonly (readonly [RedactCategory, string])[] = [
 type Own = { name: string; pattern: string };
 
 /** One pattern a line, `name: regex`; what is wrong with a line, in the form's words. */
-export function parsePatterns(text: string): { patterns: Own[]; problems: string[] } {
+function parsePatterns(text: string): { patterns: Own[]; problems: string[] } {
   const patterns: Own[] = [];
   const problems: string[] = [];
   for (const [i, raw] of text.split('\n').entries()) {
