@@ -113,19 +113,7 @@ export class RegionReader implements TextReader {
       if (error instanceof OcrError) throw error;
       throw new OcrError('failed', `Local OCR failed: ${errorMessage(error)}`);
     }
-    const lines: OcrLine[] = [];
-    const words: OcrWord[] = [];
-    let lineBase = 0;
-    for (const { block, tile } of results) {
-      const place = (box: OcrLine['box']) => ({ ...box, x: block.x + box.x, y: block.y + box.y });
-      for (const line of tile.lines) lines.push({ ...line, box: place(line.box) });
-      let top = -1;
-      for (const word of tile.words) {
-        words.push({ ...word, line: lineBase + word.line, box: place(word.box) });
-        top = Math.max(top, word.line);
-      }
-      lineBase += top + 1;
-    }
+    const { lines, words } = placeReadings(results.map(({ block, tile }) => ({ reading: tile, x: block.x, y: block.y })));
     // Words of one line that fell into two blocks (big text's wide word gaps) are one phrase again.
     const rows = joinRows(lines, { wordGap: 1.5 });
     const confidence = words.length ? words.reduce((a, w) => a + w.confidence, 0) / words.length : 0;
@@ -227,19 +215,24 @@ const countChars = (r: LineReading) => r.lines.reduce((n, l) => n + l.text.lengt
 
 /** A block's lines, each in its own pixels, as one reading in the block's pixels (words numbered by line, top to bottom). */
 function joinLines(parts: readonly LineReading[], units: readonly InkLine[]): LineReading {
+  return placeReadings(parts.map((reading, k) => ({ reading, x: units[k]!.x0, y: units[k]!.y0 })));
+}
+
+/** Readings of parts, each in its own pixels, as one reading: boxes moved by each part's offset, words' lines numbered on. */
+function placeReadings(parts: readonly { reading: LineReading; x: number; y: number }[]): LineReading {
   const lines: OcrLine[] = [];
   const words: OcrWord[] = [];
   let base = 0;
-  parts.forEach((part, k) => {
-    const at = (box: OcrLine['box']) => ({ ...box, x: box.x + units[k]!.x0, y: box.y + units[k]!.y0 });
-    for (const line of part.lines) lines.push({ ...line, box: at(line.box) });
+  for (const { reading, x, y } of parts) {
+    const at = (box: OcrLine['box']) => ({ ...box, x: box.x + x, y: box.y + y });
+    for (const line of reading.lines) lines.push({ ...line, box: at(line.box) });
     let top = -1;
-    for (const word of part.words) {
+    for (const word of reading.words) {
       words.push({ ...word, line: base + word.line, box: at(word.box) });
       top = Math.max(top, word.line);
     }
     base += top + 1;
-  });
+  }
   return { lines, words };
 }
 
