@@ -370,6 +370,19 @@ export function runningTurnId(state: ChatState): string | undefined {
   return undefined;
 }
 
+/**
+ * A turn whose images main's gate has not answered for yet (or refused): nothing of it is shown
+ * as sent. Its text and images stay in the composer until the gate lets them through.
+ */
+export function awaitingGate(turn: Pick<TurnView, 'optimistic' | 'status'>): boolean {
+  return turn.optimistic && (turn.status === 'sending' || turn.status === 'refused');
+}
+
+/** The turns the message list shows: all but those still waiting for the gate. */
+export function shownTurnIds(state: ChatState): string[] {
+  return state.order.filter((id) => !awaitingGate(state.turns[id]!));
+}
+
 /** The text of the answer so far: every text part of the turn, in order. */
 export function answerText(turn: Pick<TurnView, 'parts'>): string {
   return turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');

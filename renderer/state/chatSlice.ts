@@ -2,7 +2,8 @@ import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult 
 import type { MarksById } from '../../common/marks.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { currentMarks } from './markupSlice.ts';
-import { initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState } from './chatReducer.ts';
+import type { RefusalNotice } from './attachmentsSlice.ts';
+import { awaitingGate, initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState, type TurnView } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -16,6 +17,11 @@ export type ChatSlice = {
   loadingConversation: string | null;
   loadError: string | null;
   search: string;
+  /**
+   * A send whose images main's gate is still checking: its text and images stay in the composer
+   * (nothing shows as sent) until the gate lets them through, or refuses them with the reasons.
+   */
+  heldSend: { turnId: string; keys: readonly string[] } | null;
   dispatchChat(action: ChatAction): void;
   receiveChatEvent(payload: IpcEventPayload<'chat:event'>): void;
   loadConversations(): Promise<void>;
@@ -50,11 +56,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
 
   /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
-  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string, drawn?: MarksById): Promise<boolean> => {
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string, drawn?: MarksById, turnId = newTurnId()): Promise<boolean> => {
     // Only marks on images this turn carries, and none empty.
     const entries = attachments.flatMap((a) => (drawn?.[a.id]?.length ? [[a.id, drawn[a.id]!] as const] : []));
     const marks = entries.length ? Object.fromEntries(entries) : undefined;
-    const turnId = newTurnId();
     const model = get().selectedModel ?? undefined;
     const conversationId = get().chat.conversationId ?? undefined;
     // A new chat's switches travel with its first message (an existing one has them stored).
@@ -76,11 +81,19 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     });
     if (!result.ok) {
       dispatch({ type: 'turn_failed', turnId, code: result.code, message: result.message });
+      releaseHeld(turnId);
       void get().refreshContext();
       return false;
     }
     dispatch({ type: 'turn_accepted', turnId, conversationId: result.value.conversationId });
     return true;
+  };
+
+  /** The gate let a held send through (or it failed otherwise): the composer lets go of what was sent. */
+  const releaseHeld = (turnId: string) => {
+    const held = get().heldSend;
+    if (held?.turnId !== turnId) return;
+    set((s) => ({ heldSend: null, draft: '', pending: s.pending.filter((p) => !held.keys.includes(p.key)) }));
   };
 
   let refreshing = false;
@@ -94,6 +107,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     loadingConversation: null,
     loadError: null,
     search: '',
+    heldSend: null,
     dispatchChat: dispatch,
 
     receiveChatEvent(payload) {
@@ -101,13 +115,19 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       dispatch({ type: 'event', turnId: payload.turnId, conversationId: payload.conversationId, ...(payload.seq === undefined ? {} : { seq: payload.seq }), event: payload.event });
       if (gap) void get().refreshConversation();
       const turn = get().chat.turns[payload.turnId];
-      // A refused send posts nothing: its text and images go back to the box, the reasons above it.
-      if (payload.event.type === 'done' && turn?.status === 'refused') {
+      const held = get().heldSend?.turnId === payload.turnId;
+      if (held && turn && !awaitingGate(turn)) releaseHeld(turn.id);
+      // A refused send posts nothing: its text and images stayed in the box; the reasons go above it.
+      if (held && payload.event.type === 'done' && turn?.status === 'refused') {
+        set({ heldSend: null, refusals: refusalNotices(turn) });
+        dispatch({ type: 'turn_removed', turnId: turn.id });
+      } else if (payload.event.type === 'done' && turn?.status === 'refused') {
+        // A retry or an edit that was refused: its text and images go back to the box.
         const images = turn.userAttachmentIds.flatMap((id) => (turn.images[id] ? [turn.images[id]] : []));
         set((s) => ({
           draft: s.draft.trim() ? s.draft : turn.text,
           pending: [...images.map((a) => ({ key: `r-${a.id}`, name: a.name, status: 'ready' as const, attachment: a })), ...s.pending.filter((p) => !images.some((a) => p.status === 'ready' && p.attachment.id === a.id))],
-          refusals: turn.refusals.map((r, i) => ({ key: `${turn.id}-${i}`, name: r.name ?? r.origin, code: r.code, message: r.message, fromSend: true })),
+          refusals: refusalNotices(turn),
         }));
         dispatch({ type: 'turn_removed', turnId: turn.id });
       }
@@ -137,6 +157,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       }
       if (!fetch) performance.mark('glance:conversation-fetched'); // for bench:ui (main.tsx marks an early fetch)
       const from = get().chat.conversationId ?? NEW_CHAT;
+      // Leaving a send the gate is still checking: it goes on, and its text is not kept as this chat's draft.
+      const held = get().heldSend;
+      if (held) releaseHeld(held.turnId);
       set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
       get().showToolSwitches(result.value.tools);
       get().switchDraft(from, id);
@@ -153,6 +176,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
 
     newChat() {
       const from = get().chat.conversationId ?? NEW_CHAT;
+      const held = get().heldSend;
+      if (held) releaseHeld(held.turnId);
       set({ loadingConversation: null, loadError: null });
       dispatch({ type: 'reset' });
       get().showToolSwitches(undefined);
@@ -165,8 +190,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
       if (text.trim() === '' && ready.length === 0) return false;
       const drawn = Object.fromEntries(ready.map((a) => [a.id, currentMarks(state.markup[a.id])]));
-      set({ pending: [], refusals: [], draft: '' });
-      await startTurn(text, ready, false, undefined, drawn);
+      const turnId = newTurnId();
+      // Text alone is sent at once; images wait in the box for the gate (main checks them again for this model).
+      if (ready.length) set({ refusals: [], heldSend: { turnId, keys: state.pending.map((p) => p.key) } });
+      else set({ pending: [], refusals: [], draft: '' });
+      await startTurn(text, ready, false, undefined, drawn, turnId);
       return true;
     },
 
@@ -233,6 +261,11 @@ export function filterConversations(list: readonly ConversationSummary[], search
     const title = c.title.toLowerCase();
     return words.every((w) => title.includes(w));
   });
+}
+
+/** A refused send's reasons, as the composer's alerts show them. */
+function refusalNotices(turn: TurnView): RefusalNotice[] {
+  return turn.refusals.map((r, i) => ({ key: `${turn.id}-${i}`, name: r.name ?? r.origin, code: r.code, message: r.message, fromSend: true }));
 }
 
 /** "Show anyway" choices for this send, by attachment id (main's door makes the copy with them). */

@@ -14,7 +14,7 @@ import { HiddenBadge } from './PrivacyPreview.tsx';
 import { RedactionChoice } from './RedactionChoice.tsx';
 
 /** The images waiting to be sent: each named by its file name, with the size the model will get. */
-function PendingList({ items }: { items: readonly PendingAttachment[] }) {
+function PendingList({ items, held }: { items: readonly PendingAttachment[]; held: boolean }) {
   const remove = useApp((s) => s.removePending);
   const openViewer = useApp((s) => s.openViewer);
   // A blind model with no helper gets the text local OCR read from an image it accepted, not the image.
@@ -43,7 +43,7 @@ function PendingList({ items }: { items: readonly PendingAttachment[] }) {
           </span>
           {p.status === 'ready' && <HiddenBadge item={p} />}
           {p.status === 'ready' && <MarkupButton attachment={p.attachment} />}
-          <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} onClick={() => remove(p.key)}>
+          <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} disabled={held} onClick={() => remove(p.key)}>
             <CloseIcon />
           </button>
         </li>
@@ -89,6 +89,8 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
   const setText = useApp((s) => s.setDraft);
   const pending = useApp(useShallow((s) => s.pending));
   const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  // Sent, and main is checking its images for the model: it stays here, as it is, until that answers.
+  const held = useApp((s) => s.heldSend !== null);
   const send = useApp((s) => s.send);
   const stop = useApp((s) => s.stop);
   const addFiles = useApp((s) => s.addFiles);
@@ -127,13 +129,20 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
       }}
     >
       <RefusalAlerts />
-      <PendingList items={pending} />
+      <PendingList items={pending} held={held} />
+      {held && (
+        <p className="muted small-text" role="status">
+          Checking the {pending.length === 1 ? 'image' : 'images'} for this model…
+        </p>
+      )}
       <div className="composer-row">
         <textarea
           aria-label="Message"
           placeholder={compact ? 'Ask about this screenshot…' : 'Ask anything — drop, paste or attach images'}
           rows={compact ? 2 : 3}
           value={text}
+          readOnly={held}
+          aria-busy={held}
           autoFocus={autoFocus}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}

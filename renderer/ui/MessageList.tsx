@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { shownTurnIds } from '../state/chatReducer.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { estimateTurnHeight } from './rowEstimate.ts';
 import { TurnBlock } from './Turn.tsx';
@@ -54,7 +55,7 @@ function Welcome() {
  * bottom while an answer streams, unless the user scrolled up.
  */
 export function MessageList() {
-  const order = useApp(useShallow((s) => s.chat.order));
+  const order = useApp(useShallow((s) => shownTurnIds(s.chat)));
   const conversationId = useApp((s) => s.chat.conversationId);
   const loading = useApp((s) => s.loadingConversation);
   const store = useAppStore();
