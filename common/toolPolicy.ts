@@ -4,13 +4,19 @@ import type { ToolPolicy } from './settings.ts';
 
 /** An exact name wins over globs; among globs the longest (most specific) wins. */
 export function policyFor(policy: ToolPolicy, name: string): 'allow' | 'deny' | 'ask' | undefined {
-  if (Object.hasOwn(policy, name)) return policy[name];
-  let best: { length: number; value: 'allow' | 'deny' | 'ask' } | undefined;
+  return ruleFor(policy, name)?.value;
+}
+
+/** The rule that decides for a name (see policyFor), with the pattern it was written as. */
+export function ruleFor(policy: ToolPolicy, name: string): { pattern: string; value: 'allow' | 'deny' | 'ask' } | undefined {
+  const exact = Object.hasOwn(policy, name) ? policy[name] : undefined;
+  if (exact) return { pattern: name, value: exact };
+  let best: { pattern: string; value: 'allow' | 'deny' | 'ask' } | undefined;
   for (const [pattern, value] of Object.entries(policy)) {
     if (!isToolGlob(pattern)) continue;
-    if (globMatch(pattern, name) && (!best || pattern.length > best.length)) best = { length: pattern.length, value };
+    if (globMatch(pattern, name) && (!best || pattern.length > best.pattern.length)) best = { pattern, value };
   }
-  return best?.value;
+  return best;
 }
 
 /** Whether a rule names a pattern (`files__*`) rather than one tool. */

@@ -5,7 +5,7 @@ import { errorMessage } from '../errors.ts';
  * Exit codes scripts rely on (architecture §10, README): 5 a stored conversation or the data
  * directory is unusable (an answer that could not be stored was printed in full first); 130 / 143 the run was stopped by SIGINT / SIGTERM (what streamed is kept).
  */
-export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, imageRefused: 3, modelFailed: 4, storage: 5, interrupted: 130, terminated: 143 });
+export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, imageRefused: 3, modelFailed: 4, storage: 5, policyRefused: 6, interrupted: 130, terminated: 143 });
 
 /** Where a command writes; tests pass their own to capture output. */
 export type CommandIO = {

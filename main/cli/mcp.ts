@@ -1,13 +1,17 @@
 // `glance mcp list [--mcp-config FILE] [--json]`
-// `glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]`
+// `glance mcp call SERVER TOOL [--args JSON] [--yes] [--mcp-config FILE] [--data-dir DIR] [--json]`
 // (architecture §10): the MCP hub from the command line, through the same binary capture the chat
-// uses, so `mcp call --json` shows exactly what a model would get.
+// uses, so `mcp call --json` shows exactly what a model would get. The app's tool policy
+// (Settings → Tool approval) binds a direct call as it binds a model's.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { emptyMcpConfig, formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
 import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import type { Services } from '../core/composeServices.ts';
+import type { ToolPolicy } from '../../common/settings.ts';
+import { ruleFor } from '../../common/toolPolicy.ts';
+import { cliApprover, parseAllowTools } from './cliApprover.ts';
 import { cliContext } from './cliContext.ts';
 import { serveCommand } from './mcpServe.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
@@ -16,6 +20,8 @@ const OPTIONS = {
   'mcp-config': { type: 'string' },
   'data-dir': { type: 'string' },
   args: { type: 'string' },
+  'allow-tools': { type: 'string', multiple: true, default: [] as string[] },
+  yes: { type: 'boolean', short: 'y', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -24,7 +30,7 @@ const OPTIONS = {
 const UNREACHABLE = EXIT.modelFailed;
 
 const HELP = `Usage: glance mcp list [--mcp-config FILE] [--json]
-       glance mcp call SERVER TOOL [--args JSON] [--mcp-config FILE] [--data-dir DIR] [--json]
+       glance mcp call SERVER TOOL [--args JSON] [--yes] [--mcp-config FILE] [--data-dir DIR] [--json]
        glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
 
 list   starts every configured MCP server and lists its tools as a model is offered them
@@ -32,15 +38,19 @@ list   starts every configured MCP server and lists its tools as a model is offe
 serve  serves Glance's screen tools to another MCP client (glance mcp serve --help).
 call   calls one tool and prints its result as the model would see it: images and other
        binaries are captured (images into the attachment store, the rest under
-       <data dir>/captures) and replaced by one-line descriptors.
+       <data dir>/captures) and replaced by one-line descriptors. The app's tool approval
+       rules apply: a tool set to "Never run" is refused (--yes does not change that); one
+       set to "Ask every time" asks at a terminal, else needs --yes or --allow-tools.
 
   --mcp-config  the {"mcpServers": {...}} file; default <data dir>/mcp.json
   --args        the tool's arguments as a JSON object (default {})
+  --yes, --allow-tools NAME[,NAME…]
+                answer "Ask every time" rules in a run with no terminal (never "Never run")
   --data-dir    where captures are stored; default the app's data directory
   --json        list: {servers, tools, errors}; call: {ok, text, images, files, notes}
 
 Exit codes: 0 ok; 1 the tool failed; 2 usage or configuration; 4 a server could not be
-reached, crashed or did not answer.
+reached, crashed or did not answer; 6 not run: the tool approval rules refused the call.
 `;
 
 export const mcpCommand = {
@@ -60,11 +70,12 @@ export const mcpCommand = {
   },
 };
 
-type Values = { 'mcp-config'?: string; 'data-dir'?: string; args?: string; json: boolean };
+type Values = { 'mcp-config'?: string; 'data-dir'?: string; args?: string; 'allow-tools': string[]; yes: boolean; json: boolean };
 
 async function list(rest: string[], values: Values, io: CommandIO): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (values.args !== undefined) throw new UsageError('--args belongs to "mcp call"');
+  if (values.yes || values['allow-tools'].length > 0) throw new UsageError('--yes and --allow-tools belong to "mcp call"');
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env);
   const config = await readConfig(values['mcp-config'], dataDir, io);
   if (!config) return EXIT.usage;
@@ -123,13 +134,19 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
   }
 
   // Only the server asked for is started; images go through the same intake (and limits) as the app's.
-  const { services } = await cliContext(io, values, { mcpConfig: { ...config, servers: new Map([[serverName, serverConfig]]), errors: [], warnings: config.warnings.filter((w) => w.server === serverName) }, noMcp: false });
+  const { services, settings } = await cliContext(io, values, { mcpConfig: { ...config, servers: new Map([[serverName, serverConfig]]), errors: [], warnings: config.warnings.filter((w) => w.server === serverName) }, noMcp: false });
   const store = services.attachments;
   const hub = hubOf(services);
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSigint);
   try {
+    // Decided before the server starts: a refused call never runs anything of the server's.
+    const refused = await policyRefusal(settings.toolApproval, serverName, toolName, args, values, io, controller.signal);
+    if (refused) {
+      io.err(`glance mcp: ${refused}\n`);
+      return EXIT.policyRefused;
+    }
     const tools = await hub.listTools(controller.signal);
     const server = hub.status().find((s) => s.name === serverName) as McpServerHealth;
     if (server.state !== 'ready') {
@@ -162,6 +179,26 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
     process.off('SIGINT', onSigint);
     await hub.close();
   }
+}
+
+/**
+ * Why the tool approval rules refuse this call, or undefined when it may run. The person typed the
+ * call, which is consent for a tool no rule names; "Never run" holds whatever the flags say, and
+ * "Ask every time" asks at a terminal or takes --yes / --allow-tools.
+ */
+async function policyRefusal(policy: ToolPolicy, server: string, tool: string, args: Record<string, unknown>, values: Values, io: CommandIO, signal: AbortSignal): Promise<string | undefined> {
+  const name = `${server}__${tool}`;
+  const rule = ruleFor(policy, name);
+  const quoted = rule && rule.pattern !== name ? ` (the rule "${rule.pattern}")` : '';
+  if (rule?.value === 'deny') {
+    return `not run: Settings → Tool approval says ${name} never runs${quoted}. --yes does not override a "Never run" rule; change it in Settings to call this tool.`;
+  }
+  if (rule?.value !== 'ask') return undefined;
+  const approver = cliApprover({ io, policy, allowTools: parseAllowTools(values['allow-tools']), yes: values.yes });
+  const answer = await approver.decide({ conversationId: 'glance mcp call', callId: 'call', name, arguments: args, server, tool }, { signal, pending: () => undefined });
+  if (answer.decision !== 'deny') return undefined;
+  if (answer.by === 'user') return `not run: you declined ${name}.`;
+  return `not run: Settings → Tool approval says ${name} asks every time${quoted}, and there is no terminal to ask at. Run again with --yes or --allow-tools ${name} to allow it.`;
 }
 
 /** The config file, or undefined after printing why it cannot be used. Default: <data dir>/mcp.json. */
