@@ -25,6 +25,7 @@ import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
 import { defaultAllowedRoots } from '../images/readLocalFile.ts';
+import { serverRoots } from '../mcp/serverRoots.ts';
 import { RedactStage } from '../images/redactStage.ts';
 import { readImageWords } from '../ocr/readImageWords.ts';
 import { imageTextReader } from '../ocr/readImageText.ts';
@@ -114,6 +115,7 @@ export function composeServices(options: ComposeOptions): Services {
 
   let hub: McpHub | undefined;
   let offMcp: (() => void) | undefined;
+  let offRoots: (() => void) | undefined;
   if (!options.noMcp) {
     const env = options.env ?? process.env;
     const fromSettings = (servers: typeof current.mcpServers): McpConfig => {
@@ -129,7 +131,8 @@ export function composeServices(options: ComposeOptions): Services {
         config,
         intake: core.intake,
         dataDir,
-        roots: () => settings.current().allowedRoots,
+        // The allowed folders (the defaults when the person set none, with each server's own).
+        roots: (server) => serverRoots({ chosen: settings.current().allowedRoots, defaults: defaultAllowedRoots(dataDir) }, server),
         log,
         ...(options.mcpInteraction ? { interaction: options.mcpInteraction } : {}),
         tokens: options.mcpTokens ?? secrets,
@@ -139,6 +142,17 @@ export function composeServices(options: ComposeOptions): Services {
         ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
       core.tools.addProvider(mcpToolProvider(hub));
+    }
+    if (hub && settings.onChange) {
+      // Servers that asked for roots hear of a change to the allowed folders (roots/list_changed).
+      const live = hub;
+      let offered = JSON.stringify(current.allowedRoots);
+      offRoots = settings.onChange((next) => {
+        const now = JSON.stringify(next.allowedRoots);
+        if (now === offered) return;
+        offered = now;
+        void live.rootsChanged();
+      });
     }
     if (hub && options.liveMcp && !options.mcpConfig) {
       const live = hub;
@@ -171,6 +185,7 @@ export function composeServices(options: ComposeOptions): Services {
     close: async () => {
       offLimits?.();
       offMcp?.();
+      offRoots?.();
       await hub?.close();
       await core.close();
     },

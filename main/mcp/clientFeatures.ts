@@ -19,6 +19,7 @@ import {
 import { safeFileName } from '../../common/fileNames.ts';
 import { errorMessage } from '../errors.ts';
 import { checkElicitationUrl, formNote, secretFieldNames, type ElicitationLedger } from './elicitationGuard.ts';
+import type { RootsAsker } from './serverRoots.ts';
 
 /** A field of an elicitation form: the spec's restricted JSON Schema (flat, primitive). */
 export type ElicitationField = {
@@ -51,8 +52,8 @@ export type ElicitationAnswer = ElicitResult;
 export type SamplingRequest = { server: string; params: CreateMessageRequest['params'] };
 
 export type McpClientFeatures = {
-  /** Absolute paths the model may touch (the allowed roots), offered as `roots`. */
-  roots?: () => readonly string[];
+  /** Absolute paths offered to a server as `roots` (serverRoots.ts), read at each roots/list. */
+  roots?: (server: RootsAsker) => readonly string[] | Promise<readonly string[]>;
   /** Asks the person; undefined means no one can be asked here (the capability is not declared). */
   elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
   /** Which elicitation modes `elicit` can serve. Default both. */
@@ -85,12 +86,12 @@ export function serverLogFile(logDir: string, server: string): string {
   return join(logDir, `${safeFileName(server, 'server')}.log`);
 }
 
-/** Registers the handlers for what clientCapabilities() declared. */
-export function installClientHandlers(client: Client, server: string, features: McpClientFeatures, log?: (line: string) => void): void {
+/** Registers the handlers for what clientCapabilities() declared. `args`: a stdio server's own arguments. */
+export function installClientHandlers(client: Client, server: string, features: McpClientFeatures, log?: (line: string) => void, args: readonly string[] = []): void {
   if (features.roots) {
     const roots = features.roots;
     client.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: roots().map((path) => ({ uri: pathToFileURL(path).href, name: path.split(/[\\/]/).filter(Boolean).pop() ?? path })),
+      roots: (await roots({ name: server, args })).map((path) => ({ uri: pathToFileURL(path).href, name: path.split(/[\\/]/).filter(Boolean).pop() ?? path })),
     }));
   }
   if (features.elicit) {

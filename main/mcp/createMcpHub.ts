@@ -13,8 +13,8 @@ export type CreateMcpHubOptions = {
   config: McpConfig;
   intake: CaptureIntake;
   dataDir: string;
-  /** The allowed roots, offered to servers as `roots` (read on every roots/list). */
-  roots?: () => readonly string[];
+  /** The roots each server is offered (serverRoots.ts), read on every roots/list. */
+  roots?: McpClientFeatures['roots'];
   log?: (line: string) => void;
   /** How this entry asks a person: elicitation, `${input:id}`, opening a sign-in page. */
   interaction?: Pick<McpClientFeatures, 'elicit' | 'elicitModes' | 'sample'> & Pick<McpHubOptions, 'resolveInput' | 'inputHint'> & Partial<OAuthInteraction>;

@@ -199,9 +199,10 @@ export class ServerConnection {
     return substituteInputs(this.config, values);
   }
 
-  #newClient(): Client {
+  /** `args`: a stdio server's arguments with its inputs answered (the folders it names can be roots). */
+  #newClient(args: readonly string[] = []): Client {
     const client = new Client({ name: 'glance', version: '0.1.0' }, { capabilities: clientCapabilities(this.#opts.features) });
-    installClientHandlers(client, this.name, this.#opts.features, this.#opts.log);
+    installClientHandlers(client, this.name, this.#opts.features, this.#opts.log, args);
     client.onerror = (error) => {
       this.#lastError = error.message;
       const line = errorLine(error.message);
@@ -226,7 +227,7 @@ export class ServerConnection {
     (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
     });
-    const client = this.#newClient();
+    const client = this.#newClient(c.args);
     this.#transport = transport;
     await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
     return client;
