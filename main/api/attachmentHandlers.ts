@@ -87,7 +87,8 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       const named = window ? capturedWindowName(window) : info.window;
       const name = window ? screenshotName(`${named?.app || 'window'}-window`) : info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
       const result = await services.intake.admit(
-        { source: crop.png, name, origin: info.origin, requestedBy: 'user', ...(named ? { window: named } : {}) },
+        // The capture's windows that fall in the region come along: a password manager's stays filled.
+        { source: crop.png, name, origin: info.origin, requestedBy: 'user', ...(named ? { window: named } : {}), ...(crop.windows ? { windows: crop.windows } : {}) },
         target,
         'user',
       );

@@ -188,6 +188,9 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   /** Every monitor on one canvas at the largest scale factor, laid out as the desktop is. */
   async #captureAll(displays: DisplayInfo[], natives: Map<string, NativeMonitor>, region: CaptureRegion | undefined, mode: Mode): Promise<AnyResult> {
     const { width, height, display: all, tiles } = desktopLayout(displays);
+    // Read beside the grabs, as for one display: the canvas is the desktop's logical space at the
+    // largest scale factor, so windows land on it as on a display of that scale.
+    const listed = this.listWindows();
     const layers = await Promise.all(
       tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
         const image = await (natives.get(d.id) as NativeMonitor).captureImage();
@@ -207,7 +210,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     }
     const w = fitted?.width ?? width;
     const h = fitted?.height ?? height;
-    return { ok: true, capture: capture(await encoded(canvas.removeAlpha(), mode, w, h), w, h, all, fitted) };
+    const windows = windowsInCapture(await listed, all, fitted);
+    return { ok: true, capture: { ...capture(await encoded(canvas.removeAlpha(), mode, w, h), w, h, all, fitted), ...(windows.length ? { windows } : {}) } };
   }
 
   /** Where the pointer is; undefined when nobody can tell (then the primary display is the sensible guess). */
@@ -360,7 +364,15 @@ function nativeWindows(list: NativeWindow[]): WindowInfo[] {
         pid = undefined;
       }
       if (pid === process.pid) continue;
-      out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused: w.isFocused(), x: w.x(), y: w.y(), width: w.width(), height: w.height() });
+      // Throws when no window is active (_NET_ACTIVE_WINDOW unset: nothing focused yet). Measured:
+      // that dropped every window from the list, so a password manager's went unfilled.
+      let focused = false;
+      try {
+        focused = w.isFocused();
+      } catch {
+        focused = false;
+      }
+      out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused, x: w.x(), y: w.y(), width: w.width(), height: w.height() });
     } catch {
       // a window that closed while it was listed
     }

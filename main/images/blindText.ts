@@ -4,7 +4,16 @@
 // is refused exactly as before (`model-blind`): nothing is sent. Only the door (ImageIntake.admit)
 // calls this: it is the one place that decides to read an image as text for a blind model.
 import type { AttachmentInfo, ImageRefusal } from '../../common/images.ts';
+import { recordWindows } from './cropImage.ts';
 import type { Admitted, AdmitTarget, AttachmentStore, ImageInput, ImageTextReader, PrepareResult, StoredImageRef } from './types.ts';
+
+type AsTextDeps = {
+  store: AttachmentStore;
+  readText: ImageTextReader;
+  prepare: (input: ImageInput, target: AdmitTarget, signal: AbortSignal | undefined) => Promise<PrepareResult>;
+  /** The pixels OCR may read for this target: excluded apps' windows (`windows`, in these pixels) filled. */
+  readable: (image: { data: Uint8Array; mime: string }, windows: ImageInput['windows'], target: AdmitTarget) => Promise<{ data: Uint8Array; mime: string }>;
+};
 
 /** OCR of one image for a blind model is bounded even when the caller's signal never fires. */
 const BLIND_OCR_TIMEOUT_MS = 120_000;
@@ -13,7 +22,7 @@ export async function asText(
   item: StoredImageRef | ImageInput,
   refusal: ImageRefusal,
   target: AdmitTarget,
-  deps: { store: AttachmentStore; readText: ImageTextReader; prepare: (input: ImageInput, target: AdmitTarget, signal: AbortSignal | undefined) => Promise<PrepareResult> },
+  deps: AsTextDeps,
   signal: AbortSignal | undefined,
 ): Promise<Admitted | ImageRefusal> {
   let info: AttachmentInfo | undefined;
@@ -32,7 +41,9 @@ export async function asText(
   const bytes = original?.data ?? payload?.data;
   if (!bytes) return refusal;
   const bound = AbortSignal.timeout(BLIND_OCR_TIMEOUT_MS);
-  const read = await deps.readText({ data: bytes, mime: original?.mime ?? info.mime }, signal ? AbortSignal.any([signal, bound]) : bound);
+  // What a password manager's window shows is not read out for the model any more than it is shown.
+  const pixels = await deps.readable({ data: bytes, mime: original?.mime ?? info.mime }, recordWindows(info, original !== undefined), target);
+  const read = await deps.readText(pixels, signal ? AbortSignal.any([signal, bound]) : bound);
   signal?.throwIfAborted();
   if (!read.ok) return { ...refusal, message: `${refusal.message} (Local OCR could not read it either: ${read.message})` };
   if (!read.hasText) return refusal;

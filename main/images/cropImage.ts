@@ -5,7 +5,7 @@
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import { decodedInput } from './decodeInput.ts';
-import type { AttachmentStore } from './types.ts';
+import type { AttachmentStore, ImageInput } from './types.ts';
 import { errorMessage } from '../errors.ts';
 
 export type Region = { x: number; y: number; width: number; height: number };
@@ -27,6 +27,11 @@ export type Crop = {
   sourceSize: { width: number; height: number };
   /** False when no original was kept and the stored copy was cropped instead. */
   fromOriginal: boolean;
+  /**
+   * A capture's windows (the record's, in its original's pixels) where they lie in the crop, so a
+   * password manager's window stays filled in a zoom or a region of it; absent when none fall in it.
+   */
+  windows?: ImageInput['windows'];
 };
 
 /**
@@ -96,10 +101,44 @@ export async function cropAttachment(
   options.signal?.throwIfAborted();
   try {
     const png = await input.image().extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
-    return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined };
+    const windows = info.windows?.length ? windowsInRegion(info.windows, info.source, input.size, source) : [];
+    return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined, ...(windows.length ? { windows } : {}) };
   } catch (error) {
     return { ok: false, code: 'corrupt', message: `The image ${info.id} could not be read: ${errorMessage(error).split('\n')[0]}.` };
   }
+}
+
+/**
+ * Windows given in the pixels of a `basis`-sized image, moved into a `region` of the same picture
+ * decoded at `size` (the original, or a smaller stored copy): scaled, clipped to the region, made
+ * relative to its corner; windows wholly outside it are dropped.
+ */
+export function windowsInRegion(
+  windows: NonNullable<ImageInput['windows']>,
+  basis: { width: number; height: number },
+  size: { width: number; height: number },
+  region: Region = { x: 0, y: 0, ...size },
+): NonNullable<ImageInput['windows']> {
+  if (basis.width <= 0 || basis.height <= 0) return [];
+  const sx = size.width / basis.width;
+  const sy = size.height / basis.height;
+  return windows.flatMap((w) => {
+    // Outward to whole pixels: a scaled window's edge never leaves a readable sliver.
+    const x0 = Math.max(region.x, Math.floor(w.x * sx));
+    const y0 = Math.max(region.y, Math.floor(w.y * sy));
+    const x1 = Math.min(region.x + region.width, Math.ceil((w.x + w.width) * sx));
+    const y1 = Math.min(region.y + region.height, Math.ceil((w.y + w.height) * sy));
+    return x1 > x0 && y1 > y0 ? [{ app: w.app, title: w.title, x: x0 - region.x, y: y0 - region.y, width: x1 - x0, height: y1 - y0 }] : [];
+  });
+}
+
+/**
+ * A record's capture windows in the pixels of what the store holds for it: the original's own, or
+ * (no original kept) scaled to the stored copy.
+ */
+export function recordWindows(info: AttachmentInfo, fromOriginal: boolean): ImageInput['windows'] {
+  if (!info.windows?.length || fromOriginal) return info.windows;
+  return windowsInRegion(info.windows, info.source, { width: info.width, height: info.height });
 }
 
 function bad(message: string): RegionRefusal {

@@ -9,7 +9,7 @@ import { capturedWindowName, imageExtension, type AttachmentInfo, type ImageRefu
 import { displayName } from '../../common/fileNames.ts';
 import { errorText } from '../errors.ts';
 import { asText } from './blindText.ts';
-import { cropAttachment, type Crop, type Region } from './cropImage.ts';
+import { cropAttachment, recordWindows, type Crop, type Region } from './cropImage.ts';
 import { heicAsPng } from './heic.ts';
 import { describeFit } from './imageRule.ts';
 import { framePng, normaliseFrame } from './fitFrame.ts';
@@ -31,6 +31,7 @@ import type {
   PreparedImage,
   PrepareResult,
   StoredImageRef,
+  TextTarget,
 } from './types.ts';
 
 const VISION_EXAMPLE: Record<ImageTarget['provider'], string> = { ollama: 'gemma3', openai: 'gpt-4o' };
@@ -98,16 +99,16 @@ export class ImageIntake {
    * A stored image (`{ attachmentId }`) is fitted anew for the target from its original, once per target.
    */
   admit(input: ImageInput, target: AdmitTarget, purpose: 'check', options?: AdmitOptions): Promise<PrepareResult>;
-  admit(input: StoredImageRef, target: AdmitTarget | undefined, purpose: 'read', options?: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused>;
+  admit(input: StoredImageRef, target: AdmitTarget | TextTarget | undefined, purpose: 'read', options?: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused>;
   admit(input: ImageInput | FrameInput | StoredImageRef, target: AdmitTarget, purpose: 'user' | 'tool' | 'capture', options?: AdmitOptions): Promise<Admitted | ImageRefusal>;
   async admit(
     input: ImageInput | FrameInput | StoredImageRef,
-    target: AdmitTarget | undefined,
+    target: AdmitTarget | TextTarget | undefined,
     purpose: AdmitPurpose,
     options: AdmitOptions & { region?: Region } = {},
   ): Promise<Admitted | PrepareResult | ReadPixels | Refused> {
-    if (purpose === 'read') return this.#read(input, options);
-    if (!target) throw new Error(`admit(${purpose}) needs a target`);
+    if (purpose === 'read') return this.#read(input, target, options);
+    if (!target || !('profile' in target)) throw new Error(`admit(${purpose}) needs a target`);
     return this.#tryAttachImage(input, target, purpose, options.signal);
   }
 
@@ -129,7 +130,8 @@ export class ImageIntake {
     if (refusal) {
       // The one place that decides to read an image as text for a blind model (architecture §5).
       if (purpose === 'user' && refusal.code === 'model-blind' && this.#readText && isModel(target)) {
-        const read = await asText(input, refusal, target, { store: this.#store, readText: this.#readText, prepare: (i, t, s) => this.#prepare(i, t, s) }, signal);
+        const deps = { store: this.#store, readText: this.#readText, prepare: this.#prepare.bind(this), readable: this.#readable.bind(this) };
+        const read = await asText(input, refusal, target, deps, signal);
         // The text a blind model gets is made from the image: it is redacted as the image would be.
         if (!read.ok || !read.transcript) return read;
         const text = await this.redactText(read.transcript.text, target);
@@ -154,7 +156,7 @@ export class ImageIntake {
    * Text made from an image (read_text, a blind model's transcription) as `target` may get it:
    * with secrets replaced by `[hidden: kind]` when its images would be redacted.
    */
-  async redactText(text: string, target: Pick<ImageTarget, 'remote' | 'redact' | 'vision'> | undefined): Promise<{ text: string; hidden: number }> {
+  async redactText(text: string, target: TextTarget | undefined): Promise<{ text: string; hidden: number }> {
     if (!this.#stage?.text) return { text, hidden: 0 };
     // No target named: the text may go anywhere, so it is treated as going to a remote model.
     return this.#stage.text(text, target ?? { vision: 'unknown' });
@@ -243,9 +245,10 @@ export class ImageIntake {
     if (!source) return gone;
     // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
     const pixelRatio = info.source.pixelRatio;
+    const windows = recordWindows(info, original !== undefined);
     const prepared = await this.#prepare(
       // A capture's windows come along: an excluded app's window is filled in every copy, not only the first.
-      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}), ...(info.windows?.length ? { windows: info.windows } : {}) },
+      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}), ...(windows?.length ? { windows } : {}) },
       target,
       signal,
     );
@@ -257,19 +260,33 @@ export class ImageIntake {
   }
 
   /** read_text's pixels: the original (or a region cut from it at native resolution). */
-  async #read(input: ImageInput | FrameInput | StoredImageRef, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
+  async #read(input: ImageInput | FrameInput | StoredImageRef, target: AdmitTarget | TextTarget | undefined, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
     if (!('attachmentId' in input)) throw new Error('read takes a stored image');
     const info = await this.#store.info(input.attachmentId);
     if (!info) return { ok: false, code: 'not-found', message: `Image ${input.attachmentId} is no longer stored (it expired under the retention setting).` };
+    // The text read goes where the target's images go: excluded apps' windows are filled first.
+    const textTarget = target ?? { vision: 'unknown' as const };
     if (options.region) {
       const crop = await cropAttachment(this.#store, info, options.region, this.#config.limits, options.signal ? { signal: options.signal } : {});
       if (!crop.ok) return crop;
-      return { ok: true, attachment: info, pixels: { data: crop.png, mime: 'image/png' }, crop };
+      const pixels = await this.#readable({ data: crop.png, mime: 'image/png' }, crop.windows, textTarget);
+      return { ok: true, attachment: info, pixels, crop };
     }
     const original = await this.#store.original(info);
     const data = original?.data ?? (await this.#store.get(info.id))?.data;
     if (!data) return { ok: false, code: 'not-found', message: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
-    return { ok: true, attachment: info, pixels: { data, mime: original?.mime ?? info.mime } };
+    const pixels = await this.#readable({ data, mime: original?.mime ?? info.mime }, recordWindows(info, original !== undefined), textTarget);
+    return { ok: true, attachment: info, pixels };
+  }
+
+  /** Pixels for local OCR whose text goes to `target`: the pixel stage fills excluded apps' windows (windows in these pixels). */
+  async #readable(
+    image: { data: Uint8Array; mime: string },
+    windows: ImageInput['windows'],
+    target: TextTarget,
+  ): Promise<{ data: Uint8Array; mime: string }> {
+    if (!windows?.length || !this.#stage?.readable) return image;
+    return this.#stage.readable({ ...image, windows }, target);
   }
 }
 

@@ -11,11 +11,11 @@ import { abortable } from '../abortable.ts';
 import type { ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import { sameRegion, type PrivacySettings, type RedactPolicy, type Redaction } from '../../common/privacy.ts';
-import { redactText } from '../privacy/detect.ts';
+import { redactText, windowRegions } from '../privacy/detect.ts';
 import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
-import type { AdmitTarget, ImageInput, ImageTarget, PixelStage, StageImage, StageRun } from './types.ts';
+import type { AdmitTarget, ImageInput, PixelStage, StageImage, StageRun, TextTarget } from './types.ts';
 
 /** Detection results kept for reuse (a send after the attach, a refit for another model). */
 const REMEMBERED = 32;
@@ -39,7 +39,7 @@ export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<Pr
  * alone (no model yet: an MCP capture from the CLI) goes to no model, so only `always` or a known
  * remote redacts it — it is redacted again when a model is given it.
  */
-export function hidesFor(target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }, settings: Pick<PrivacySettings, 'redact'>): boolean {
+export function hidesFor(target: TextTarget, settings: Pick<PrivacySettings, 'redact'>): boolean {
   const policy = policyFor(target, settings);
   if (policy !== 'remote') return policy === 'always';
   return target.vision === undefined ? target.remote === true : target.remote !== false;
@@ -81,11 +81,23 @@ export class RedactStage implements PixelStage {
     };
   }
 
-  async text(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }> {
+  async text(text: string, target: TextTarget): Promise<{ text: string; hidden: number }> {
     const settings = this.#deps.privacy();
     if (!hidesFor(target, settings)) return { text, hidden: 0 };
     const out = await redactText(text, settings);
     return { text: out.text, hidden: out.hidden.length };
+  }
+
+  async readable(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget): Promise<{ data: Uint8Array; mime: string }> {
+    const settings = this.#deps.privacy();
+    const same = { data: image.data, mime: image.mime };
+    if (!image.windows?.length || !hidesFor(target, settings)) return same;
+    const decoded = await decodedInput(image.data, image.mime, this.#deps.limits);
+    // Undecodable: OCR fails on it too, and says so.
+    if (!decoded.ok) return same;
+    const filled = windowRegions(image.windows, settings.excludedApps, decoded.size);
+    if (!filled.length) return same;
+    return { data: await maskImage(decoded.image(), filled), mime: 'image/png' };
   }
 
   keyFor(target: AdmitTarget): string {

@@ -79,6 +79,9 @@ export type StoredImageRef = { attachmentId: string };
 export type AdmitPurpose = 'user' | 'tool' | 'capture' | 'check' | 'read';
 
 /** A named model (gated, its copy remembered), or only a profile to fit to (no model named: check-image, a CLI MCP capture). */
+/** Where text made from an image goes, as far as redaction asks: a model's server (remote or not) and the policy in force. */
+export type TextTarget = Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown };
+
 export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolean; redact?: RedactPolicy; shown?: readonly Redaction[]; sendAnyway?: true };
 
 /** What the door let in: the stored attachment and, for a blind target, the text the model gets instead. */
@@ -106,7 +109,13 @@ export interface PixelStage {
   /** `data` may be made on demand (a frame's PNG): a stage that leaves the image as it is never asks for it. */
   begin(image: StageImage, target: AdmitTarget, signal?: AbortSignal): StageRun;
   /** Text made from an image (read_text, a blind model's transcription), as the target may get it. */
-  text?(text: string, target: Pick<ImageTarget, 'remote' | 'redact'> & { vision?: unknown }): Promise<{ text: string; hidden: number }>;
+  text?(text: string, target: TextTarget): Promise<{ text: string; hidden: number }>;
+  /**
+   * The pixels local OCR reads for text that goes to `target` (read_text, a blind model's
+   * transcription), with the windows of excluded apps filled as in the target's copy: text
+   * redaction alone cannot know that a line came from a password manager. `windows` are in `image`'s pixels.
+   */
+  readable?(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget): Promise<{ data: Uint8Array; mime: string }>;
   /** Names what the stage does for `target` (policy and settings): copies made under other settings are not reused. */
   keyFor?(target: AdmitTarget): string;
 }

@@ -132,7 +132,11 @@ export async function zoom(deps: CaptureDeps, args: ZoomArgs, signal: AbortSigna
   if (!fit.ok) return toolError(fit.message);
   const stem = info.name.replace(/\.[a-z0-9]{2,5}$/i, '') || 'capture';
   const name = `${stem}-zoom-${crop.source.x},${crop.source.y}-${crop.source.width}x${crop.source.height}.png`;
-  const served = await deps.gate.admit({ source: crop.png, name, origin: `${ORIGIN_PREFIX}zoom`, ...(info.source.pixelRatio ? { pixelRatio: info.source.pixelRatio } : {}) }, fit.target, signal);
+  const served = await deps.gate.admit(
+    { source: crop.png, name, origin: `${ORIGIN_PREFIX}zoom`, ...(info.source.pixelRatio ? { pixelRatio: info.source.pixelRatio } : {}), ...(crop.windows ? { windows: crop.windows } : {}) },
+    fit.target,
+    signal,
+  );
   if (!served.ok) return toolError(`The zoomed region could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
   const s = crop.source;

@@ -51,7 +51,8 @@ export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStor
       return { ok: true, info: attached.attachment, base64, hidden };
     },
     read(info, region, signal) {
-      return deps.intake.admit({ attachmentId: info.id }, undefined, 'read', { signal, ...(region ? { region } : {}) });
+      // Read for text that leaves under the server's policy: excluded apps' windows are filled first.
+      return deps.intake.admit({ attachmentId: info.id }, { redact: deps.policy, vision: 'unknown' }, 'read', { signal, ...(region ? { region } : {}) });
     },
     text(text) {
       // No model named: under "remote" the text counts as going to a remote model.

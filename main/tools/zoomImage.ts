@@ -42,7 +42,13 @@ export function zoomImageTool(deps: { store: AttachmentStore; intake: ImageIntak
       if (!crop) throw new Error('a region read returns its crop');
       const stem = info.name.replace(/\.[a-z0-9]{2,5}$/i, '') || 'image';
       const name = `${stem}-zoom-${crop.source.x},${crop.source.y}-${crop.source.width}x${crop.source.height}.png`;
-      const attached = await deps.intake.admit({ source: crop.png, name, origin: 'zoom_image', requestedBy: 'user' }, target, 'tool', { signal: context.signal });
+      // The windows in the region come along: a zoom into a password manager's window comes back filled.
+      const attached = await deps.intake.admit(
+        { source: crop.png, name, origin: 'zoom_image', requestedBy: 'user', ...(crop.windows ? { windows: crop.windows } : {}) },
+        target,
+        'tool',
+        { signal: context.signal },
+      );
       if (!attached.ok) return { ok: false, text: `The zoomed region could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
       const s = crop.shown;

@@ -9,6 +9,7 @@ import { probeX11Display } from '../../main/capture/x11Pointer.ts';
 import { warpPointer } from '../support/xPointer.ts';
 import { startMultiMonitorX, type XServer } from '../fixtures/xvfb.ts';
 import { blocksHtml, showPage, type ScreenPage } from '../fixtures/screenPage.ts';
+import { startWindowManager } from '../fixtures/desktopWindows.ts';
 
 const LEFT = { width: 1024, height: 600 };
 const RIGHT = { width: 800, height: 640 };
@@ -111,5 +112,29 @@ describe('two monitors', () => {
     expect(await pixel(c, LEFT.width + 10 + 30, 30)).toEqual([255, 255, 255]); // right page's marker
     expect(await pixel(c, LEFT.width + 100, 300)).toEqual(BLUE);
     expect(await pixel(c, 100, LEFT.height + 20)).toEqual(BLACK); // below the left monitor: no screen there
+  });
+
+  it('"all" carries the window list in its own pixels, as one display does (the door fills excluded apps from it)', async () => {
+    // Windows are listed through the window manager (_NET_CLIENT_LIST): openbox, started last so the
+    // tests above see the bare desktop. It finds the pages already there and focuses none of them,
+    // which once emptied the list (a window's "focused" could not be read).
+    const wm = await startWindowManager(x.env);
+    try {
+      let listed = await capturer.listWindows();
+      for (const deadline = Date.now() + 15_000; listed.length < 2 && Date.now() < deadline; listed = await capturer.listWindows()) await new Promise((r) => setTimeout(r, 200));
+      expect(listed.length).toBeGreaterThanOrEqual(2);
+      const c = ok(await capturer.capture('all'));
+      // Scale 1 and the desktop's origin at 0,0: a window's place on the canvas is its place on the desktop, clipped to it.
+      const onCanvas = (w: { x: number; y: number; width: number; height: number }) => {
+        const x0 = Math.max(0, w.x), y0 = Math.max(0, w.y);
+        return [x0, y0, Math.min(c.width, w.x + w.width) - x0, Math.min(c.height, w.y + w.height) - y0].join();
+      };
+      const regions = (c.windows ?? []).map((w) => [w.region.x, w.region.y, w.region.width, w.region.height].join());
+      expect(regions.sort()).toEqual(listed.map(onCanvas).sort());
+      // The right monitor's page is among them, beyond the left monitor's width.
+      expect((c.windows ?? []).some((w) => w.region.x >= LEFT.width)).toBe(true);
+    } finally {
+      await wm.stop();
+    }
   });
 });
