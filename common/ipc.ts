@@ -11,6 +11,7 @@ import {
   ContextEstimate,
   ConversationSummary,
   ConversationView,
+  Draft,
   Empty,
   Id,
   IncomingAttachment,
@@ -177,6 +178,13 @@ export const IPC = {
   'conversations:delete': channel(z.strictObject({ id: Id }), z.object({ id: Id })),
   /** Switch servers and tools off (or on again) for one stored conversation. */
   'conversations:setTools': channel(z.strictObject({ id: Id, tools: ToolSwitches }), z.object({ id: Id, tools: ToolSwitches })),
+  /** Show version `index` (from 0) of the turn whose user message is `turnId`: that branch becomes the one sent from now on. */
+  'conversations:switchVersion': channel(z.strictObject({ id: Id, turnId: Id, index: z.number().int().nonnegative().max(10_000) }), ConversationView),
+
+  /** The drafts kept, by conversation id ("new": the new chat's). */
+  'drafts:list': channel(Empty, z.record(Id, Draft)),
+  /** Keep (or, empty, forget) the draft of one conversation. */
+  'drafts:set': channel(z.strictObject({ key: Id, text: Draft.shape.text, images: Draft.shape.images }), z.object({ key: Id })),
 
   /** Every endpoint's models; an endpoint that fails is listed in `errors`, the others still answer. */
   'models:list': channel(

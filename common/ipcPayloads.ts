@@ -74,12 +74,29 @@ export const ConversationView = z.object({
       model: ModelSelection.optional(),
       /** Marks the person drew on its images, by attachment id (in each original's pixels). */
       marks: MarksById.optional(),
+      /** This turn is version `index` (from 0) of `count`: Regenerate, Edit and Retry keep the ones they replaced. */
+      versions: z.object({ index: z.number().int().nonnegative(), count: z.number().int().min(2) }).optional(),
       /** Still running: `events` is what streamed so far and more follow on `chat:event` under this id. */
       live: z.boolean().optional(),
     }),
   ),
 });
 export type ConversationView = z.infer<typeof ConversationView>;
+
+/** An image waiting in a draft (what its thumbnail needs; the image itself stays in the attachment store). */
+export const DraftImage = z.object({
+  id: AttachmentId,
+  name: z.string().max(1000),
+  origin: z.string().max(200),
+  mime: z.string().max(100).optional(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  bytes: z.number().int().nonnegative().optional(),
+  tokens: z.number().nonnegative().nullable().optional(),
+});
+/** What the message box held for one conversation (or a new chat, key "new"), kept across a reload and a restart. */
+export const Draft = z.object({ text: z.string().max(200_000), images: z.array(DraftImage).max(64).default([]) });
+export type Draft = z.infer<typeof Draft>;
 
 /** A model from one endpoint ("ollama" or an OpenAI-compatible endpoint's name). */
 export const ListedModel = ModelInfo.extend({ endpoint: z.string() });

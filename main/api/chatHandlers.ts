@@ -1,7 +1,6 @@
 // chat:send and chat:cancel: a turn runs in the background and reports through `chat:event`;
 // chat:context: the next request's size against the model's window (the composer's meter).
 import type { ChatEvent } from '../../common/events.ts';
-import type { ModelSelection } from '../../common/settings.ts';
 import type { ModelChoice } from '../chat/chatEngine.ts';
 import { newConversationId } from '../chat/conversationStore.ts';
 import type { LiveTurns } from '../chat/liveTurns.ts';
@@ -21,15 +20,17 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
     },
     handlers: {
       'chat:send': async (request) => {
-        let selection: ModelSelection;
-        let chat: ModelChoice;
+        let chat: ModelChoice | undefined;
         let helper: ModelChoice | undefined;
+        let unsent: { code: string; message: string } | undefined;
         try {
-          selection = await services.models.selectionOrDefault(request.model);
+          const selection = await services.models.selectionOrDefault(request.model);
           chat = await services.models.choiceFor(selection);
           helper = await services.models.helperFor(chat);
         } catch (error) {
-          return providerFailure(error);
+          // No model to send to (the server down, none named): the message is stored and listed all the same.
+          const { code, message } = providerFailure(error);
+          unsent = { code, message };
         }
         const conversationId = request.conversationId ?? newConversationId();
         const controller = new AbortController();
@@ -41,32 +42,36 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
           live.record(conversationId, request.turnId, event);
           deps.emit('chat:event', { conversationId, turnId: request.turnId, seq: seq++, event });
         };
-        const thinking = chat.capabilities.thinking === 'yes';
         const unbind = approvals.bind(conversationId, request.turnId);
-        void services.engine
-          .runTurn(
-            {
-              conversationId,
-              createIfMissing: request.conversationId === undefined,
-              replaceLastTurn: request.replaceLastTurn,
-              ...(request.replaceFrom ? { replaceFrom: request.replaceFrom } : {}),
-              text: request.text,
-              userMessageId: request.turnId,
-              attachments: request.attachmentIds.map((attachmentId) => ({
-                attachmentId,
-                ...(request.shown?.[attachmentId]?.length ? { shown: request.shown[attachmentId] } : {}),
-                ...(request.sendAnyway?.includes(attachmentId) ? { sendAnyway: true as const } : {}),
-              })),
-              ...(request.marks ? { marks: request.marks } : {}),
-              chat,
-              helper,
-              signal: controller.signal,
-              approver: approvals.approver,
-              ...(thinking ? { think: true } : {}),
-              ...(request.tools ? { tools: request.tools } : {}),
-            },
-            emit,
-          )
+        const turn = {
+          conversationId,
+          createIfMissing: request.conversationId === undefined,
+          replaceLastTurn: request.replaceLastTurn,
+          ...(request.replaceFrom ? { replaceFrom: request.replaceFrom } : {}),
+          text: request.text,
+          userMessageId: request.turnId,
+          ...(request.marks ? { marks: request.marks } : {}),
+          ...(request.tools ? { tools: request.tools } : {}),
+        };
+        const running = chat
+          ? services.engine.runTurn(
+              {
+                ...turn,
+                attachments: request.attachmentIds.map((attachmentId) => ({
+                  attachmentId,
+                  ...(request.shown?.[attachmentId]?.length ? { shown: request.shown[attachmentId] } : {}),
+                  ...(request.sendAnyway?.includes(attachmentId) ? { sendAnyway: true as const } : {}),
+                })),
+                chat,
+                helper,
+                signal: controller.signal,
+                approver: approvals.approver,
+                ...(chat.capabilities.thinking === 'yes' ? { think: true } : {}),
+              },
+              emit,
+            )
+          : services.engine.recordUnsent({ ...turn, attachmentIds: request.attachmentIds }, unsent ?? { code: 'internal', message: 'No model to send to.' }, emit);
+        void running
           .catch((error: unknown) => {
             emit({ type: 'error', code: 'internal', message: boundText(services.scrubSecrets(errorMessage(error))) });
             emit({ type: 'done', conversationId, text: '' });

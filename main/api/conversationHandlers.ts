@@ -1,10 +1,10 @@
-// The stored conversations: list, open (as the renderer's view), rename, delete.
+// The stored conversations: list, open (as the renderer's view), rename, delete, switch versions; and their drafts.
 import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { conversationView, withLiveTurn } from './conversationView.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:setTools'>;
+type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:setTools' | 'conversations:switchVersion' | 'drafts:list' | 'drafts:set'>;
 
 export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): ConversationHandlers {
   const missing = (id: string) => fail('not-found', `No conversation with id ${id}.`);
@@ -19,11 +19,26 @@ export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): Co
       const c = (await services.conversations.list()).find((x) => x.id === id);
       return c ? ok(c) : missing(id);
     },
-    'conversations:delete': async ({ id }) => ((await services.conversations.delete(id)) ? ok({ id }) : missing(id)),
+    'conversations:delete': async ({ id }) => {
+      if (!(await services.conversations.delete(id))) return missing(id);
+      await services.drafts.set(id, { text: '', images: [] });
+      return ok({ id });
+    },
+    'drafts:list': async () => ok(await services.drafts.list()),
+    'drafts:set': async ({ key, text, images }) => {
+      await services.drafts.set(key, { text, images });
+      return ok({ key });
+    },
     'conversations:setTools': async ({ id, tools }) => {
       // A turn holds the conversation while it runs (and saves it at the end): switch between turns.
       if (live.get(id)) return fail('busy', 'Wait for the answer to finish, then switch tools for the next message.');
       return (await services.conversations.setTools(id, tools)) ? ok({ id, tools }) : missing(id);
+    },
+    'conversations:switchVersion': async ({ id, turnId, index }) => {
+      if (live.get(id)) return fail('busy', 'Wait for the answer to finish, then switch versions.');
+      if (!(await services.conversations.switchVersion(id, turnId, index))) return fail('not-found', `No version ${index + 1} of that message in conversation ${id}.`);
+      const c = await services.conversations.get(id);
+      return c ? ok(await conversationView(c, services.attachments)) : missing(id);
     },
   };
 }

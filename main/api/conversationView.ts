@@ -3,6 +3,7 @@ import type { ConversationView } from '../../common/ipc.ts';
 import type { Conversation } from '../chat/conversation.ts';
 import type { LiveTurn } from '../chat/liveTurns.ts';
 import type { AttachmentStore } from '../images/types.ts';
+import { versionAt } from '../chat/versions.ts';
 
 /**
  * A stored conversation replayed as the `ChatEvent`s each user turn produced, so the UI
@@ -24,10 +25,12 @@ export async function conversationView(conversation: Conversation, store: Attach
     return imageAttachedEvent(a, origin, toolCallId);
   };
 
-  for (const m of conversation.messages) {
+  for (const [index, m] of conversation.messages.entries()) {
     if (m.role === 'user') {
       finish();
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };
+      const version = versionAt(conversation, index);
+      if (version) current.versions = version;
       if (m.model) current.model = m.model;
       if (m.marks) current.marks = m.marks;
       turns.push(current);

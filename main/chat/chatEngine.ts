@@ -15,6 +15,7 @@ import type { StoredUserMessage } from './conversation.ts';
 import { NotStoredError, type ConversationStore } from './conversationStore.ts';
 import { ConversationBusyError, type ConversationLock } from './conversationLock.ts';
 import { recoverUnfinishedTurn } from './recoverTurn.ts';
+import { makeRoom } from './versions.ts';
 import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
 import type { ContextWindow } from './historyBudget.ts';
@@ -124,6 +125,47 @@ export class ChatEngine {
     }
   }
 
+  /**
+   * A send whose model could not even be reached or named (the server down, no model yet) is
+   * stored all the same — the person's words and images, with no answer — so a first chat is
+   * listed and nothing is lost; Retry (or the reconnect) sends it, replacing this turn.
+   */
+  async recordUnsent(request: Omit<TurnRequest, 'chat' | 'attachments'> & { attachmentIds: string[] }, error: { code: string; message: string }, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {
+    const { conversations } = this.#deps;
+    const id = request.conversationId ?? '';
+    const failed = (e: { code: string; message: string }): TurnOutcome => {
+      emit({ type: 'error', ...e });
+      emit({ type: 'done', conversationId: id, text: '' });
+      return { status: 'failed', conversationId: id, text: '', error: e };
+    };
+    let lock: ConversationLock | undefined;
+    try {
+      lock = request.conversationId ? await conversations.lock(request.conversationId) : undefined;
+      const existing = request.conversationId ? await conversations.get(request.conversationId) : undefined;
+      if (existing) recoverUnfinishedTurn(existing);
+      if (!existing && !request.createIfMissing) return failed(error);
+      const conversation = existing ?? conversations.create(titleFrom(request.text), request.conversationId);
+      makeRoom(conversation, request);
+      if (request.tools) conversation.tools = request.tools;
+      const marks = Object.fromEntries(Object.entries(request.marks ?? {}).filter(([a, m]) => m.length && request.attachmentIds.includes(a)));
+      conversation.messages.push({
+        role: 'user',
+        id: request.userMessageId ?? randomUUID(),
+        text: request.text,
+        attachmentIds: request.attachmentIds,
+        ...(Object.keys(marks).length ? { marks } : {}),
+        createdAt: now(),
+      });
+      await conversations.save(conversation);
+    } catch (stored) {
+      // Not stored either: the person still sees why it was not sent (and the box's Retry).
+      return failed(stored instanceof NotStoredError ? { code: stored.code, message: `${error.message} ${stored.message}` } : error);
+    } finally {
+      await lock?.release();
+    }
+    return failed(error);
+  }
+
   /** Error text as a person sees it: a code, and a message redacted and bounded. */
   #toError(error: unknown, signal: AbortSignal): { code: string; message: string } {
     const mapped = toError(error, signal);
@@ -174,19 +216,7 @@ export class ChatEngine {
     }
 
     const conversation = existing ?? deps.conversations.create(titleFrom(request.text), request.conversationId);
-    if (request.replaceLastTurn) {
-      // Only a stored turn that this one repeats and that never finished is replaced: a send
-      // that failed before anything was stored must not take the previous turn with it.
-      const last = conversation.messages.findLastIndex((m) => m.role === 'user');
-      const tail = conversation.messages.slice(last);
-      const end = tail.at(-1);
-      const finished = end?.role === 'assistant' && !end.interrupted && !end.toolCalls?.length;
-      if (last >= 0 && tail[0]?.role === 'user' && tail[0].text === request.text && !finished) conversation.messages.splice(last);
-    }
-    if (request.replaceFrom !== undefined) {
-      const from = conversation.messages.findIndex((m) => m.role === 'user' && m.id === request.replaceFrom);
-      if (from >= 0) conversation.messages.splice(from);
-    }
+    makeRoom(conversation, request);
     conversation.model = { provider: request.chat.provider.kind, name: request.chat.model };
     if (request.chat.endpoint) conversation.model.endpoint = request.chat.endpoint;
     if (request.tools) conversation.tools = request.tools;

@@ -101,6 +101,12 @@ export const Conversation = z.object({
   /** MCP servers and tools the person switched off for this conversation (not offered to the model). */
   tools: ToolSwitches.optional(),
   messages: z.array(StoredMessage),
+  /**
+   * Versions Regenerate, Edit and Retry kept (chat/versions.ts): by the id of the message before
+   * each fork (`''`: the start), every branch that followed it, the active one's slot `null`
+   * (it is `messages`' tail). Absent in older files.
+   */
+  versions: z.record(z.string(), z.object({ active: z.number().int().nonnegative(), tails: z.array(z.array(StoredMessage).nullable()).min(2) })).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

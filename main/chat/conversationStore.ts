@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../fsAtomic.ts';
 import { writeProblem } from './writeProblem.ts';
 import type { ConversationSummary } from '../../common/ipc.ts';
 import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
+import { switchVersion } from './versions.ts';
 import { acquireLock, type ConversationLock, type LockOptions } from './conversationLock.ts';
 
 const ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -99,6 +100,13 @@ export class ConversationStore {
   /** The servers and tools switched off for this conversation. */
   setTools(id: string, tools: NonNullable<Conversation['tools']>): Promise<boolean> {
     return this.#change(id, (c) => (c.tools = tools));
+  }
+
+  /** Makes a kept version of a turn the active branch (chat/versions.ts); false when there is no such turn or version. */
+  async switchVersion(id: string, turnId: string, index: number): Promise<boolean> {
+    let found = false;
+    const stored = await this.#change(id, (c) => (found = switchVersion(c, turnId, index)));
+    return stored && found;
   }
 
   /** Reads, changes and saves a stored conversation under its lock; false when there is none. */

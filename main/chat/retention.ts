@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversationStore } from './conversationStore.ts';
+import { allMessages } from './versions.ts';
+import type { DraftStore } from './draftStore.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 
 /**
@@ -14,16 +16,18 @@ import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 export async function sweepAttachments(options: {
   attachments: FileAttachmentStore;
   conversations: ConversationStore;
+  /** Images waiting in a draft are kept too. */
+  drafts?: DraftStore;
   dataDir: string;
   retentionDays: number | null;
   now?: Date;
 }): Promise<{ removed: string[]; kept: number }> {
   if (options.retentionDays === null) return { removed: [], kept: -1 };
   const cutoff = (options.now ?? new Date()).getTime() - options.retentionDays * 86_400_000;
-  const referenced = new Set<string>();
+  const referenced = new Set<string>(await options.drafts?.attachmentIds().catch(() => []));
   for (const summary of await options.conversations.list()) {
     const c = await options.conversations.get(summary.id).catch(() => undefined);
-    for (const m of c?.messages ?? []) {
+    for (const m of c ? allMessages(c) : []) {
       if (m.role === 'user' || m.role === 'delivery') for (const id of m.attachmentIds) referenced.add(id);
       if (m.role === 'tool') for (const id of m.attachmentIds ?? []) referenced.add(id);
     }

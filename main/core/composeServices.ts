@@ -21,6 +21,7 @@ import { sweepAttachments } from '../chat/retention.ts';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import type { PrivacySettings } from '../../common/privacy.ts';
 import { ChatEngine } from '../chat/chatEngine.ts';
+import { DraftStore } from '../chat/draftStore.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
@@ -231,6 +232,8 @@ type GlanceCore = {
   intake: ImageIntake;
   attachments: FileAttachmentStore;
   conversations: ConversationStore;
+  /** What the message box held, per conversation, across reloads and restarts. */
+  drafts: DraftStore;
   tools: ToolRegistry;
   engine: ChatEngine;
   ocr: TextReader;
@@ -268,6 +271,7 @@ function createCore(options: CoreOptions): GlanceCore {
     ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
   });
   const conversations = new ConversationStore(options.dataDir);
+  const drafts = new DraftStore(options.dataDir);
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))
@@ -290,5 +294,5 @@ function createCore(options: CoreOptions): GlanceCore {
     await swept;
     await ocr.close();
   };
-  return { dataDir: options.dataDir, limits, intake, attachments, conversations, tools, engine, ocr, close };
+  return { dataDir: options.dataDir, limits, intake, attachments, conversations, drafts, tools, engine, ocr, close };
 }

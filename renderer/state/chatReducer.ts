@@ -80,6 +80,8 @@ export type TurnView = {
   marks?: MarksById;
   /** The ids the images were sent under (main confirms them under the ids of their copies for the model). */
   sentIds?: string[];
+  /** Version `index` (from 0) of `count`: Regenerate, Edit and Retry keep the versions they replace. */
+  versions?: Versions;
   /** Events applied so far (by `seq`): a turn resumed mid-answer skips those it already holds. */
   seen: number;
 };
@@ -101,6 +103,8 @@ export type AttachmentLike = Pick<AttachmentInfo, 'id' | 'name' | 'origin'> & {
   sendAnyway?: boolean;
 };
 
+export type Versions = { index: number; count: number };
+
 export type ChatState = {
   conversationId: string | null;
   order: string[];
@@ -110,7 +114,7 @@ export type ChatState = {
 export type ChatAction =
   | { type: 'reset' }
   | { type: 'loaded'; view: ConversationView }
-  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentLike[]; model?: ModelSelection; createdAt?: string; marks?: MarksById }
+  | { type: 'turn_started'; turnId: string; text: string; attachments: readonly AttachmentLike[]; model?: ModelSelection; createdAt?: string; marks?: MarksById; versions?: Versions }
   | { type: 'turn_accepted'; turnId: string; conversationId: string }
   /** `chat:send` itself failed (bad request, main unreachable): no events will come. */
   | { type: 'turn_failed'; turnId: string; code: string; message: string }
@@ -296,6 +300,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           status: 'streaming',
           ...(stored.model ? { model: stored.model } : {}),
           ...(stored.marks ? { marks: stored.marks } : {}),
+          ...(stored.versions ? { versions: stored.versions } : {}),
         });
         for (const event of stored.events) turn = applyEvent(turn, event);
         turn.seen = stored.events.length;
@@ -315,6 +320,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         images,
         ...(action.model ? { model: action.model } : {}),
         ...(action.createdAt ? { createdAt: action.createdAt } : {}),
+        ...(action.versions ? { versions: action.versions } : {}),
         ...(action.marks ? { marks: action.marks, sentIds: action.attachments.map((a) => a.id) } : {}),
       });
       return withTurn(state, turn);

@@ -3,7 +3,7 @@ import type { MarksById } from '../../common/marks.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { currentMarks } from './markupSlice.ts';
 import type { RefusalNotice } from './attachmentsSlice.ts';
-import { awaitingGate, initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState, type TurnView } from './chatReducer.ts';
+import { awaitingGate, initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState, type TurnView, type Versions } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -39,10 +39,14 @@ export type ChatSlice = {
   /** The approval card's answer for a tool call awaiting consent. */
   approveTool(turnId: string, callId: string, decision: 'once' | 'chat' | 'always' | 'deny'): Promise<void>;
   retry(turnId: string): Promise<void>;
-  /** Asks again from this turn: the answer (and every later turn) is replaced. */
+  /** Asks again from this turn: a new version of the answer (the old one and its later turns are kept). */
   regenerate(turnId: string): Promise<void>;
-  /** Sends `text` in place of this user message; the turns after it are dropped. */
+  /** Sends `text` in place of this user message; the turns after it go with the version it was. */
   editMessage(turnId: string, text: string): Promise<void>;
+  /** Shows version `index` of this turn (and the branch after it); answers the id of the turn now shown there. */
+  switchVersion(turnId: string, index: number): Promise<string | undefined>;
+  /** What the last switch of versions said ("Version 2 of 3"), for the live region. */
+  versionSaid: string;
   renameConversation(id: string, title: string): Promise<string | null>;
   deleteConversation(id: string): Promise<string | null>;
   setSearch(search: string): void;
@@ -56,7 +60,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   const dispatch = (action: ChatAction) => set((s) => ({ chat: reduceChat(s.chat, action) }));
 
   /** One user turn; `attachments` are what the user sees on the message while it is checked again. */
-  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string, drawn?: MarksById, turnId = newTurnId()): Promise<boolean> => {
+  const startTurn = async (text: string, attachments: readonly AttachmentLike[], retry = false, replaceFrom?: string, drawn?: MarksById, turnId = newTurnId(), versions?: Versions): Promise<boolean> => {
     // Only marks on images this turn carries, and none empty.
     const entries = attachments.flatMap((a) => (drawn?.[a.id]?.length ? [[a.id, drawn[a.id]!] as const] : []));
     const marks = entries.length ? Object.fromEntries(entries) : undefined;
@@ -65,7 +69,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     // A new chat's switches travel with its first message (an existing one has them stored).
     const switches = get().toolSwitches;
     const tools = !conversationId && (switches.offServers.length || switches.offTools.length) ? { tools: { offServers: [...switches.offServers], offTools: [...switches.offTools] } } : {};
-    dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString(), ...(marks ? { marks } : {}) });
+    dispatch({ type: 'turn_started', turnId, text, attachments, ...(model ? { model } : {}), createdAt: new Date().toISOString(), ...(marks ? { marks } : {}), ...(versions ? { versions } : {}) });
     const result = await api.chatSend({
       turnId,
       text,
@@ -108,6 +112,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     loadError: null,
     search: '',
     heldSend: null,
+    versionSaid: '',
     dispatchChat: dispatch,
 
     receiveChatEvent(payload) {
@@ -214,7 +219,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!turn || isRunning(turn) || runningTurnId(state.chat) !== undefined) return;
       const attachments = turn.userAttachmentIds.map((id) => state.chat.turns[turnId]!.images[id] ?? { id, name: 'image', origin: 'user' });
       dispatch({ type: 'turn_removed', turnId });
-      await startTurn(turn.text, attachments, true, undefined, turn.marks);
+      await startTurn(turn.text, attachments, true, undefined, turn.marks, undefined, nextVersions(turn));
     },
 
     async regenerate(turnId) {
@@ -229,7 +234,26 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       const attachments = turn.userAttachmentIds.map((id) => turn.images[id] ?? { id, name: 'image', origin: 'user' });
       if (text.trim() === '' && !attachments.length) return;
       dispatch({ type: 'turns_truncated', fromTurnId: turnId });
-      await startTurn(text, attachments, false, turnId, turn.marks);
+      await startTurn(text, attachments, false, turnId, turn.marks, undefined, nextVersions(turn));
+    },
+
+    async switchVersion(turnId, index) {
+      const state = get();
+      const id = state.chat.conversationId;
+      const at = state.chat.order.indexOf(turnId);
+      if (!id || at < 0 || runningTurnId(state.chat) !== undefined) return undefined;
+      const result = await api.conversationsSwitchVersion({ id, turnId, index });
+      if (!result.ok) {
+        set({ versionSaid: result.message });
+        return undefined;
+      }
+      if (get().chat.conversationId !== id) return undefined;
+      dispatch({ type: 'loaded', view: result.value });
+      const shown = get().chat.order[at];
+      const versions = shown ? get().chat.turns[shown]?.versions : undefined;
+      if (versions) set({ versionSaid: `Version ${versions.index + 1} of ${versions.count}` });
+      void get().refreshContext();
+      return shown;
     },
 
     async renameConversation(id, title) {
@@ -252,6 +276,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     },
   };
 };
+
+/** The versions a turn that replaces `turn` will have: the old one is kept when it was answered. */
+function nextVersions(turn: TurnView): Versions | undefined {
+  const count = (turn.versions?.count ?? 1) + (turn.parts.length ? 1 : 0);
+  return count > 1 ? { index: count - 1, count } : undefined;
+}
 
 /** Conversations whose title holds every word of the search, case-insensitively. */
 export function filterConversations(list: readonly ConversationSummary[], search: string): ConversationSummary[] {

@@ -35,6 +35,8 @@ export function LiveAnnouncer() {
   useEffect(
     () =>
       store.subscribe((state, previous) => {
+        // The count after a switch of versions (the switcher itself is drawn anew on another turn).
+        if (state.versionSaid !== previous.versionSaid && state.versionSaid) return setText(state.versionSaid);
         if (state.chat === previous.chat || state.chat.conversationId !== previous.chat.conversationId) return;
         const id = state.chat.order.at(-1);
         const turn = id ? state.chat.turns[id] : undefined;

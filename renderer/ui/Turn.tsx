@@ -8,6 +8,7 @@ import { ImageChip } from './ImageChip.tsx';
 import { CopyButton, MessageTime } from './MessageActions.tsx';
 import { ApprovalCard } from './ApprovalCard.tsx';
 import { ToolCard } from './ToolCard.tsx';
+import { VersionSwitch } from './VersionSwitch.tsx';
 
 /** The user's message; "Edit message" turns it into a box whose text is sent in its place. */
 /** The marks the model got drawn into its copy of these images (stored with the conversation). */
@@ -77,6 +78,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
   const anyRunning = useApp((s) => runningTurnId(s.chat) !== undefined);
   const busy = isRunning(turn);
   const refusedOnly = turn.status === 'refused';
+  const unanswered = turn.status === 'failed' && !turn.parts.length;
   if (refusedOnly && !turn.parts.length) {
     return (
       <div className="message notice">
@@ -135,9 +137,10 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
           </button>
         </div>
       )}
-      {/* A turn that failed before any answer has only its error and Retry: Regenerate would be the same button twice. */}
-      {!busy && !(turn.status === 'failed' && !turn.parts.length) && (
+      {/* A turn that failed before any answer has only its error and Retry (Regenerate would be the same button twice), and its versions. */}
+      {!busy && (!unanswered || turn.versions) && (
         <footer className="message-actions">
+          {turn.versions && <VersionSwitch turnId={turn.id} versions={turn.versions} disabled={anyRunning} />}
           {turn.model && <span className="muted model-name">{turn.model.name}</span>}
           {turn.createdAt && (
             <span className="muted">
@@ -146,9 +149,11 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
           )}
           <span className="spacer" />
           {answerText(turn) && <CopyButton text={answerText(turn)} />}
-          <button type="button" className="ghost small" aria-label="Regenerate" disabled={anyRunning} title="Ask the model again" onClick={() => void regenerate(turn.id)}>
-            Regenerate
-          </button>
+          {!unanswered && (
+            <button type="button" className="ghost small" aria-label="Regenerate" disabled={anyRunning} title="Ask the model again (this answer is kept as a version)" onClick={() => void regenerate(turn.id)}>
+              Regenerate
+            </button>
+          )}
         </footer>
       )}
     </article>

@@ -115,6 +115,17 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
     value: { id: 'c1', tools: { offServers: ['files'], offTools: ['web__fetch'] } },
     bad: [[{ id: 'c1', tools: { offServers: [''] } }, 'tools.offServers.0'], [{ id: 'c1' }, 'tools']],
   },
+  'conversations:switchVersion': {
+    good: { id: 'c1', turnId: 'u1', index: 0 },
+    value: { id: 'c1', title: 'Chat', createdAt: 'a', updatedAt: 'b', turns: [{ id: 'u1', text: 'hi', attachmentIds: [], createdAt: 'a', events: [], versions: { index: 0, count: 2 } }] },
+    bad: [[{ id: 'c1', turnId: 'u1', index: -1 }, 'index'], [{ id: 'c1', index: 0 }, 'turnId']],
+  },
+  'drafts:list': { good: {}, value: { new: { text: 'half a thought', images: [] } }, bad: [[{ a: 1 }, 'Unrecognized key: "a"']] },
+  'drafts:set': {
+    good: { key: 'new', text: 'half a thought', images: [{ id: '0123456789abcdef', name: 'a.png', origin: 'user' }] },
+    value: { key: 'new' },
+    bad: [[{ key: '../x', text: '' }, 'key'], [{ key: 'new', text: 1 }, 'text']],
+  },
   'models:list': {
     good: {},
     value: { models: [{ provider: 'ollama', endpoint: 'ollama', name: 'llava', capabilities: { vision: 'yes', visionSource: 'ollama-capabilities', tools: 'no', thinking: 'no' }, details: {} }], errors: [] },

@@ -1,0 +1,64 @@
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Draft } from '../../common/ipcPayloads.ts';
+import { writeFileAtomic } from '../fsAtomic.ts';
+
+const DraftFile = z.object({ version: z.literal(1), drafts: z.record(z.string(), Draft) });
+
+/**
+ * What the message box held, per conversation (and the new chat's), in `<dataDir>/drafts.json`:
+ * kept across a reload and a restart. Like conversations it holds attachment ids, never image
+ * bytes. Writes are queued, each atomic; a file that cannot be read is kept aside, never lost.
+ */
+export class DraftStore {
+  readonly path: string;
+  #drafts: Promise<Record<string, Draft>> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.path = join(dataDir, 'drafts.json');
+  }
+
+  async list(): Promise<Record<string, Draft>> {
+    return { ...(await this.#load()) };
+  }
+
+  /** Keeps `draft` under `key`; an empty one (no text, no images) is forgotten. */
+  set(key: string, draft: Draft): Promise<void> {
+    const write = this.#queue.then(async () => {
+      const drafts = await this.#load();
+      if (draft.text.trim() === '' && !draft.images.length) {
+        if (!(key in drafts)) return;
+        delete drafts[key];
+      } else drafts[key] = { text: draft.text, images: draft.images };
+      await mkdir(join(this.path, '..'), { recursive: true });
+      await writeFileAtomic(this.path, JSON.stringify({ version: 1, drafts }));
+    });
+    this.#queue = write.catch(() => undefined);
+    return write;
+  }
+
+  /** The images drafts refer to (retention keeps them). */
+  async attachmentIds(): Promise<string[]> {
+    return Object.values(await this.#load()).flatMap((d) => d.images.map((i) => i.id));
+  }
+
+  #load(): Promise<Record<string, Draft>> {
+    this.#drafts ??= readFile(this.path, 'utf8').then(
+      async (text) => {
+        try {
+          return DraftFile.parse(JSON.parse(text)).drafts;
+        } catch {
+          await rename(this.path, `${this.path}.bad-${Date.now()}`).catch(() => undefined);
+          return {};
+        }
+      },
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return {};
+        throw error;
+      },
+    );
+    return this.#drafts;
+  }
+}
