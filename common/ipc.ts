@@ -9,6 +9,7 @@ import {
   CaptureAttachment,
   AttachmentSource,
   ContextEstimate,
+  ConversationMatch,
   ConversationSummary,
   ConversationView,
   Draft,
@@ -176,6 +177,8 @@ export const IPC = {
   'conversations:get': channel(z.strictObject({ id: Id }), ConversationView),
   'conversations:rename': channel(z.strictObject({ id: Id, title: z.string().trim().min(1).max(200) }), ConversationSummary),
   'conversations:delete': channel(z.strictObject({ id: Id }), z.object({ id: Id })),
+  /** Conversations whose title or message text holds every word of `query` (case-insensitive). */
+  'conversations:search': channel(z.strictObject({ query: z.string().max(200) }), z.array(ConversationMatch)),
   /** Switch servers and tools off (or on again) for one stored conversation. */
   'conversations:setTools': channel(z.strictObject({ id: Id, tools: ToolSwitches }), z.object({ id: Id, tools: ToolSwitches })),
   /** Show version `index` (from 0) of the turn whose user message is `turnId`: that branch becomes the one sent from now on. */

@@ -17,6 +17,7 @@ export const INVOKE_CHANNELS = [
   'conversations:get',
   'conversations:rename',
   'conversations:delete',
+  'conversations:search',
   'conversations:setTools',
   'conversations:switchVersion',
   'drafts:list',

@@ -22,6 +22,10 @@ export const ConversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 
+/** A conversation a search found: in its title, or in a message (the text around the first word found). */
+export const ConversationMatch = z.object({ id: Id, inTitle: z.boolean(), snippet: z.string().optional() });
+export type ConversationMatch = z.infer<typeof ConversationMatch>;
+
 /**
  * A stored conversation as the renderer replays it: each user turn with the `ChatEvent`s it
  * produced, so history and live streaming go through the same reducer.

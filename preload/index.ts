@@ -41,6 +41,7 @@ const api: GlanceApi = {
   conversationsGet: invoke('conversations:get'),
   conversationsRename: invoke('conversations:rename'),
   conversationsDelete: invoke('conversations:delete'),
+  conversationsSearch: invoke('conversations:search'),
   conversationsSetTools: invoke('conversations:setTools'),
   conversationsSwitchVersion: invoke('conversations:switchVersion'),
   draftsList: invoke('drafts:list'),

@@ -6,6 +6,7 @@ import { parseRoute } from './route.ts';
 import './ui/styles.css';
 import './ui/layout.css';
 import './ui/messages.css';
+import './ui/sidebar.css';
 
 /** How long a page opened on a conversation may wait for it before showing the window without it. */
 const FIRST_RENDER_WAIT_MS = 150;

@@ -1,10 +1,10 @@
-// The stored conversations: list, open (as the renderer's view), rename, delete, switch versions; and their drafts.
+// The stored conversations: list, open (as the renderer's view), rename, delete, search, switch versions; and their drafts.
 import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { conversationView, withLiveTurn } from './conversationView.ts';
 import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
-type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:setTools' | 'conversations:switchVersion' | 'drafts:list' | 'drafts:set'>;
+type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:search' | 'conversations:setTools' | 'conversations:switchVersion' | 'drafts:list' | 'drafts:set'>;
 
 export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): ConversationHandlers {
   const missing = (id: string) => fail('not-found', `No conversation with id ${id}.`);
@@ -29,6 +29,7 @@ export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): Co
       await services.drafts.set(key, { text, images });
       return ok({ key });
     },
+    'conversations:search': async ({ query }) => ok(await services.conversations.search(query)),
     'conversations:setTools': async ({ id, tools }) => {
       // A turn holds the conversation while it runs (and saves it at the end): switch between turns.
       if (live.get(id)) return fail('busy', 'Wait for the answer to finish, then switch tools for the next message.');

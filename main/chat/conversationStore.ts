@@ -7,6 +7,7 @@ import type { ConversationSummary } from '../../common/ipc.ts';
 import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
 import { switchVersion } from './versions.ts';
 import { acquireLock, type ConversationLock, type LockOptions } from './conversationLock.ts';
+import { ConversationSearch, type ConversationMatch } from './conversationSearch.ts';
 
 const ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -17,9 +18,16 @@ export function newConversationId(now = new Date().toISOString()): string {
 /** Conversations as JSON files in `<dataDir>/conversations`, each written atomically. */
 export class ConversationStore {
   readonly dir: string;
+  readonly #search: ConversationSearch;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'conversations');
+    this.#search = new ConversationSearch(this.dir);
+  }
+
+  /** Conversations whose title or message text holds every word of `query`. */
+  search(query: string): Promise<ConversationMatch[]> {
+    return this.#search.search(query);
   }
 
   /** A new, unsaved conversation; `id` lets a caller name it before the first turn runs. */
@@ -47,9 +55,10 @@ export class ConversationStore {
     }
   }
 
-  async save(conversation: Conversation): Promise<void> {
+  /** `touch: false` keeps `updatedAt` (the list's order): a rename or a tools switch is not activity. */
+  async save(conversation: Conversation, { touch = true }: { touch?: boolean } = {}): Promise<void> {
     const valid = Conversation.parse(conversation);
-    valid.updatedAt = new Date().toISOString();
+    if (touch) valid.updatedAt = new Date().toISOString();
     conversation.updatedAt = valid.updatedAt;
     try {
       await mkdir(this.dir, { recursive: true });
@@ -117,7 +126,7 @@ export class ConversationStore {
       const c = await this.get(id);
       if (!c) return false;
       change(c);
-      await this.save(c);
+      await this.save(c, { touch: false });
       return true;
     } finally {
       await lock.release();

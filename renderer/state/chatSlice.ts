@@ -1,4 +1,4 @@
-import type { ConversationSummary, ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
+import type { ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
 import type { MarksById } from '../../common/marks.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { currentMarks } from './markupSlice.ts';
@@ -11,12 +11,9 @@ export type ConversationFetch = Promise<IpcResult<ConversationView>>;
 
 export type ChatSlice = {
   chat: ChatState;
-  conversations: ConversationSummary[];
-  conversationsError: string | null;
   /** A conversation being fetched (its id), so the view can say so. */
   loadingConversation: string | null;
   loadError: string | null;
-  search: string;
   /**
    * A send whose images main's gate is still checking: its text and images stay in the composer
    * (nothing shows as sent) until the gate lets them through, or refuses them with the reasons.
@@ -24,7 +21,6 @@ export type ChatSlice = {
   heldSend: { turnId: string; keys: readonly string[] } | null;
   dispatchChat(action: ChatAction): void;
   receiveChatEvent(payload: IpcEventPayload<'chat:event'>): void;
-  loadConversations(): Promise<void>;
   /** `fetch`: the answer to a `conversations:get` for `id` already asked (the page's first script does). */
   openConversation(id: string, fetch?: ConversationFetch): Promise<void>;
   /** Fetches the conversation shown again (a live turn missed events while the window was not listening). */
@@ -47,9 +43,6 @@ export type ChatSlice = {
   switchVersion(turnId: string, index: number): Promise<string | undefined>;
   /** What the last switch of versions said ("Version 2 of 3"), for the live region. */
   versionSaid: string;
-  renameConversation(id: string, title: string): Promise<string | null>;
-  deleteConversation(id: string): Promise<string | null>;
-  setSearch(search: string): void;
 };
 
 function newTurnId(): string {
@@ -106,11 +99,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
 
   return {
     chat: initialChatState,
-    conversations: [],
-    conversationsError: null,
     loadingConversation: null,
     loadError: null,
-    search: '',
     heldSend: null,
     versionSaid: '',
     dispatchChat: dispatch,
@@ -142,13 +132,6 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (payload.event.type === 'done' || unlisted) void get().loadConversations();
       // The stored conversation changed: the Context meter's figures, at once (not after a debounce the next send would cancel).
       if (payload.event.type === 'done') void get().refreshContext();
-    },
-
-    async loadConversations() {
-      const result = await api.conversationsList();
-      // Newest first. ISO timestamps sort as plain strings (localeCompare would load ICU's collator).
-      if (result.ok) set({ conversations: [...result.value].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)), conversationsError: null });
-      else set({ conversationsError: result.message });
     },
 
     async openConversation(id, fetch) {
@@ -255,25 +238,6 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       void get().refreshContext();
       return shown;
     },
-
-    async renameConversation(id, title) {
-      const result = await api.conversationsRename({ id, title });
-      if (!result.ok) return result.message;
-      await get().loadConversations();
-      return null;
-    },
-
-    async deleteConversation(id) {
-      const result = await api.conversationsDelete({ id });
-      if (!result.ok) return result.message;
-      if (get().chat.conversationId === id) get().newChat();
-      await get().loadConversations();
-      return null;
-    },
-
-    setSearch(search) {
-      set({ search });
-    },
   };
 };
 
@@ -281,16 +245,6 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
 function nextVersions(turn: TurnView): Versions | undefined {
   const count = (turn.versions?.count ?? 1) + (turn.parts.length ? 1 : 0);
   return count > 1 ? { index: count - 1, count } : undefined;
-}
-
-/** Conversations whose title holds every word of the search, case-insensitively. */
-export function filterConversations(list: readonly ConversationSummary[], search: string): ConversationSummary[] {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [...list];
-  return list.filter((c) => {
-    const title = c.title.toLowerCase();
-    return words.every((w) => title.includes(w));
-  });
 }
 
 /** A refused send's reasons, as the composer's alerts show them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationSummary, ListedModel } from '../../common/ipc.ts';
-import { filterConversations } from './chatSlice.ts';
+import { listedConversations } from './conversationsSlice.ts';
 import { importMcpServers } from './importMcpServers.ts';
 import { findModel, modelKey, needsVisionPull, selectionOf } from './modelsSlice.ts';
 
@@ -31,11 +31,18 @@ describe('models', () => {
 
 describe('conversations', () => {
   const c = (id: string, title: string): ConversationSummary => ({ id, title, createdAt: '', updatedAt: '', messageCount: 1 });
-  it('searches titles by every word, case-insensitively', () => {
+  it('searches titles by every word, case-insensitively, and adds what main found in the text', () => {
     const list = [c('1', 'Quarterly revenue chart'), c('2', 'Holiday photos'), c('3', 'Revenue by region')];
-    expect(filterConversations(list, 'revenue').map((x) => x.id)).toEqual(['1', '3']);
-    expect(filterConversations(list, 'REVENUE chart').map((x) => x.id)).toEqual(['1']);
-    expect(filterConversations(list, '  ')).toHaveLength(3);
+    const shown = (search: string, matches: Parameters<typeof listedConversations>[2] = null, deleting: ConversationSummary | null = null) =>
+      listedConversations(list, search, matches, deleting).map((x) => (x.snippet ? `${x.id}:${x.snippet}` : x.id));
+    expect(shown('revenue')).toEqual(['1', '3']);
+    expect(shown('REVENUE chart')).toEqual(['1']);
+    expect(shown('  ')).toHaveLength(3);
+    // Main's matches in the text, for the words still in the box (an older answer is not used).
+    expect(shown('beach', { query: 'beach', matches: [{ id: '2', inTitle: false, snippet: '…the beach at noon…' }] })).toEqual(['2:…the beach at noon…']);
+    expect(shown('beach hut', { query: 'beach', matches: [{ id: '2', inTitle: false, snippet: '…' }] })).toEqual([]);
+    // A delete that can still be undone hides the conversation.
+    expect(shown('', null, list[0]!)).toEqual(['2', '3']);
   });
 });
 

@@ -8,6 +8,7 @@ import { createAttachmentsSlice, type AttachmentsSlice } from './attachmentsSlic
 import { runningTurnId } from './chatReducer.ts';
 import { createChatSlice, type ChatSlice } from './chatSlice.ts';
 import { createContextSlice, type ContextSlice } from './contextSlice.ts';
+import { createConversationsSlice, type ConversationsSlice } from './conversationsSlice.ts';
 import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
 import { createMarkupSlice, type MarkupSlice } from './markupSlice.ts';
@@ -29,12 +30,13 @@ type AppSlice = {
   openMain(conversationId?: string): Promise<string | null>;
 };
 
-export type AppState = ChatSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & ToolsSlice & MarkupSlice & AppSlice;
+export type AppState = ChatSlice & ConversationsSlice & ContextSlice & DraftsSlice & AttachmentsSlice & ModelsSlice & SettingsSlice & McpSlice & ToolsSlice & MarkupSlice & AppSlice;
 export type SliceCreator<T> = (set: StoreApi<AppState>['setState'], get: StoreApi<AppState>['getState'], api: GlanceApi) => T;
 
 export function createAppStore(api: GlanceApi): StoreApi<AppState> {
   const store = createStore<AppState>()((set, get) => ({
     ...createChatSlice(set, get, api),
+    ...createConversationsSlice(set, get, api),
     ...createDraftsSlice(set, get, api),
     ...createContextSlice(set, get, api),
     ...createAttachmentsSlice(set, get, api),
@@ -64,6 +66,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         api.onMcpQuestion((q) => get().receiveMcpQuestion(q)),
         api.onAppNotice((n) => get().receiveNotice(n)),
         watchReconnect(store),
+        commitDeleteOnLeave(() => void get().commitDelete()),
       ];
       let cancelled = false;
       const loadRest = () => {
@@ -102,6 +105,13 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
     },
   }));
   return store;
+}
+
+/** A delete still offered for undo is made when the window goes away (closed, reloaded). */
+function commitDeleteOnLeave(commit: () => void): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  window.addEventListener('pagehide', commit);
+  return () => window.removeEventListener('pagehide', commit);
 }
 
 export const StoreContext = createContext<StoreApi<AppState> | null>(null);

@@ -1,108 +1,8 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
-import type { ConversationSummary } from '../../common/ipc.ts';
+import { useMemo, type KeyboardEvent } from 'react';
 import type { Route } from '../route.ts';
-import { filterConversations } from '../state/chatSlice.ts';
+import { listedConversations } from '../state/conversationsSlice.ts';
 import { useApp } from '../state/store.ts';
-import { PencilIcon, TrashIcon } from './icons.tsx';
-import { useLocaleFormatters } from './localeTime.ts';
-
-/** "10:42" today, "yesterday", "Tue" this week, else "Jan 3" (empty for the window's first frame: localeTime.ts). */
-function RelativeDay({ iso }: { iso: string }) {
-  const format = useLocaleFormatters();
-  const then = new Date(iso);
-  const days = Math.floor((Date.now() - then.getTime()) / 86_400_000);
-  const text = days === 1 ? 'yesterday' : !format ? '' : days <= 0 ? format.time.format(then) : days < 7 ? format.weekday.format(then) : format.day.format(then);
-  return <span className="meta">{text}</span>;
-}
-
-function ConversationItem({ item, active, tabbable, navigate }: { item: ConversationSummary; active: boolean; tabbable: boolean; navigate: (route: Route) => void }) {
-  const rename = useApp((s) => s.renameConversation);
-  const remove = useApp((s) => s.deleteConversation);
-  const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
-  const [title, setTitle] = useState(item.title);
-  const [error, setError] = useState<string | null>(null);
-
-  const submitRename = async () => {
-    const trimmed = title.trim();
-    if (!trimmed || trimmed === item.title) {
-      setMode('view');
-      return;
-    }
-    const problem = await rename(item.id, trimmed);
-    setError(problem);
-    if (!problem) setMode('view');
-  };
-  const onRenameKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') void submitRename();
-    if (e.key === 'Escape') {
-      setTitle(item.title);
-      setMode('view');
-    }
-  };
-
-  return (
-    <li className={`conversation ${active ? 'active' : ''}`}>
-      {mode === 'rename' ? (
-        <input
-          className="rename"
-          aria-label={`New title for ${item.title}`}
-          value={title}
-          autoFocus
-          onChange={(e) => setTitle(e.target.value)}
-          onKeyDown={onRenameKey}
-          onBlur={() => void submitRename()}
-        />
-      ) : (
-        <a
-          href={`#/c/${item.id}`}
-          aria-current={active ? 'page' : undefined}
-          // The list is one tab stop: arrows move between conversations, F2 renames, Delete deletes.
-          tabIndex={tabbable ? 0 : -1}
-          aria-keyshortcuts="F2 Delete"
-          onKeyDown={(e) => {
-            if (e.key !== 'F2' && e.key !== 'Delete') return;
-            e.preventDefault();
-            setTitle(item.title);
-            setMode(e.key === 'F2' ? 'rename' : 'confirm-delete');
-          }}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate({ name: 'chat', conversationId: item.id });
-          }}
-        >
-          <span className="title">{item.title || 'Untitled'}</span>
-          <RelativeDay iso={item.updatedAt} />
-        </a>
-      )}
-      {mode === 'confirm-delete' ? (
-        <span className="confirm">
-          <button type="button" className="danger small" autoFocus onClick={async () => setError(await remove(item.id))}>
-            Delete “{item.title}”
-          </button>
-          <button type="button" className="ghost small" onClick={() => setMode('view')}>
-            Keep
-          </button>
-        </span>
-      ) : (
-        mode === 'view' && (
-          <span className="item-actions">
-            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Rename ${item.title}`} onClick={() => (setTitle(item.title), setMode('rename'))}>
-              <PencilIcon />
-            </button>
-            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Delete ${item.title}`} onClick={() => setMode('confirm-delete')}>
-              <TrashIcon />
-            </button>
-          </span>
-        )
-      )}
-      {error && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
-      )}
-    </li>
-  );
-}
+import { ConversationItem } from './ConversationItem.tsx';
 
 /** Arrow keys, Home and End move the focus between the conversations' links. */
 function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
@@ -124,7 +24,13 @@ export function Sidebar({ navigate, activeId, id, onNavigate }: { navigate: (rou
   const setSearch = useApp((s) => s.setSearch);
   const error = useApp((s) => s.conversationsError);
   const newChat = useApp((s) => s.newChat);
-  const shown = useMemo(() => filterConversations(conversations, search), [conversations, search]);
+  const matches = useApp((s) => s.searchMatches);
+  const deleting = useApp((s) => s.deleting);
+  const undo = useApp((s) => s.undoDelete);
+  const shown = useMemo(() => listedConversations(conversations, search, matches, deleting), [conversations, search, matches, deleting]);
+  const words = useMemo(() => search.split(/\s+/).filter(Boolean), [search]);
+  // The text is searched by main: until it answers, "nothing found" would be early.
+  const searching = search.trim() !== '' && matches?.query !== search;
   const tabbableId = shown.some((c) => c.id === activeId) ? activeId : shown[0]?.id;
   const go = (route: Route) => {
     navigate(route);
@@ -147,7 +53,7 @@ export function Sidebar({ navigate, activeId, id, onNavigate }: { navigate: (rou
       >
         New chat
       </button>
-      <input type="search" className="search" aria-label="Search conversations" placeholder="Search by title" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <input type="search" className="search" aria-label="Search conversations" placeholder="Search titles and messages" value={search} onChange={(e) => setSearch(e.target.value)} />
       {error && (
         <p role="alert" className="error-text">
           {error}
@@ -156,11 +62,21 @@ export function Sidebar({ navigate, activeId, id, onNavigate }: { navigate: (rou
       <nav aria-label="Conversation list">
         <ul className="conversations" onKeyDown={moveFocus}>
           {shown.map((c) => (
-            <ConversationItem key={c.id} item={c} active={c.id === activeId} tabbable={c.id === tabbableId} navigate={go} />
+            <ConversationItem key={c.id} item={c} active={c.id === activeId} tabbable={c.id === tabbableId} words={words} navigate={go} />
           ))}
         </ul>
-        {shown.length === 0 && <p className="muted small-text">{search ? 'No conversation has that in its title.' : 'No conversations yet.'}</p>}
+        {shown.length === 0 && !searching && <p className="muted small-text">{search.trim() ? 'No conversation has all of these words.' : 'No conversations yet.'}</p>}
       </nav>
+      {deleting && (
+        <div className="undo-bar" role="status">
+          <span className="undo-text">
+            Deleted “<span className="confirm-title">{deleting.title || 'Untitled'}</span>”
+          </span>
+          <button type="button" className="small" autoFocus onClick={undo}>
+            Undo
+          </button>
+        </div>
+      )}
     </aside>
   );
 }

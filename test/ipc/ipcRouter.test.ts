@@ -110,6 +110,7 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
   },
   'conversations:rename': { good: { id: 'c1', title: 'New' }, value: summary, bad: [[{ id: 'c1', title: '' }, 'title'], [{ id: 'c1' }, 'title']] },
   'conversations:delete': { good: { id: 'c1' }, value: { id: 'c1' }, bad: [[{}, 'id']] },
+  'conversations:search': { good: { query: 'invoice' }, value: [{ id: 'c1', inTitle: false, snippet: '…the invoice total…' }], bad: [[{}, 'query'], [{ query: 'x'.repeat(201) }, 'query']] },
   'conversations:setTools': {
     good: { id: 'c1', tools: { offServers: ['files'], offTools: ['web__fetch'] } },
     value: { id: 'c1', tools: { offServers: ['files'], offTools: ['web__fetch'] } },
