@@ -460,6 +460,8 @@ async function main(): Promise<void> {
       fetched.push(marks.fetched);
       if (marks.app !== undefined) appLoaded.push(marks.app);
       await page.getByRole('combobox', { name: 'Model' }).filter({ hasText: 'llava-seer' }).waitFor();
+      // The rest of the conversation (the page asks for its end first, the whole once painted).
+      await page.waitForFunction(`document.querySelector('section[aria-label="Messages"]')?.getAttribute('aria-busy') !== 'true'`);
       await page.waitForTimeout(500); // thumbnails of the first screen settle
 
       // 2. Scroll from the bottom to the top.

@@ -174,7 +174,8 @@ export const IPC = {
   ),
 
   'conversations:list': channel(Empty, z.array(ConversationSummary)),
-  'conversations:get': channel(z.strictObject({ id: Id }), ConversationView),
+  /** `last`: only the last turns (the view's `earlier` says how many came before), for a first screen. */
+  'conversations:get': channel(z.strictObject({ id: Id, last: z.number().int().min(1).max(10_000).optional() }), ConversationView),
   'conversations:rename': channel(z.strictObject({ id: Id, title: z.string().trim().min(1).max(200) }), ConversationSummary),
   'conversations:delete': channel(z.strictObject({ id: Id }), z.object({ id: Id })),
   /** Conversations whose title or message text holds every word of `query` (case-insensitive). */

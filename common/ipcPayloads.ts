@@ -84,6 +84,8 @@ export const ConversationView = z.object({
       live: z.boolean().optional(),
     }),
   ),
+  /** Turns before `turns`, left out (a request for the `last` ones). */
+  earlier: z.number().int().min(0).optional(),
 });
 export type ConversationView = z.infer<typeof ConversationView>;
 

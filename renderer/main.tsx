@@ -1,8 +1,9 @@
 // The page's first script, kept small (no React): it connects to Glance and, for a page opened
-// on a conversation, asks for it at once — while the browser is still downloading and
+// on a conversation, asks for its end at once — while the browser is still downloading and
 // compiling the app (startApp.tsx, preloaded from index.html), rather than after.
 import { connectApi } from './api/connectApi.ts';
 import { parseRoute } from './route.ts';
+import { FIRST_SCREEN_TURNS } from './state/firstScreen.ts';
 import './ui/styles.css';
 import './ui/layout.css';
 import './ui/messages.css';
@@ -16,7 +17,7 @@ performance.mark('glance:start');
 // The token leaves the address bar before anything else runs (connectApi).
 const connection = connectApi();
 const route = parseRoute(location.hash);
-const early = route.name === 'chat' && route.conversationId ? { id: route.conversationId, fetch: connection.api.conversationsGet({ id: route.conversationId }) } : undefined;
+const early = route.name === 'chat' && route.conversationId ? { id: route.conversationId, fetch: connection.api.conversationsGet({ id: route.conversationId, last: FIRST_SCREEN_TURNS }) } : undefined;
 // For bench:ui — when the answer is here (the app may still be loading).
 void early?.fetch.then(() => performance.mark('glance:conversation-fetched'));
 const app = import('./startApp.tsx');

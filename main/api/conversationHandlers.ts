@@ -1,4 +1,5 @@
 // The stored conversations: list, open (as the renderer's view), rename, delete, search, switch versions; and their drafts.
+import type { Conversation } from '../chat/conversation.ts';
 import type { LiveTurns } from '../chat/liveTurns.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { conversationView, withLiveTurn } from './conversationView.ts';
@@ -6,13 +7,28 @@ import { fail, ok, type IpcHandlers } from './ipcRouter.ts';
 
 type ConversationHandlers = Pick<IpcHandlers, 'conversations:list' | 'conversations:get' | 'conversations:rename' | 'conversations:delete' | 'conversations:search' | 'conversations:setTools' | 'conversations:switchVersion' | 'drafts:list' | 'drafts:set'>;
 
+/**
+ * Where the conversation's `last` turns start (at its `last`-th user message from the end: a
+ * turn starts at a user message), and how many turns come before: a window opening on a long
+ * conversation paints its end from a small answer, and asks for the rest once it has.
+ */
+function lastTurns(c: Conversation, last: number | undefined): { from: number; earlier: number } {
+  const turns = c.messages.reduce((n, m) => (m.role === 'user' ? n + 1 : n), 0);
+  if (last === undefined || turns <= last) return { from: 0, earlier: 0 };
+  let seen = 0;
+  return { from: c.messages.findLastIndex((m) => m.role === 'user' && ++seen === last), earlier: turns - last };
+}
+
 export function conversationHandlers({ services }: ApiDeps, live: LiveTurns): ConversationHandlers {
   const missing = (id: string) => fail('not-found', `No conversation with id ${id}.`);
   return {
     'conversations:list': async () => ok(await services.conversations.list()),
-    'conversations:get': async ({ id }) => {
+    'conversations:get': async ({ id, last }) => {
       const c = await services.conversations.get(id);
-      return c ? ok(withLiveTurn(await conversationView(c, services.attachments), live.get(id))) : missing(id);
+      if (!c) return missing(id);
+      const { from, earlier } = lastTurns(c, last);
+      const view = withLiveTurn(await conversationView(c, services.attachments, from), live.get(id));
+      return ok(earlier ? { ...view, earlier } : view);
     },
     'conversations:rename': async ({ id, title }) => {
       if (!(await services.conversations.rename(id, title))) return missing(id);

@@ -7,9 +7,10 @@ import { versionAt } from '../chat/versions.ts';
 
 /**
  * A stored conversation replayed as the `ChatEvent`s each user turn produced, so the UI
- * renders history through the same reducer as live streaming.
+ * renders history through the same reducer as live streaming. `from`: the view of the turns
+ * from that message on (a user message's index), for a window's first screen.
  */
-export async function conversationView(conversation: Conversation, store: AttachmentStore): Promise<ConversationView> {
+export async function conversationView(conversation: Conversation, store: AttachmentStore, from = 0): Promise<ConversationView> {
   const turns: ConversationView['turns'] = [];
   let current: ConversationView['turns'][number] | undefined;
   // No `text` on the replayed `done`: the text events before it hold the answer already.
@@ -17,7 +18,7 @@ export async function conversationView(conversation: Conversation, store: Attach
     if (current) current.events.push({ type: 'done', conversationId: conversation.id });
   };
   // Every record the view needs, read at once rather than one after another.
-  const ids = new Set(conversation.messages.flatMap((m) => (m.role === 'user' || m.role === 'delivery' ? m.attachmentIds : m.role === 'tool' ? (m.attachmentIds ?? []) : [])));
+  const ids = new Set(conversation.messages.slice(from).flatMap((m) => (m.role === 'user' || m.role === 'delivery' ? m.attachmentIds : m.role === 'tool' ? (m.attachmentIds ?? []) : [])));
   const infos = new Map(await Promise.all([...ids].map(async (id) => [id, await store.info(id)] as const)));
   const attached = (id: string, origin: string, toolCallId?: string): ChatEvent | undefined => {
     const a = infos.get(id);
@@ -26,6 +27,7 @@ export async function conversationView(conversation: Conversation, store: Attach
   };
 
   for (const [index, m] of conversation.messages.entries()) {
+    if (index < from) continue;
     if (m.role === 'user') {
       finish();
       current = { id: m.id, text: m.text, attachmentIds: m.attachmentIds, createdAt: m.createdAt, events: [] };

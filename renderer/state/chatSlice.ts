@@ -5,6 +5,8 @@ import { currentMarks } from './markupSlice.ts';
 import type { RefusalNotice } from './attachmentsSlice.ts';
 import { awaitingGate, initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState, type TurnView, type Versions } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
+import { FIRST_SCREEN_TURNS } from './firstScreen.ts';
+import { afterWindowOpened } from '../ui/windowOpened.ts';
 import type { SliceCreator } from './store.ts';
 
 export type ConversationFetch = Promise<IpcResult<ConversationView>>;
@@ -13,6 +15,8 @@ export type ChatSlice = {
   chat: ChatState;
   /** A conversation being fetched (its id), so the view can say so. */
   loadingConversation: string | null;
+  /** Turns of the open conversation not here yet: it was opened on its last ones (firstScreen.ts). */
+  earlierTurns: number;
   loadError: string | null;
   /**
    * A send whose images main's gate is still checking: its text and images stay in the composer
@@ -21,7 +25,10 @@ export type ChatSlice = {
   heldSend: { turnId: string; keys: readonly string[] } | null;
   dispatchChat(action: ChatAction): void;
   receiveChatEvent(payload: IpcEventPayload<'chat:event'>): void;
-  /** `fetch`: the answer to a `conversations:get` for `id` already asked (the page's first script does). */
+  /**
+   * Shows its last turns, then fetches the whole. `fetch`: the answer to a `conversations:get`
+   * for `id` already asked (the page's first script does).
+   */
   openConversation(id: string, fetch?: ConversationFetch): Promise<void>;
   /** Fetches the conversation shown again (a live turn missed events while the window was not listening). */
   refreshConversation(): Promise<void>;
@@ -44,6 +51,12 @@ export type ChatSlice = {
   /** What the last switch of versions said ("Version 2 of 3"), for the live region. */
   versionSaid: string;
 };
+
+/** Runs `fn` once the window has painted what it opened on and then the frame being drawn now. */
+function afterPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') return void setTimeout(fn);
+  afterWindowOpened(() => requestAnimationFrame(() => setTimeout(fn)));
+}
 
 function newTurnId(): string {
   return crypto.randomUUID();
@@ -93,6 +106,18 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     set((s) => ({ heldSend: null, draft: '', pending: s.pending.filter((p) => !held.keys.includes(p.key)) }));
   };
 
+  /** The turns before those an opened conversation showed first, put before them (those stay as they are). */
+  const loadEarlierTurns = async (id: string) => {
+    const result = await api.conversationsGet({ id });
+    const { chat, loadingConversation, earlierTurns } = get();
+    if (!result.ok || chat.conversationId !== id || loadingConversation !== null || !earlierTurns) return;
+    const at = result.value.turns.findIndex((t) => t.id === chat.order[0]);
+    // The turns shown are no longer the stored ones' end (an edit meanwhile): show the stored ones.
+    if (at < 0) return void set((s) => ({ earlierTurns: 0, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+    const earlier = reduceChat(initialChatState, { type: 'loaded', view: { ...result.value, turns: result.value.turns.slice(0, at) } });
+    set((s) => ({ earlierTurns: 0, chat: { ...s.chat, order: [...earlier.order, ...s.chat.order], turns: { ...earlier.turns, ...s.chat.turns } } }));
+  };
+
   let refreshing = false;
   /** Conversations already asked to be listed (one listing per new conversation, not per event). */
   const listed = new Set<string>();
@@ -100,6 +125,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
   return {
     chat: initialChatState,
     loadingConversation: null,
+    earlierTurns: 0,
     loadError: null,
     heldSend: null,
     versionSaid: '',
@@ -137,7 +163,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     async openConversation(id, fetch) {
       if (get().chat.conversationId === id || get().loadingConversation === id) return;
       set({ loadingConversation: id, loadError: null });
-      const result = await (fetch ?? api.conversationsGet({ id }));
+      const result = await (fetch ?? api.conversationsGet({ id, last: FIRST_SCREEN_TURNS }));
       if (get().loadingConversation !== id) return; // another one was opened meanwhile
       if (!result.ok) {
         set({ loadingConversation: null, loadError: result.message });
@@ -148,7 +174,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       // Leaving a send the gate is still checking: it goes on, and its text is not kept as this chat's draft.
       const held = get().heldSend;
       if (held) releaseHeld(held.turnId);
-      set((s) => ({ loadingConversation: null, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+      const earlierTurns = result.value.earlier ?? 0;
+      set((s) => ({ loadingConversation: null, earlierTurns, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
+      // The rest once these are on screen (a frame after the window's first, or this switch's).
+      if (earlierTurns) afterPaint(() => void loadEarlierTurns(id));
       get().showToolSwitches(result.value.tools);
       get().switchDraft(from, id);
       if (result.value.model) get().selectModel(result.value.model, { persist: false });
@@ -159,14 +188,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (!id || refreshing) return;
       refreshing = true;
       const result = await api.conversationsGet({ id }).finally(() => (refreshing = false));
-      if (result.ok && get().chat.conversationId === id && get().loadingConversation === null) dispatch({ type: 'loaded', view: result.value });
+      if (result.ok && get().chat.conversationId === id && get().loadingConversation === null) set((s) => ({ earlierTurns: 0, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
     },
 
     newChat() {
       const from = get().chat.conversationId ?? NEW_CHAT;
       const held = get().heldSend;
       if (held) releaseHeld(held.turnId);
-      set({ loadingConversation: null, loadError: null });
+      set({ loadingConversation: null, loadError: null, earlierTurns: 0 });
       dispatch({ type: 'reset' });
       get().showToolSwitches(undefined);
       get().switchDraft(from, NEW_CHAT);

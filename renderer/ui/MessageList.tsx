@@ -58,6 +58,7 @@ export function MessageList() {
   const order = useApp(useShallow((s) => shownTurnIds(s.chat)));
   const conversationId = useApp((s) => s.chat.conversationId);
   const loading = useApp((s) => s.loadingConversation);
+  const earlier = useApp((s) => s.earlierTurns);
   const store = useAppStore();
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
@@ -65,6 +66,10 @@ export function MessageList() {
   // Before the first layout: the window's size (the list is at most as wide, and its rows' text
   // no wider than 820 px anyway).
   const [view, setView] = useState((): View => ({ top: 0, height: 800, width: typeof window === 'undefined' ? 1024 : window.innerWidth }));
+  // Rows wait for the scroller's real size: rendered at a guessed width, their estimates (and so
+  // which rows, and where) changed once it was read, and the opened conversation paid for a
+  // second render and layout of them before its first frame.
+  const [sized, setSized] = useState(false);
   const stick = useRef(true);
   const frame = useRef(0);
   const offsetsRef = useRef<Float64Array>(new Float64Array(1));
@@ -163,6 +168,7 @@ export function MessageList() {
     const el = scroller.current;
     if (!el) return;
     setView(viewOf(el));
+    setSized(true);
     const resize = new ResizeObserver(() => setView(viewOf(el)));
     resize.observe(el);
     return () => resize.disconnect();
@@ -195,6 +201,16 @@ export function MessageList() {
     stick.current = true;
     shownConversation.current = conversationId;
   }, [conversationId]);
+  // Turns put before the first one (the rest of a conversation opened on its end) keep what the
+  // user reads where it was, unless the list follows the bottom anyway.
+  const first = useRef(order[0]);
+  useLayoutEffect(() => {
+    const before = first.current;
+    first.current = order[0];
+    const el = scroller.current;
+    const at = before === undefined ? -1 : order.indexOf(before);
+    if (el && at > 0 && !stick.current) el.scrollTop += offsets[at]!;
+  }, [order, offsets]);
   // A new turn (the user sent something) brings the list back to the bottom.
   const last = order.at(-1);
   useLayoutEffect(() => {
@@ -224,11 +240,11 @@ export function MessageList() {
   const windowTop = atEnd ? Math.max(0, total - view.height) : view.top;
   const [start, end] = visibleRange(offsets, windowTop - OVERSCAN, windowTop + view.height + OVERSCAN);
   const rows = [];
-  for (let i = start; i < end; i++) rows.push(<Row key={order[i]} id={order[i]!} top={offsets[i]!} observe={observe} />);
+  if (sized) for (let i = start; i < end; i++) rows.push(<Row key={order[i]} id={order[i]!} top={offsets[i]!} observe={observe} />);
 
   return (
     <div className="messages-frame">
-      <section className="messages" ref={scroller} onScroll={onScroll} aria-label="Messages" tabIndex={0} aria-busy={loading !== null}>
+      <section className="messages" ref={scroller} onScroll={onScroll} aria-label="Messages" tabIndex={0} aria-busy={loading !== null || earlier > 0}>
         {order.length === 0 ? (
           loading ? <p className="muted center">Opening…</p> : <Welcome />
         ) : (

@@ -154,7 +154,18 @@ describe('other ways in', () => {
     }
     await store.save(conversation);
     await page.goto(`${harness.pageOrigin}/#/c/${conversation.id}`);
+    // The turns in each conversations:get answer a cold load receives: its end first, the whole once painted.
+    const served: { turns: number; earlier?: number }[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const view = (JSON.parse(String(payload)) as { result?: { value?: { id?: string; turns?: unknown[]; earlier?: number } } }).result?.value;
+        if (view?.id === conversation.id && view.turns) served.push({ turns: view.turns.length, ...(view.earlier === undefined ? {} : { earlier: view.earlier }) });
+      }),
+    );
+    await page.reload();
     await page.getByRole('group', { name: 'Your message' }).filter({ hasText: 'Question 299' }).waitFor();
+    await page.locator('section[aria-label="Messages"][aria-busy="false"]').waitFor();
+    expect(served).toEqual([{ turns: 24, earlier: 276 }, { turns: 300 }]);
     const rows = await page.locator('.row').count();
     expect(rows).toBeGreaterThan(2);
     expect(rows).toBeLessThan(40);
