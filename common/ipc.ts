@@ -23,6 +23,7 @@ import {
   McpServerStatus,
   McpToolSource,
   Notice,
+  PreviewAttachment,
   Region,
   SecretBackendInfo,
   SecretStatus,
@@ -164,9 +165,10 @@ export const IPC = {
    * "What the model gets" with regions shown anyway: a stored image's copy for `model` made again by
    * the door with those regions left visible (this send only; `chat:send` names them again).
    */
+  /** A stored image fitted anew for `model` through the door: what a send to it would carry (a model switch, "Show anyway"). */
   'attachments:preview': channel(
-    z.strictObject({ id: AttachmentId, model: ModelSelection.optional(), conversationId: Id.optional(), shown: z.array(Redaction).max(200).default([]) }),
-    AttachmentInfo,
+    z.strictObject({ id: AttachmentId, model: ModelSelection.optional(), conversationId: Id.optional(), shown: z.array(Redaction).max(200).default([]), sendAnyway: z.literal(true).optional() }),
+    PreviewAttachment,
   ),
   'attachments:crop': channel(
     z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional(), window: CapturedWindowName.optional() }),

@@ -207,6 +207,16 @@ export type UnderPointerWindow = z.infer<typeof UnderPointerWindow>;
 
 /** A display capture as attached, with the window that was under the pointer (the ask window's "This window"). */
 export const CaptureAttachment = AttachmentInfo.extend({ underPointer: UnderPointerWindow.optional() });
+/**
+ * An attachment as one model will get it (`attachments:preview`): the copy fitted for it, and
+ * whether that model gets the image itself, the text local OCR read from it (a blind model
+ * without a helper), or a vision helper's description of it (`describedBy`: the helper).
+ */
+export const PreviewAttachment = AttachmentInfo.extend({
+  asText: z.object({ chars: z.number().int().nonnegative(), engine: z.string().max(200) }).optional(),
+  describedBy: z.string().max(500).optional(),
+});
+export type PreviewAttachment = z.infer<typeof PreviewAttachment>;
 export type CaptureAttachment = z.infer<typeof CaptureAttachment>;
 
 const WindowTarget = z.enum(['ask', 'main']);
@@ -237,12 +247,22 @@ export const AttachmentSource = z.discriminatedUnion('kind', [
  * draft and its attachments, fitted as a turn would be) against the model's context window.
  */
 export const ContextEstimate = z.object({
+  /** The whole request as it would be sent: the parts below add up to it. */
   estimatedTokens: z.number().int().nonnegative(),
-  /** Of which the draft's text, and every image riding in the request. */
+  /** The system prompt with what rides on it (MCP server instructions, the stub for left-out turns). */
+  systemTokens: z.number().int().nonnegative(),
+  /** Earlier turns as they would be sent (after the history budget), without their images. */
+  historyTokens: z.number().int().nonnegative(),
+  /** The draft's text with its image labels (and a blind model's readings), without the images. */
   draftTokens: z.number().int().nonnegative(),
+  /** Every image riding in the request, by its model's rule. */
   imageTokens: z.number().int().nonnegative(),
   /** The window Glance fits requests to (meter maximum); null when nobody says. */
   contextWindow: z.number().int().positive().nullable(),
+  /** What a request may use of it, the room for the answer kept; null when the window is unknown. */
+  budget: z.number().int().nonnegative().nullable(),
+  /** Even with older turns left out, the request does not fit the budget (it would be sent anyway). */
+  overBudget: z.boolean(),
   /** The model's own maximum (Ollama context_length, a known remote window). */
   maxContext: z.number().int().positive().nullable(),
   source: z.enum(['ollama-model-info', 'ollama-default', 'server-metadata', 'known-model', 'none']),
@@ -259,6 +279,8 @@ export const ContextEstimate = z.object({
       tokens: z.number().int().nonnegative(),
       bytes: z.number().int().nonnegative(),
       bySource: z.array(z.object({ source: z.string(), tools: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), tokens: z.number().int().nonnegative() })),
+      /** The descriptions were shortened to fit a small context: what they were before. */
+      fullTokens: z.number().int().nonnegative().optional(),
     })
     .optional(),
 });

@@ -18,11 +18,17 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
   const { services } = deps;
 
   async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
+    return (await seerTarget(model, conversationId)).target;
+  }
+
+  /** The model the image goes to (the chat model, or its vision helper when the chat model is blind), as a send picks it. */
+  async function seerTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
     const target = await services.models.imageTargetFor(model);
     const chosen = (target.seer ?? target.chat).target;
     // The conversation's own redaction, as the engine applies it at send: what the preview shows is what goes.
     const redact = conversationId ? services.settings.current().privacy.conversations[conversationId] : undefined;
-    return redact && !chosen.redact ? { ...chosen, redact } : chosen;
+    const helper = target.seer && target.seer !== target.chat ? target.seer.model : undefined;
+    return { target: redact && !chosen.redact ? { ...chosen, redact } : chosen, ...(helper ? { helper } : {}) };
   }
 
   return {
@@ -58,17 +64,24 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       return ok({ ...rest, dataUrl: `data:${view.mime};base64,${Buffer.from(data).toString('base64')}` });
     },
 
-    'attachments:preview': async ({ id, model, conversationId, shown }) => {
+    'attachments:preview': async ({ id, model, conversationId, shown, sendAnyway }) => {
       if (!(await services.attachments.info(id))) return fail('not-found', `No stored image has the id ${id}.`);
-      let target;
+      let seer;
       try {
-        target = await gateTarget(model, conversationId);
+        seer = await seerTarget(model, conversationId);
       } catch (error) {
         return providerFailure(error);
       }
       // Through the door like the send itself: what this shows is what the model will get.
-      const result = await services.intake.admit({ attachmentId: id }, shown.length ? { ...target, shown } : target, 'user');
-      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+      const target = { ...seer.target, ...(shown.length ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
+      const result = await services.intake.admit({ attachmentId: id }, target, 'user');
+      if (!result.ok) return fail(result.code, result.message);
+      const { transcript } = result;
+      return ok({
+        ...result.attachment,
+        ...(transcript ? { asText: { chars: transcript.text.length, engine: transcript.engine } } : {}),
+        ...(seer.helper ? { describedBy: seer.helper } : {}),
+      });
     },
 
     'attachments:crop': async ({ id, region, model, window }) => {

@@ -87,8 +87,9 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
 
       'chat:context': async ({ conversationId, text, attachmentIds, model, tools }) => {
         try {
-          const chat = await services.models.choiceFor(await services.models.selectionOrDefault(model));
-          return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat, ...(tools ? { tools } : {}) }));
+          // The chat model, and the model its images go to (itself, or its vision helper), as a send picks them.
+          const { chat, seer } = await services.models.imageTargetFor(model);
+          return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat, ...(seer ? { seer } : {}), ...(tools ? { tools } : {}) }));
         } catch (error) {
           return providerFailure(error);
         }

@@ -102,7 +102,10 @@ export class ChatEngine {
 
   /** The next request's size (history + draft) against the model's context window: the composer's meter. */
   contextEstimate(request: ContextRequest): Promise<ContextEstimate> {
-    return estimateContext(this.#deps, request);
+    // The conversation's own redaction, as its send applies it: the draft's images are the same copies.
+    const redact = request.conversationId ? this.#deps.redactFor?.(request.conversationId) : undefined;
+    const own = (m: ModelChoice): ModelChoice => (redact && !m.target.redact ? { ...m, target: { ...m.target, redact } } : m);
+    return estimateContext(this.#deps, { ...request, chat: own(request.chat), ...(request.seer ? { seer: own(request.seer) } : {}) });
   }
 
   async runTurn(request: TurnRequest, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {

@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { NotStoredError } from './conversationStore.ts';
 import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
-import { estimateTextTokens } from '../../common/tokens.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../scrubSecrets.ts';
 import type { Tool, ToolOutcome } from '../tools/tool.ts';
+import type { ToolSwitchState } from '../../common/toolSwitches.ts';
 import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { Mark } from '../../common/marks.ts';
 import { drawMarks } from '../images/drawMarks.ts';
 import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
 import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
-import { fitHistory } from './historyBudget.ts';
+import { answerReserve, fitHistory } from './historyBudget.ts';
+import { fitToolSpecs } from '../tools/toolSpecFit.ts';
 import { boundToolImages } from './imageBudget.ts';
 import { askConsent } from './toolApproval.ts';
 import { AnswerCap, NOT_OFFERED_MESSAGE, stepLimitMessage, TurnLimitError } from './turnLimits.ts';
@@ -74,13 +75,15 @@ export class TurnLoop {
         store: this.#deps.attachments,
         chatSees: this.#chatSees,
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
-        systemPrompt: withNotes(this.#deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, this.#deps.tools.promptNotes(switches)),
+        systemPrompt: turnSystemPrompt(this.#deps, switches),
         ...(tools.has('zoom_image') ? { zoomTool: 'zoom_image' } : {}),
         marked: (image, marks) => this.#markedCopy(image, marks),
       });
-      const specs = offerTools ? [...tools.values()].map((t) => t.spec) : [];
+      // A small window gets shortened tool descriptions (toolSpecFit.ts), as the Context meter counts them.
+      const budget = chat.context?.tokens ? chat.context.tokens - answerReserve(chat.context.tokens) : null;
+      const { specs, tokens: specTokens } = fitToolSpecs(offerTools ? [...tools.values()].map((t) => t.spec) : [], budget);
       // Within the model's context window: oldest turns out first, with a stub; never cut by the server.
-      const fitted = chat.context ? fitHistory(messages, chat.context, { extraTokens: estimateTextTokens(JSON.stringify(specs)) }) : undefined;
+      const fitted = chat.context ? fitHistory(messages, chat.context, { extraTokens: specTokens }) : undefined;
       const request: ModelRequest = { model: chat.model, messages: fitted?.messages ?? messages };
       if (fitted?.numCtx !== undefined) request.contextTokens = fitted.numCtx;
       if (fitted?.cutReadings) this.#readingsCut(fitted.cutReadings);
@@ -308,8 +311,10 @@ export function now(): string {
   return new Date().toISOString();
 }
 
-/** The system prompt plus what tool providers add (MCP server instructions, unavailable servers). */
-function withNotes(prompt: string, notes: string | undefined): string {
+/** The system prompt plus what tool providers add (MCP server instructions, unavailable servers), but for servers switched off. */
+export function turnSystemPrompt(deps: Pick<ChatEngineDeps, 'systemPrompt' | 'tools'>, switches: ToolSwitchState | undefined): string {
+  const prompt = deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+  const notes = deps.tools.promptNotes(switches);
   return notes ? `${prompt}\n\n${notes}` : prompt;
 }
 

@@ -77,6 +77,8 @@ export class ImageIntake {
   readonly #store: AttachmentStore;
   readonly #readText: ImageTextReader | undefined;
   readonly #stage: PixelStage | undefined;
+  /** Refits under way, shared by callers without a signal of their own (see #refit). */
+  readonly #refitting = new Map<string, Promise<Admitted | ImageRefusal>>();
 
   constructor(deps: ImageIntakeDeps) {
     this.#config = deps.config;
@@ -231,7 +233,18 @@ export class ImageIntake {
    * A stored image fitted for `target`, made from its original (not from a copy fitted for
    * another model); the copy is made once per target and remembered.
    */
-  async #refit(id: string, target: AdmitTarget, signal: AbortSignal | undefined): Promise<Admitted | ImageRefusal> {
+  #refit(id: string, target: AdmitTarget, signal: AbortSignal | undefined): Promise<Admitted | ImageRefusal> {
+    // A model switch asks for the same copy twice at once (the thumbnail's preview, the Context
+    // meter's estimate): one fit serves both. Keyed by the id and the target, so nothing else is shared.
+    const key = JSON.stringify([id, isModel(target) ? this.#key(target) : target.profile, target.shown ?? [], target.sendAnyway ?? false, target.redact ?? null]);
+    const running = this.#refitting.get(key);
+    if (running && !signal) return running;
+    const fit = this.#refitOnce(id, target, signal).finally(() => this.#refitting.delete(key));
+    if (!signal) this.#refitting.set(key, fit);
+    return fit;
+  }
+
+  async #refitOnce(id: string, target: AdmitTarget, signal: AbortSignal | undefined): Promise<Admitted | ImageRefusal> {
     const info = await this.#store.info(id);
     const gone: ImageRefusal = { ok: false, code: 'source-unreachable', message: `The attachment ${id} is no longer stored. Attach the image again.` };
     if (!info) return gone;

@@ -17,6 +17,14 @@ export type PendingAttachment =
       attachment: AttachmentLike;
       /** Accepted for a blind model without a helper: main's local OCR found text, which is what it gets. */
       asText?: boolean;
+      /** Characters of that text, when main said (after a model switch). */
+      asTextChars?: number;
+      /** The chat model is blind: this vision helper describes the image, and the chat model gets its words. */
+      describedBy?: string;
+      /** The model picked since the image was attached will not take it: main's words, and the image stays here. */
+      notSent?: { code: string; message: string };
+      /** Being fitted anew for the model just picked. */
+      refitting?: boolean;
       /** After a crop: the image it was cut from (to undo it) and where, in that image's pixels. */
       uncropped?: AttachmentLike;
       region?: CropRegion;
@@ -66,6 +74,11 @@ export type AttachmentsSlice = {
   showAnyway(key: string, region: Redaction): Promise<string | null>;
   /** "Send anyway" on a `redaction-failed` refusal: the person's choice, for that image only (main records it on the copy). */
   sendAnyway(refusalKey: string): Promise<void>;
+  /**
+   * Fits every waiting image anew for the model now picked, through main's door (from its original),
+   * so each says what this model will get: its size and tokens, its text, or why it will not go.
+   */
+  refitPending(): Promise<void>;
   removePending(key: string): void;
   dismissRefusal(key: string): void;
   receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
@@ -146,6 +159,9 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
     return id ? { conversationId: id } : {};
   };
 
+  /** Only the latest switch's copies count: an answer for a model no longer picked is dropped. */
+  let refitSeq = 0;
+
   return {
     pending: [],
     refusals: [],
@@ -207,6 +223,8 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       if (item.windowOf) {
         const display = item.windowOf;
         set((s) => ({ pending: s.pending.map((p) => (p.key === key ? { key, name: display.name, status: 'ready', attachment: display, underPointer } : p)) }));
+        // The display was fitted for the model of its time: fitted again for the one picked now.
+        void get().refitPending();
         return null;
       }
       // Cut by main from the display capture taken at the hotkey: nothing is captured again.
@@ -225,12 +243,15 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       set((s) => ({
         pending: s.pending.map((p) => (p.key === key && p.status === 'ready' && p.uncropped ? { ...keepWindow(p), key, name: p.name, status: 'ready', attachment: p.uncropped } : p)),
       }));
+      void get().refitPending();
     },
 
     reattach(image) {
       if (get().pending.some((p) => p.status === 'ready' && p.attachment.id === image.id)) return;
       const { id, name, origin, mime, width, height, bytes } = image;
       set((s) => ({ pending: [...s.pending, { key: newKey(), name, status: 'ready', attachment: { id, name, origin, mime, width, height, bytes } }] }));
+      // Shown again to the model picked now, fitted for it (it was retracted as another model's copy).
+      void get().refitPending();
     },
 
     async showAnyway(key, region) {
@@ -253,6 +274,39 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
       const selected = model();
       settle(key, name, await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}), ...inConversation() }), readsAsText(get()), undefined, true);
+    },
+
+    async refitPending() {
+      const seq = ++refitSeq;
+      const selected = model();
+      const items = get().pending.filter((p): p is Extract<PendingAttachment, { status: 'ready' }> => p.status === 'ready');
+      if (!items.length) return;
+      set((s) => ({ pending: s.pending.map((p) => (items.some((i) => i.key === p.key) && p.status === 'ready' ? { ...p, refitting: true } : p)) }));
+      await Promise.all(
+        items.map(async (item) => {
+          const { shown, sendAnyway } = item.attachment;
+          const result = await api.attachmentsPreview({ id: item.attachment.id, shown: shown ?? [], ...(sendAnyway ? { sendAnyway: true } : {}), ...(selected ? { model: selected } : {}), ...inConversation() });
+          if (seq !== refitSeq) return;
+          const old = item.attachment.id;
+          set((s) => ({
+            pending: s.pending.map((p) => {
+              if (p.key !== item.key || p.status !== 'ready' || p.attachment.id !== old) return p;
+              const { asText: _t, asTextChars: _c, describedBy: _d, notSent: _n, refitting: _r, ...rest } = p;
+              if (!result.ok) return { ...rest, notSent: { code: result.code, message: result.message } };
+              const fitted = result.value;
+              const attachment: AttachmentLike = { ...toLike(fitted), ...(shown ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
+              return {
+                ...rest,
+                attachment,
+                ...(fitted.asText ? { asText: true, asTextChars: fitted.asText.chars } : {}),
+                ...(fitted.describedBy ? { describedBy: fitted.describedBy } : {}),
+              };
+            }),
+            // Marks are drawn in the original's pixels: they follow the image to its new copy.
+            ...(result.ok && result.value.id !== old && s.markup[old] ? { markup: { ...s.markup, [result.value.id]: s.markup[old] } } : {}),
+          }));
+        }),
+      );
     },
 
     removePending(key) {

@@ -79,6 +79,8 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
   selectModel(model, options) {
     // What a blind model refused says nothing about the next one.
     set((s) => ({ selectedModel: model, refusals: s.refusals.filter((r) => !isVisionRefusal(r.code)) }));
+    // Waiting images say what this model will get, not what the last one would have.
+    void get().refitPending();
     // The last choice becomes the default for new windows and the hotkey.
     if (options?.persist !== false) void api.settingsSet({ patch: { defaultModel: model } });
   },

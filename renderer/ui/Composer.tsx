@@ -1,11 +1,11 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatTokens } from '../../common/imageFormat.ts';
-import { readsAsText, type PendingAttachment } from '../state/attachmentsSlice.ts';
+import { formatTokens, groupDigits } from '../../common/imageFormat.ts';
+import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
-import { ContextMeter } from './ContextMeter.tsx';
+import { ContextMeter, ContextWarning } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
 import { ToolsMenu } from './ToolsMenu.tsx';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
@@ -17,13 +17,12 @@ import { RedactionChoice } from './RedactionChoice.tsx';
 function PendingList({ items, held }: { items: readonly PendingAttachment[]; held: boolean }) {
   const remove = useApp((s) => s.removePending);
   const openViewer = useApp((s) => s.openViewer);
-  // A blind model with no helper gets the text local OCR read from an image it accepted, not the image.
-  const asText = useApp(readsAsText);
+  const model = useApp((s) => s.selectedModel?.name ?? 'This model');
   if (!items.length) return null;
   return (
     <ul className="attachments" aria-label="Attachments">
       {items.map((p) => (
-        <li key={p.key} aria-label={p.name} className={`attachment ${p.status}`} aria-busy={p.status === 'checking'}>
+        <li key={p.key} aria-label={p.name} className={`attachment ${p.status}`} aria-busy={p.status === 'checking' || (p.status === 'ready' && p.refitting === true)}>
           {p.status === 'ready' ? (
             <Thumbnail image={p.attachment} edge={256} box={88} onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })} />
           ) : (
@@ -33,13 +32,9 @@ function PendingList({ items, held }: { items: readonly PendingAttachment[]; hel
             <span className="name" title={p.name}>
               {p.name}
             </span>
-            <span className="size">{p.status === 'ready' ? sizeText(p.attachment) : 'checking…'}</span>
-            {p.status === 'ready' && !(asText && p.asText) && formatTokens(p.attachment.tokens) && <span className="tokens">{formatTokens(p.attachment.tokens)}</span>}
-            {p.status === 'ready' && asText && p.asText && (
-              <span className="sent-as-text" title="This model cannot see images: it gets the text local OCR reads from this one.">
-                goes as text (local OCR)
-              </span>
-            )}
+            {/* No size for an image this model will not get: the last model's copy is not what goes. */}
+            {!(p.status === 'ready' && p.notSent) && <span className="size">{p.status === 'ready' ? sizeText(p.attachment) : 'checking…'}</span>}
+            {p.status === 'ready' && <WhatGoes item={p} model={model} />}
           </span>
           {p.status === 'ready' && <HiddenBadge item={p} />}
           {p.status === 'ready' && <MarkupButton attachment={p.attachment} />}
@@ -50,6 +45,36 @@ function PendingList({ items, held }: { items: readonly PendingAttachment[]; hel
       ))}
     </ul>
   );
+}
+
+/** What the model picked will get of a waiting image: its tokens, its text, a helper's words, or nothing (and why). */
+function WhatGoes({ item, model }: { item: Extract<PendingAttachment, { status: 'ready' }>; model: string }) {
+  if (item.notSent) return <span className="refit-note" role="note">{notSentWords(item.notSent, model)}</span>;
+  if (item.asText) {
+    const chars = item.asTextChars === undefined ? '' : ` (${groupDigits(item.asTextChars)} characters)`;
+    return (
+      <>
+        <span className="sent-as-text" title="This model cannot see images: it gets the text local OCR reads from this one.">
+          goes as text (local OCR)
+        </span>
+        {item.asTextChars !== undefined && <span className="refit-note">{`${model} cannot see images: it will get the text read from this one on this device${chars}, not the image.`}</span>}
+      </>
+    );
+  }
+  const tokens = formatTokens(item.attachment.tokens);
+  return (
+    <>
+      {tokens && !item.describedBy && <span className="tokens">{tokens}</span>}
+      {item.describedBy && <span className="refit-note">{`${model} cannot see images: ${item.describedBy} will describe this one, and ${model} gets its words.`}</span>}
+    </>
+  );
+}
+
+/** Why an image will not go to the model picked since it was attached, and what to do, in words. */
+function notSentWords(notSent: { code: string; message: string }, model: string): string {
+  if (notSent.code === 'model-blind') return `${model} cannot see images, and this one has no text to read instead: it will not be sent. Pick a model that can see, or remove it.`;
+  if (notSent.code === 'capability-unknown') return `Glance cannot tell whether ${model} can see images, so this one will not be sent: turn on its Vision setting in Settings if it can, or pick another model.`;
+  return `Will not be sent to ${model}: ${notSent.message}`;
 }
 
 /** The file picker behind "Attach image". */
@@ -135,6 +160,7 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
           Checking the {pending.length === 1 ? 'image' : 'images'} for this model…
         </p>
       )}
+      {!compact && <ContextWarning />}
       <div className="composer-row">
         <textarea
           aria-label="Message"

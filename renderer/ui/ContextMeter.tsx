@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { groupDigits } from '../../common/imageFormat.ts';
+import type { ContextEstimate } from '../../common/ipc.ts';
 import { useApp } from '../state/store.ts';
+import { contextParts, contextWarning } from './contextWords.ts';
 
 /** Asked again this long after the last keystroke, not on each one. */
 const DEBOUNCE_MS = 250;
@@ -36,6 +38,7 @@ export function ContextMeter() {
   const n = groupDigits;
   const label = limit ? `≈${n(used)} of ${n(limit)} tokens` : `≈${n(used)} tokens (the model's context length is not known)`;
   const tools = context.tools;
+  const warning = contextWarning(context);
   const percent = limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`;
   return (
     <details
@@ -59,7 +62,7 @@ export function ContextMeter() {
     >
       <summary
         title={label}
-        aria-label={`Context ${percent}`}
+        aria-label={`Context ${percent}${warning ? ', too full to send' : ''}`}
         onClick={(e) => {
           e.preventDefault();
           setPinned((p) => !p);
@@ -69,22 +72,44 @@ export function ContextMeter() {
         <meter aria-label="Context" min={0} max={limit ?? Math.max(used, 1)} low={(limit ?? used) * 0.7} high={(limit ?? used) * 0.9} optimum={0} value={limit ? Math.min(used, limit) : used} aria-valuetext={label} />
         {' '}
         <span className="small-text">{percent}</span>
+        {warning && <span className="context-over" aria-hidden="true"> !</span>}
       </summary>
       <div className="context-breakdown" aria-label="What fills the context">
         <p>{label}</p>
         <ul>
-          <li>Images: ≈{n(context.imageTokens)}</li>
-          {tools && (
-            <li>
-              Tool descriptions: ≈{n(tools.tokens)}
-              {tools.bySource.length > 0 && <> ({tools.bySource.map((t) => `${t.source} ≈${n(t.tokens)} for ${t.tools} tool${t.tools === 1 ? '' : 's'}`).join(', ')})</>}
+          {contextParts(context).map((part) => (
+            <li key={part.name}>
+              {part.name}: ≈{n(part.tokens)}
+              {part.name === 'Tool descriptions' && tools && <ToolSources tools={tools} />}
             </li>
-          )}
-          <li>This message: ≈{n(context.draftTokens)}</li>
-          <li>The conversation so far: ≈{n(Math.max(0, used - context.imageTokens - context.draftTokens - (tools?.tokens ?? 0)))}</li>
+          ))}
           {context.droppedTurns > 0 && <li>{context.droppedTurns} older turn(s) would be left out to fit.</li>}
         </ul>
       </div>
     </details>
+  );
+}
+
+/** Each source's share of the tool descriptions, and what shortening them for this model saved. */
+function ToolSources({ tools }: { tools: NonNullable<ContextEstimate['tools']> }) {
+  const n = groupDigits;
+  const sources = tools.bySource.map((t) => `${t.source} ≈${n(t.tokens)} for ${t.tools} tool${t.tools === 1 ? '' : 's'}`).join(', ');
+  return (
+    <>
+      {sources && <> ({sources})</>}
+      {tools.fullTokens !== undefined && <>; shortened for this model's small context from ≈{n(tools.fullTokens)}</>}
+    </>
+  );
+}
+
+/** Before a send that will not fit: what takes the room and what to do, in words, above the message box. */
+export function ContextWarning() {
+  const context = useApp((s) => s.context);
+  const warning = context && contextWarning(context);
+  if (!warning) return null;
+  return (
+    <p className="context-warning" role="status">
+      {warning}
+    </p>
   );
 }

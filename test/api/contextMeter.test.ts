@@ -44,6 +44,24 @@ describe('chat:context', () => {
     expect(withImage.estimatedTokens).toBeGreaterThanOrEqual(empty.estimatedTokens + 256);
   });
 
+  it('fits the draft’s images for the model asked about, as a send to it would (a model switch before Send)', async () => {
+    const screen = await makeBarChart({ width: 3000, height: 1500 });
+    const a = value<AttachmentInfo>(await call('attachments:add', { source: { kind: 'bytes', name: 'screen.png', bytes: screen }, model: gemma }));
+    expect(a.tokens).toBe(256);
+    const qwen = { provider: 'ollama', name: 'qwen2.5vl:7b' } as const;
+    const refit = value<AttachmentInfo>(await call('attachments:preview', { id: a.id, model: qwen }));
+    expect(refit.tokens).toBeGreaterThan(1000);
+    const estimate = value<ContextEstimate>(await call('chat:context', { model: qwen, text: 'What is it?', attachmentIds: [a.id] }));
+    expect(estimate.imageTokens).toBe(refit.tokens);
+    // The parts add up to the whole request.
+    expect(estimate.systemTokens + estimate.historyTokens + estimate.draftTokens + estimate.imageTokens + (estimate.tools?.tokens ?? 0)).toBe(estimate.estimatedTokens);
+    // A blind model gets no image: nothing is counted for it, and the preview says why it will not go.
+    const blind = { provider: 'ollama', name: 'blind-llm' } as const;
+    expect(value<ContextEstimate>(await call('chat:context', { model: blind, attachmentIds: [a.id] })).imageTokens).toBe(0);
+    const refused = await call('attachments:preview', { id: a.id, model: blind });
+    expect(refused).toMatchObject({ ok: false, code: 'model-blind' });
+  });
+
   it('grows with the stored conversation, and says when older turns would be left out', async () => {
     // ≈ 1.7k tokens, echoed back by the fixture: a stored turn of ≈ 3.5k against llava-seer's 8192.
     const long = 'lorem ipsum '.repeat(500);

@@ -46,7 +46,8 @@ describe('image costs', () => {
     await page.getByRole('combobox', { name: 'Model' }).click();
     await page.getByRole('option', { name: /^llava-seer/ }).click();
     await page.locator('.context-meter summary').click();
-    await expect.poll(async () => (await breakdown.textContent()) ?? '').toMatch(/Tool descriptions: ≈[\d,]+ \(built-in ≈[\d,]+ for \d+ tools/);
+    // Main fits the waiting image for llava-seer first (the thumbnail and the estimate): wait for its answer.
+    await expect.poll(async () => (await breakdown.textContent()) ?? '', { timeout: 20_000 }).toMatch(/Tool descriptions: ≈[\d,]+ \(built-in ≈[\d,]+ for \d+ tools/);
     const withImage = await contextValue(page);
     await messageBox(page).fill('word '.repeat(200));
     await expect.poll(() => contextValue(page)).toBeGreaterThan(withImage);

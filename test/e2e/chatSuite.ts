@@ -57,3 +57,10 @@ export async function ask(page: Page, text: string): Promise<void> {
 export async function finished(page: Page, count: number): Promise<void> {
   await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').nth(count - 1).waitFor();
 }
+
+/** Opens the composer's "Tools" menu (if closed) and answers its group. */
+export async function openTools(page: Page) {
+  const button = page.getByRole('button', { name: /^Tools/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  return page.getByRole('group', { name: 'Tools for this conversation' });
+}

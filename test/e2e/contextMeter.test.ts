@@ -81,7 +81,7 @@ describe('the Context meter’s label and breakdown (issue 29)', () => {
     expect(await breakdown.isVisible()).toBe(false);
     await summary.hover();
     await breakdown.waitFor({ state: 'visible' });
-    expect(await breakdown.innerText()).toMatch(/Images: ≈\d+[\s\S]*Tool descriptions: ≈[\d,]+[\s\S]*The conversation so far/);
+    expect(await breakdown.innerText()).toMatch(/The system prompt: ≈[\d,]+[\s\S]*Tool descriptions: ≈[\d,]+[\s\S]*The conversation so far: ≈[\d,]+[\s\S]*This message: ≈[\d,]+[\s\S]*Images: ≈\d+/);
     await page.mouse.move(5, 5);
     await breakdown.waitFor({ state: 'hidden' });
     await messageBox(page).focus();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MCP_FIXTURE } from './browserHarness.ts';
-import { ask, chatSuite, finished } from './chatSuite.ts';
+import { ask, chatSuite, finished, openTools } from './chatSuite.ts';
 
 const suite = chatSuite();
 const fixture = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true } } } };
@@ -17,15 +17,11 @@ async function toolShare(page: Page): Promise<{ total: number; sources: string }
   return { total: Number((line?.[1] ?? '0').replaceAll(',', '')), sources: line?.[2] ?? '' };
 }
 
-async function openTools(page: Page) {
-  const button = page.getByRole('button', { name: /^Tools/ });
-  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-  return page.getByRole('group', { name: 'Tools for this conversation' });
-}
-
 describe('the Context meter and MCP servers', () => {
   it("counts a server's tool descriptions once it has started, without anything typed", async () => {
-    const slow = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true, env: { FIXTURE_START_DELAY_MS: '2500' } } } } };
+    // Slow enough that the window's first estimate comes before it, even on a loaded machine
+    // (at 2.5 s the page and the first model resolve sometimes took longer under load 18).
+    const slow = { mcpConfig: { mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE], trusted: true, env: { FIXTURE_START_DELAY_MS: '8000' } } } } };
     const { page } = await suite.session(slow);
     await expect.poll(async () => (await toolShare(page)).sources).toMatch(/^built-in ≈[\d,]+ for \d+ tools$/);
     await expect.poll(async () => (await toolShare(page)).sources, { timeout: 20_000 }).toMatch(/fixture ≈[\d,]+ for \d+ tools/);

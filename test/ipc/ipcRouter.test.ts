@@ -49,7 +49,7 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
   },
   'chat:context': {
     good: { conversationId: 'c1', text: 'draft', attachmentIds: [attachment.id] },
-    value: { estimatedTokens: 1200, draftTokens: 2, imageTokens: 256, contextWindow: 32_768, maxContext: 131_072, source: 'ollama-model-info', droppedTurns: 0, numCtx: 4096 },
+    value: { estimatedTokens: 1200, systemTokens: 60, historyTokens: 882, draftTokens: 2, imageTokens: 256, contextWindow: 32_768, budget: 30_720, overBudget: false, maxContext: 131_072, source: 'ollama-model-info', droppedTurns: 0, numCtx: 4096 },
     bad: [
       [{ text: 7 }, 'text'],
       [{ attachmentIds: ['../x'] }, 'attachmentIds.0'],
