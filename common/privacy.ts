@@ -180,8 +180,3 @@ export function hiddenPhrase(regions: readonly Pick<Redaction, 'kind'>[]): strin
   const kinds = [...new Set(regions.map((r) => r.kind))];
   return `${regions.length} region${regions.length === 1 ? '' : 's'} hidden on this device (${kinds.join(', ')})`;
 }
-
-/** The same region (a "Show anyway" names a region by its box, kind and rule). */
-export function sameRegion(a: Redaction, b: Redaction): boolean {
-  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height && a.kind === b.kind && a.rule === b.rule;
-}

@@ -3,7 +3,8 @@ import type { CaptureAttachment, UnderPointerWindow } from '../../common/ipcPayl
 import type { IpcEventPayload, IpcRequest, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { ModelSelection, Settings } from '../../common/settings.ts';
-import { sameRegion, type Redaction } from '../../common/privacy.ts';
+import type { Redaction } from '../../common/privacy.ts';
+import { sameRegion } from '../../common/sameRegion.ts';
 import { findModel } from './modelsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
