@@ -50,6 +50,9 @@ import {
 
 // ---------------------------------------------------------------------------- shared pieces
 
+/** Names a capture main holds after it could not be checked for secrets (chosen by the window that asked). */
+const HeldKey = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'a held capture key is 8–64 letters, digits or dashes');
+
 /** `{ ok:false, code, message }`: a refusal or failure a person can act on. */
 type IpcFailure = { ok: false; code: string; message: string };
 export type IpcResult<T> = { ok: true; value: T } | IpcFailure;
@@ -232,6 +235,13 @@ export const IPC = {
         })
         .default('under-cursor'),
       model: ModelSelection.optional(),
+      /**
+       * If this capture cannot be checked for secrets (redaction-failed), main keeps it in memory
+       * under this key for a while, so "Send anyway" sends exactly what was captured.
+       */
+      hold: HeldKey.optional(),
+      /** "Send anyway": no new capture; the one held under this key goes, unchecked, recorded on its copy. */
+      sendHeld: HeldKey.optional(),
     }),
     CaptureAttachment,
   ),

@@ -11,11 +11,30 @@ import { originalForViewer } from '../images/originalForViewer.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { doorWindows } from '../capture/screenCapturer.ts';
+import type { FrameInput, ImageInput } from '../images/types.ts';
+
+type CaptureInput = FrameInput | ImageInput;
 
 type AttachmentHandlers = Pick<IpcHandlers, 'attachments:add' | 'attachments:thumbnail' | 'attachments:original' | 'attachments:crop' | 'attachments:preview' | 'capture:screenshot'>;
 
+/** A capture that could not be checked for secrets is kept this long for "Send anyway", then dropped. */
+const HELD_MS = 10 * 60_000;
+/** At most this many are held (each is a whole screen's pixels). */
+const HELD_MAX = 4;
+
 export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
   const { services } = deps;
+  const held = new Map<string, { input: CaptureInput; timer: ReturnType<typeof setTimeout> }>();
+  const hold = (key: string, input: CaptureInput) => {
+    const timer = setTimeout(() => held.delete(key), HELD_MS);
+    timer.unref?.();
+    held.set(key, { input, timer });
+    for (const [oldest, entry] of held) {
+      if (held.size <= HELD_MAX) break;
+      clearTimeout(entry.timer);
+      held.delete(oldest);
+    }
+  };
 
   async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
     return (await seerTarget(model, conversationId)).target;
@@ -108,7 +127,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       return result.ok ? ok(result.attachment) : fail(result.code, result.message);
     },
 
-    'capture:screenshot': async ({ display, model }) => {
+    'capture:screenshot': async ({ display, model, hold: holdAs, sendHeld }) => {
       if (!deps.capturer) return fail('capture-unavailable', 'Screen capture is not available here.');
       let target;
       try {
@@ -119,6 +138,17 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       // Refuse before capturing when nobody can look at the result (the door's own gate, asked early).
       const refusal = visionRefusal(target);
       if (refusal) return fail(refusal.code, refusal.message);
+      if (sendHeld) {
+        // "Send anyway": the very pixels that could not be checked, for this image only (recorded on its copy).
+        const entry = held.get(sendHeld);
+        if (!entry) return fail('not-found', 'That screenshot is no longer kept (a screenshot that could not be checked is kept for 10 minutes). Take a new one.');
+        clearTimeout(entry.timer);
+        held.delete(sendHeld);
+        const result = await services.intake.admit(entry.input, { ...target, sendAnyway: true }, 'user');
+        if (!result.ok) return fail(result.code, result.message);
+        void result.originalKept?.then((kept) => !kept.ok && services.log(`capture: ${kept.message}`));
+        return ok(result.attachment);
+      }
       const restore = (await deps.shell.hideForCapture?.()) ?? (() => undefined);
       let shot;
       try {
@@ -136,10 +166,14 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       const { capture } = shot;
       const name = screenshotName(capture.display.name);
       // The windows on it go too: an excluded app's (a password manager) is filled before OCR.
-      const input = { name, origin: 'screenshot', requestedBy: 'user' as const, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) };
-      const result = await services.intake.admit('frame' in capture ? { ...input, frame: capture.frame } : { ...input, source: capture.png }, target, 'user');
+      const facts = { name, origin: 'screenshot', requestedBy: 'user' as const, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) };
+      const input: CaptureInput = 'frame' in capture ? { ...facts, frame: capture.frame } : { ...facts, source: capture.png };
+      const result = await services.intake.admit(input, target, 'user');
       // The intake keeps the native-resolution capture as the original: a crop (the ask window's region) stays sharp.
-      if (!result.ok) return fail(result.code, result.message);
+      if (!result.ok) {
+        if (result.code === 'redaction-failed' && holdAs) hold(holdAs, input);
+        return fail(result.code, result.message);
+      }
       // The original is written while the ask window opens; if the disk refuses it, say so (the bytes stay in memory).
       void result.originalKept?.then((kept) => !kept.ok && services.log(`capture: ${kept.message}`));
       const under = shot.capture.underPointer;

@@ -65,8 +65,9 @@ function iconFile(name: string): string | undefined {
 const SELF: SenderInfo = { url: `${APP_ORIGIN}/index.html`, isMainFrame: true };
 let incomingCount = 0;
 
-function incoming(target: IncomingAttachment['target'], result: IpcResult<unknown>, origin: string): IncomingAttachment {
-  const id = `in-${Date.now().toString(36)}-${incomingCount++}`;
+const incomingId = () => `in-${Date.now().toString(36)}-${incomingCount++}`;
+
+function incoming(target: IncomingAttachment['target'], result: IpcResult<unknown>, origin: string, id = incomingId()): IncomingAttachment {
   const outcome: IncomingAttachment['result'] = result.ok
     ? { ok: true, attachment: result.value as AttachmentInfo }
     : { ok: false, origin, code: result.code, message: result.message };
@@ -116,8 +117,10 @@ async function start(): Promise<void> {
     if (capturing) return;
     capturing = true;
     try {
-      const result = await router.handle('capture:screenshot', SELF, { display: 'under-cursor' });
-      const item = incoming('ask', result, 'hotkey');
+      // Held under the item's id if it cannot be checked for secrets: the ask window's "Send anyway" names it.
+      const id = incomingId();
+      const result = await router.handle('capture:screenshot', SELF, { display: 'under-cursor', hold: id });
+      const item = incoming('ask', result, 'hotkey', id);
       sendEvent((await windows.showAsk()).webContents, 'attachments:incoming', item);
     } finally {
       capturing = false;

@@ -24,6 +24,7 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import type { OpenAIEndpoint, SettingsPatch } from '../../common/settings.ts';
 import { checkedEvent, createIpcRouter, type SenderInfo } from '../api/ipcRouter.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import type { TextReader } from '../ocr/textReader.ts';
 import { composeApi } from '../api/composeApi.ts';
 import { maskSettings } from '../settings/maskSettings.ts';
 import { EnvSecretStore } from '../settings/secretStore.ts';
@@ -44,6 +45,11 @@ export type HarnessOptions = {
   mcpConfig?: { mcpServers: Record<string, unknown> };
   /** Test-only: http(s) image sources may reach loopback fixture servers. */
   allowLoopbackFetch?: boolean;
+  /**
+   * The local OCR reader (default tesseract.js). Tests give one that fails, to show in the page what
+   * happens when an image cannot be checked for secrets — real tesseract cannot be made to time out on demand.
+   */
+  ocr?: TextReader;
   /** The built renderer (default: dist/renderer of this checkout). */
   rendererDir?: string;
   log?: (line: string) => void;
@@ -159,6 +165,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     secrets,
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
+    ...(options.ocr ? { ocr: options.ocr } : {}),
     log,
     emit: push,
     shell: {
@@ -298,9 +305,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     port,
     token,
     async screenshotAndAsk() {
-      const result = (await router.handle('capture:screenshot', sender, { display: 'under-cursor' })) as IpcResult<AttachmentInfo>;
+      const id = `in-${Date.now().toString(36)}-${incomingCount++}`;
+      // As the app's hotkey: held under the item's id if it cannot be checked, for the ask window's "Send anyway".
+      const result = (await router.handle('capture:screenshot', sender, { display: 'under-cursor', hold: id })) as IpcResult<AttachmentInfo>;
       const item: IncomingAttachment = {
-        id: `in-${Date.now().toString(36)}-${incomingCount++}`,
+        id,
         target: 'ask',
         result: result.ok ? { ok: true, attachment: result.value } : { ok: false, origin: 'hotkey', code: result.code, message: result.message },
       };

@@ -43,8 +43,11 @@ export type RefusalNotice = {
   message: string;
   /** Refused at send (the images are back in the box), not when attached. */
   fromSend?: boolean;
-  /** `redaction-failed` on attach: what was attached, so "Send anyway" can give it to main again with the person's choice. */
-  retry?: IpcRequest<'attachments:add'>['source'];
+  /**
+   * `redaction-failed` on attach: what was attached, so "Send anyway" can give it to main again with
+   * the person's choice — a file's source, or the key main holds a screenshot under (it is not captured again).
+   */
+  retry?: IpcRequest<'attachments:add'>['source'] | { held: string };
 };
 
 type Thumbnail = { state: 'loading' } | { state: 'ready'; dataUrl: string; width: number; height: number } | { state: 'error'; message: string };
@@ -82,7 +85,8 @@ export type AttachmentsSlice = {
   refitPending(): Promise<void>;
   removePending(key: string): void;
   dismissRefusal(key: string): void;
-  receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result']): void;
+  /** `id`: the item's, under which main holds a hotkey capture that could not be checked. */
+  receiveIncoming(result: IpcEventPayload<'attachments:incoming'>['result'], id?: string): void;
   loadThumbnail(id: string, maxEdge: number): void;
   openViewer(image: ImageView | null): void;
   /** The image at full resolution for the viewer (the last one asked is kept). */
@@ -201,7 +205,9 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const key = newKey();
       set((s) => ({ pending: [...s.pending, { key, name: 'screenshot', status: 'checking' }] }));
       const selected = model();
-      settle(key, 'screenshot', await api.captureScreenshot({ display: 'under-cursor', ...(selected ? { model: selected } : {}) }));
+      // Held by main under this key if it cannot be checked for secrets, for "Send anyway".
+      const held = crypto.randomUUID();
+      settle(key, 'screenshot', await api.captureScreenshot({ display: 'under-cursor', hold: held, ...(selected ? { model: selected } : {}) }), false, { held });
     },
 
     async cropPending(key, region) {
@@ -274,7 +280,11 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const key = newKey();
       set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
       const selected = model();
-      settle(key, name, await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}), ...inConversation() }), readsAsText(get()), undefined, true);
+      const result =
+        'held' in retry
+          ? await api.captureScreenshot({ sendHeld: retry.held, ...(selected ? { model: selected } : {}) })
+          : await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}), ...inConversation() });
+      settle(key, name, result, readsAsText(get()), undefined, true);
     },
 
     async refitPending() {
@@ -318,13 +328,15 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       set((s) => ({ refusals: s.refusals.filter((r) => r.key !== key) }));
     },
 
-    receiveIncoming(result) {
+    receiveIncoming(result, id) {
       const key = newKey();
       if (result.ok) {
         const under = result.attachment.underPointer;
         set((s) => ({ pending: [...s.pending, { key, name: result.attachment.name, status: 'ready', attachment: toLike(result.attachment), ...(under ? { underPointer: under } : {}) }] }));
       } else {
-        set((s) => ({ refusals: [...s.refusals, { key, name: result.origin, code: result.code, message: result.message }] }));
+        // The hotkey's capture is held in main under the item's id when it could not be checked.
+        const retry = result.code === 'redaction-failed' && result.origin === 'hotkey' && id ? { retry: { held: id } } : {};
+        set((s) => ({ refusals: [...s.refusals, { key, name: result.origin, code: result.code, message: result.message, ...retry }] }));
       }
     },
 

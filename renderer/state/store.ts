@@ -59,7 +59,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
             get().newChat();
             set({ pending: [], refusals: [] });
           }
-          get().receiveIncoming(p.result);
+          get().receiveIncoming(p.result, p.id);
         }),
         api.onSettingsChanged((s) => get().receiveSettings(s)),
         api.onMcpChanged((servers) => set({ mcpServers: servers })),
