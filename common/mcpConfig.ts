@@ -9,6 +9,7 @@
 // check and the renderer's import all use it.
 import { z } from 'zod';
 import { substituteVariables, withInputPlaceholders } from './mcpVariables.ts';
+import { McpInputEntry } from './settings.ts';
 
 export { substituteInputs, inputIdsIn, inputEnvName } from './mcpVariables.ts';
 
@@ -101,14 +102,8 @@ export function configSecretValues(config: { env?: Readonly<Record<string, strin
   return [config.env, config.headers].flatMap((values) => Object.entries(values ?? {}).filter(([k, v]) => isSecretEntry(k, v)).map(([, v]) => v));
 }
 
-/** A VS Code `inputs` entry: what to ask the user for `${input:id}`. */
-export const McpInput = z.looseObject({
-  id: z.string().min(1),
-  type: z.string().optional(),
-  description: z.string().optional(),
-  password: z.boolean().optional(),
-  default: z.string().optional(),
-});
+/** A VS Code `inputs` entry: what to ask the user for `${input:id}` (the schema Settings keeps them in). */
+export const McpInput = McpInputEntry;
 export type McpInput = z.infer<typeof McpInput>;
 
 export type McpConfigError = {

@@ -100,6 +100,18 @@ export const McpServerEntry = z.looseObject({
 export type McpServerEntry = z.infer<typeof McpServerEntry>;
 export const McpServers = z.record(z.string().min(1, 'a server needs a non-empty name'), McpServerEntry);
 
+/**
+ * A VS Code `inputs` entry: what to ask a person for `${input:id}`. The answer is never kept
+ * here: it goes to the secret store, and a `password` input is typed without echo.
+ */
+export const McpInputEntry = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  password: z.boolean().optional(),
+  default: z.string().optional(),
+});
+
 const AttachmentsSection = z.object({
   /** Days an attachment nobody refers to is kept; null keeps them forever. */
   retentionDays: z.number().int().min(1).max(3650).nullable().default(DEFAULT_RETENTION_DAYS),
@@ -141,6 +153,8 @@ const SECTIONS = {
   /** Electron accelerator for screenshot-and-ask; "" turns the hotkey off. */
   hotkey: z.string().max(100),
   mcpServers: McpServers,
+  /** VS Code `inputs` that came with pasted or imported servers. */
+  mcpInputs: z.array(McpInputEntry),
   attachments: AttachmentsSection,
   toolApproval: ToolPolicy,
   imageSizes: ImageSizesSection,
@@ -158,6 +172,7 @@ export const Settings = z.object({
   allowedRoots: SECTIONS.allowedRoots.default([]),
   hotkey: SECTIONS.hotkey.default(DEFAULT_HOTKEY),
   mcpServers: SECTIONS.mcpServers.default({}),
+  mcpInputs: SECTIONS.mcpInputs.default([]),
   attachments: SECTIONS.attachments.prefault({}),
   toolApproval: SECTIONS.toolApproval.default({}),
   imageSizes: SECTIONS.imageSizes.default({}),
@@ -177,6 +192,7 @@ export const SettingsPatch = z.strictObject({
   allowedRoots: SECTIONS.allowedRoots.optional(),
   hotkey: SECTIONS.hotkey.optional(),
   mcpServers: SECTIONS.mcpServers.optional(),
+  mcpInputs: SECTIONS.mcpInputs.optional(),
   attachments: SECTIONS.attachments.optional(),
   toolApproval: SECTIONS.toolApproval.optional(),
   imageSizes: SECTIONS.imageSizes.optional(),

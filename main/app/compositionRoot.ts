@@ -89,6 +89,18 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
   });
 
+  // A hand edit of settings.json applies as a save from Settings does; one that cannot be read is a notice.
+  const stopWatching = settings.watch({
+    onProblem: (message) => {
+      log(message);
+      notices.add('warning', 'settings-edit', message);
+    },
+    onApplied: (warnings) => {
+      notices.clear('settings-edit');
+      for (const warning of warnings) notices.add('warning', 'settings', warning);
+    },
+  });
+
   // A server that failed and is now ready again, or was removed in Settings: its notice goes.
   services.hub?.onChange(() => {
     const failing = new Set(services.hub?.unavailable().map((s) => `mcp-${s.name}`));
@@ -109,6 +121,9 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     handlers,
     scrubSecrets: scrubLine,
     log,
-    close,
+    close: async () => {
+      stopWatching();
+      await close();
+    },
   };
 }

@@ -119,13 +119,13 @@ export function composeServices(options: ComposeOptions): Services {
   let offRoots: (() => void) | undefined;
   if (!options.noMcp) {
     const env = options.env ?? process.env;
-    const fromSettings = (servers: typeof current.mcpServers): McpConfig => {
-      const parsed = parseMcpConfig({ mcpServers: servers }, { env });
+    const fromSettings = (from: Pick<typeof current, 'mcpServers' | 'mcpInputs'>): McpConfig => {
+      const parsed = parseMcpConfig({ mcpServers: from.mcpServers, inputs: from.mcpInputs }, { env });
       for (const error of parsed.errors) log(`MCP ${formatConfigError(error)}`);
       for (const warning of parsed.warnings) log(`MCP warning: ${formatConfigError(warning)}`);
       return parsed;
     };
-    const config = options.mcpConfig ?? fromSettings(current.mcpServers);
+    const config = options.mcpConfig ?? fromSettings(current);
     // A config given explicitly (the CLI's) gets a hub even when empty: it answers "no servers".
     if (config.servers.size > 0 || options.mcpConfig || options.liveMcp) {
       hub = createMcpHub({
@@ -157,12 +157,13 @@ export function composeServices(options: ComposeOptions): Services {
     }
     if (hub && options.liveMcp && !options.mcpConfig) {
       const live = hub;
-      let applied = JSON.stringify(current.mcpServers);
+      const servers = (s: typeof current) => JSON.stringify([s.mcpServers, s.mcpInputs]);
+      let applied = servers(current);
       offMcp = settings.onChange?.((next) => {
-        const wanted = JSON.stringify(next.mcpServers);
+        const wanted = servers(next);
         if (wanted === applied) return;
         applied = wanted;
-        void live.reconfigure(fromSettings(next.mcpServers)).then(
+        void live.reconfigure(fromSettings(next)).then(
           (d) => log(`MCP servers applied: ${describeReconfigure(d)}`),
           (error: unknown) => log(`MCP servers could not be applied: ${errorMessage(error)}`),
         );

@@ -180,6 +180,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   });
   const scrubLine = services.scrubSecrets;
   const offSettings = settings.onChange((s) => push('settings:changed', maskSettings(s)));
+  // A hand edit of settings.json applies as a save from Settings does; one that cannot be read is said.
+  const stopWatching = settings.watch({
+    onProblem: (message) => {
+      log(message);
+      push('app:notice', { id: `settings-edit-${Date.now().toString(36)}`, level: 'warning', code: 'settings-edit', message });
+    },
+    onApplied: (warnings) => log(`settings.json edited: applied${warnings.length ? ` (${warnings.join('; ')})` : ''}`),
+  });
 
   // ---- HTTP: the built renderer, read-only
   const server = createServer((req, res) => void serveStatic(req, res));
@@ -318,6 +326,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     async close() {
       offSettings();
+      stopWatching();
       for (const ws of clients) ws.terminate();
       wss.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,6 @@
 // Reading an MCP config file from disk; the schema and per-server checks live in common/.
 import { readFile } from 'node:fs/promises';
+import { parseJsonc } from '../../common/jsonc.ts';
 import { parseMcpConfig, type McpConfig, type ParseOptions } from '../../common/mcpConfig.ts';
 
 export {
@@ -32,35 +33,9 @@ export async function loadMcpConfig(file: string, options: ParseOptions = {}): P
   let json: unknown;
   try {
     // VS Code's mcp.json allows comments and trailing commas (JSONC).
-    json = JSON.parse(stripJsonComments(text));
+    json = parseJsonc(text);
   } catch (error) {
     return { ...emptyMcpConfig(), errors: [{ server: undefined, field: '', message: `${file} is not valid JSON: ${(error as Error).message}` }] };
   }
   return parseMcpConfig(json, options);
-}
-
-/** Removes // and /* *\/ comments and trailing commas outside strings (VS Code writes JSONC). */
-function stripJsonComments(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (inString) {
-      out += c;
-      if (c === '\\') out += text[++i] ?? '';
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      inString = true;
-      out += c;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 1;
-    } else if (c === ',' && /^\s*[}\]]/.test(text.slice(i + 1, i + 200))) {
-      // a trailing comma: dropped
-    } else out += c;
-  }
-  return out;
 }

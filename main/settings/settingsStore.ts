@@ -1,5 +1,7 @@
+import { watch as watchFolder } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJsonc } from '../../common/jsonc.ts';
 import { Settings, SettingsPatch, defaultSettings } from '../../common/settings.ts';
 import { formatZodIssues } from '../../common/zodIssues.ts';
 import { writeFileAtomic } from '../fsAtomic.ts';
@@ -38,6 +40,8 @@ export class SettingsStore {
   #settings: Settings = defaultSettings();
   #queue: Promise<unknown> = Promise.resolve();
   readonly #listeners = new Set<(settings: Settings) => void>();
+  /** The file's text as Glance last read or wrote it: a watch event that finds it unchanged is our own write. */
+  #onDisk: string | undefined;
 
   constructor(options: SettingsStoreOptions) {
     this.#options = options;
@@ -60,17 +64,10 @@ export class SettingsStore {
       this.#settings = defaultSettings();
       return { settings: this.#settings, warnings: [] };
     }
-
-    let raw: unknown;
-    let problem: string | undefined;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      problem = `it is not valid JSON (${(error as Error).message})`;
-    }
-    const parsed = problem === undefined ? parseSettings(raw, this.#options.migrations ?? MIGRATIONS) : undefined;
-    if (!parsed || !parsed.ok) {
-      const reason = problem ?? (parsed && !parsed.ok ? parsed.message : 'unreadable');
+    this.#onDisk = text;
+    const parsed = this.#parse(text);
+    if (!parsed.ok) {
+      const reason = parsed.message;
       const keptAs = `${this.path}.bad-${stamp(this.#now())}`;
       await rename(this.path, keptAs);
       this.#settings = defaultSettings();
@@ -102,6 +99,69 @@ export class SettingsStore {
     return { settings: this.#settings, warnings };
   }
 
+  /**
+   * Applies hand edits of the file while Glance runs: a readable edit becomes the settings
+   * (every listener hears it, as after a save from the UI); one that cannot be read is left in
+   * the file as it is, the settings in use stay, and `onProblem` says why. Answers a stop.
+   */
+  watch(options: { onProblem: (message: string) => void; onApplied?: (warnings: string[]) => void }): () => void {
+    // The folder, not the file: a save (ours or an editor's) replaces the file by a rename.
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const watcher = watchFolder(this.#options.dataDir, (_event, name) => {
+      if (name !== null && name !== FILE_NAME) return;
+      // An editor writes in steps (truncate, write, rename): read once they have settled.
+      clearTimeout(pending);
+      pending = setTimeout(() => void this.#enqueue(() => this.#reread(options)), 50);
+    });
+    watcher.on('error', (error) => options.onProblem(`Glance stopped following edits of ${this.path}: ${error.message}. Restart Glance to apply an edit.`));
+    return () => {
+      clearTimeout(pending);
+      watcher.close();
+    };
+  }
+
+  async #reread(options: { onProblem: (message: string) => void; onApplied?: (warnings: string[]) => void }): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      // Gone (mid-rename, or deleted): the next write brings it back; nothing to apply.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      options.onProblem(`${this.path} was changed but cannot be read: ${(error as Error).message}. Glance keeps the settings it has.`);
+      return;
+    }
+    if (text === this.#onDisk) return;
+    this.#onDisk = text;
+    const parsed = this.#parse(text);
+    if (!parsed.ok) {
+      options.onProblem(`Your edit of ${this.path} was not applied — ${parsed.message}. Glance keeps the settings it has; fix the file and save it again.`);
+      return;
+    }
+    const warnings = [...parsed.warnings];
+    for (const s of parsed.extractedSecrets) {
+      const stored = await this.#options.secrets?.set(s.name, s.value);
+      if (!stored?.ok) {
+        options.onProblem(`Your edit of ${this.path} was not applied: the API key of endpoint "${s.endpoint}" could not be moved into the secret store${stored ? ` (${stored.message})` : ''}.`);
+        return;
+      }
+    }
+    // A key typed into the file, or an older version: written back at once in the current form.
+    if (parsed.extractedSecrets.length > 0 || parsed.migratedFrom !== undefined) await this.#write(parsed.settings);
+    else this.#apply(parsed.settings);
+    options.onApplied?.(warnings);
+  }
+
+  /** The file's text as settings (JSONC: a hand edit may carry comments and trailing commas). */
+  #parse(text: string): ReturnType<typeof parseSettings> {
+    let raw: unknown;
+    try {
+      raw = parseJsonc(text);
+    } catch (error) {
+      return { ok: false, message: `it is not valid JSON (${(error as Error).message})` };
+    }
+    return parseSettings(raw, this.#options.migrations ?? MIGRATIONS);
+  }
+
   async save(settings: Settings): Promise<Settings> {
     const checked = Settings.parse(settings);
     await this.#enqueue(() => this.#write(checked));
@@ -131,7 +191,13 @@ export class SettingsStore {
 
   async #write(settings: Settings): Promise<void> {
     await mkdir(this.#options.dataDir, { recursive: true });
-    await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
+    const text = JSON.stringify(settings, null, 2) + '\n';
+    this.#onDisk = text;
+    await writeFileAtomic(this.path, text, { mode: 0o600 });
+    this.#apply(settings);
+  }
+
+  #apply(settings: Settings): void {
     this.#settings = settings;
     for (const listener of this.#listeners) listener(settings);
   }

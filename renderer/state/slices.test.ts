@@ -49,7 +49,7 @@ describe('conversations', () => {
 describe('importMcpServers', () => {
   it('merges an mcpServers file over the current servers', () => {
     const result = importMcpServers({ old: { command: 'a' } }, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs'] } } }));
-    expect(result).toEqual({ ok: true, servers: { old: { command: 'a' }, fs: { command: 'npx', args: ['-y', 'server-fs'] } }, added: ['fs'], warnings: [] });
+    expect(result).toEqual({ ok: true, servers: { old: { command: 'a' }, fs: { command: 'npx', args: ['-y', 'server-fs'] } }, inputs: [], added: ['fs'], rejected: [], warnings: [] });
   });
 
   it('says why a file is not usable', () => {
@@ -58,6 +58,6 @@ describe('importMcpServers', () => {
     const vscode = importMcpServers({}, JSON.stringify({ servers: { gh: { type: 'http', url: 'https://api.example/mcp', headers: { Authorization: 'Bearer ${input:tok}' }, dev: {} } } }));
     expect(vscode).toMatchObject({ ok: true, added: ['gh'], warnings: ['server "gh", field "dev": not a setting Glance uses; ignored'] });
     expect(vscode.ok && vscode.servers.gh).toMatchObject({ type: 'http', dev: {} });
-    expect(importMcpServers({}, JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }))).toMatchObject({ ok: false, message: expect.stringMatching(/^Not an mcpServers file: broken/) });
+    expect(importMcpServers({}, JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }))).toMatchObject({ ok: false, message: expect.stringMatching(/^Not an mcpServers file: nothing could be imported: "broken" \(missing/) });
   });
 });

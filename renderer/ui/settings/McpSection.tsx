@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { McpServerStatus } from '../../../common/ipc.ts';
 import type { Settings } from '../../../common/settings.ts';
-import { importMcpServers } from '../../state/importMcpServers.ts';
+import { describeRejected, importMcpServers, type RejectedServer } from '../../state/importMcpServers.ts';
 import { useApp } from '../../state/store.ts';
 import { Feedback, Section, useSave } from './settingsParts.tsx';
 
@@ -16,6 +16,8 @@ export function McpSection({ settings }: { settings: Settings }) {
   const restarting = useApp((s) => s.restarting);
   const restart = useApp((s) => s.restartMcp);
   const loadMcp = useApp((s) => s.loadMcp);
+  // Entries a save could not take stay in the box beside the saved ones, to be fixed there.
+  const [leftover, setLeftover] = useState<Record<string, unknown>>({});
   const [text, setText] = useState(() => JSON.stringify(settings.mcpServers, null, 2));
   const [state, save, setState] = useSave();
   const [restartError, setRestartError] = useState<string | null>(null);
@@ -25,10 +27,10 @@ export function McpSection({ settings }: { settings: Settings }) {
   useEffect(() => {
     void loadMcp();
   }, [loadMcp]);
-  useEffect(() => setText(JSON.stringify(settings.mcpServers, null, 2)), [settings.mcpServers]);
+  useEffect(() => setText(JSON.stringify({ ...settings.mcpServers, ...leftover }, null, 2)), [settings.mcpServers, leftover]);
 
   const saveText = async () => {
-    const checked = importMcpServers({}, text, 'box');
+    const checked = importMcpServers({}, text, 'box', settings.mcpInputs);
     if (!checked.ok) {
       setState({ kind: 'error', text: checked.message });
       setInvalid(true);
@@ -41,16 +43,18 @@ export function McpSection({ settings }: { settings: Settings }) {
     }
     setInvalid(false);
     const warned = checked.warnings.length ? ` Not used: ${checked.warnings.join('; ')}.` : '';
-    await save({ mcpServers: checked.servers }, `MCP servers saved.${warned} ${TAKES_EFFECT}`);
+    const notSaved = checked.rejected.length ? ` Not saved, left in the box to fix: ${describeRejected(checked.rejected)}.` : '';
+    if (await save({ mcpServers: checked.servers, mcpInputs: checked.inputs }, `MCP servers saved.${notSaved}${warned} ${TAKES_EFFECT}`)) setLeftover(entriesOf(checked.rejected));
   };
   const importFile = async (file: File) => {
-    const merged = importMcpServers(settings.mcpServers, await file.text());
+    const merged = importMcpServers(settings.mcpServers, await file.text(), 'file', settings.mcpInputs);
     if (!merged.ok) {
       setState({ kind: 'error', text: merged.message });
       return;
     }
     const warned = merged.warnings.length ? ` Not used: ${merged.warnings.join('; ')}.` : '';
-    await save({ mcpServers: merged.servers }, `Imported ${merged.added.join(', ') || 'nothing'}.${warned} ${TAKES_EFFECT}`);
+    const notImported = merged.rejected.length ? ` Not imported: ${describeRejected(merged.rejected)}.` : '';
+    await save({ mcpServers: merged.servers, mcpInputs: merged.inputs }, `Imported ${merged.added.join(', ') || 'nothing'}.${notImported}${warned} ${TAKES_EFFECT}`);
   };
   /** `trusted: true` lets the server's "only reads" claims (readOnlyHint) skip approval (architecture §5). */
   const setTrusted = async (name: string, trusted: boolean) => {
@@ -135,6 +139,19 @@ export function McpSection({ settings }: { settings: Settings }) {
           spellCheck={false}
         />
       </label>
+      {settings.mcpInputs.length > 0 && (
+        <p className="muted small-text" aria-label="Inputs">
+          Asked when a server needs them:{' '}
+          {settings.mcpInputs.map((input, i) => (
+            <span key={input.id}>
+              {i > 0 && ', '}
+              <code>{input.id}</code>
+              {input.password ? ' (a password: typed without echo, kept in the secret store)' : ''}
+            </span>
+          ))}
+          .
+        </p>
+      )}
       <div className="field-row">
         <button type="button" className="primary" onClick={() => void saveText()}>
           Save servers
@@ -158,6 +175,9 @@ export function McpSection({ settings }: { settings: Settings }) {
   );
 }
 
+function entriesOf(rejected: readonly RejectedServer[]): Record<string, unknown> {
+  return Object.fromEntries(rejected.map((r) => [r.name, r.entry]));
+}
 
 /** "Show log": the end of what the server logged (notifications/message), read when opened and on "Refresh". */
 function ServerLog({ name, file }: { name: string; file: string }) {
