@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { groupDigits } from '../../common/imageFormat.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
 import { useApp } from '../state/store.ts';
@@ -31,6 +31,27 @@ export function ContextMeter() {
   // The breakdown shows while the pointer is on the meter or the focus is in it; a click pins it.
   const [peek, setPeek] = useState(false);
   const [pinned, setPinned] = useState(false);
+  const root = useRef<HTMLDetailsElement>(null);
+  // Open, it closes on Escape wherever the focus is (a click pins it and the focus may have moved
+  // to the message box since), and a pinned one on a press outside it, as the Tools menu does.
+  const open = peek || pinned;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      setPeek(false);
+      setPinned(false);
+    };
+    const onPress = (e: PointerEvent) => {
+      if (!(e.target instanceof Node && root.current?.contains(e.target))) setPinned(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPress);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPress);
+    };
+  }, [open]);
 
   if (!context) return null;
   const limit = context.contextWindow;
@@ -42,8 +63,9 @@ export function ContextMeter() {
   const percent = limit ? `${Math.round((used / limit) * 100)}%` : `≈${n(used)}`;
   return (
     <details
+      ref={root}
       className="context-meter"
-      open={peek || pinned}
+      open={open}
       // Peeked (hover or focus, not pinned) it is a tooltip: it never takes a press meant for what it covers.
       data-peek={peek && !pinned ? '' : undefined}
       onMouseEnter={() => setPeek(true)}

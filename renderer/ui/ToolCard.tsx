@@ -28,14 +28,14 @@ function ToolImage({ image }: { image: ImageView }) {
       {image.retracted ? (
         <span className="delivery">
           <span className="badge muted-badge">retracted</span>
-          {/* Named by its words ("Show <name> again"), not an aria-label the visible text is not part of. */}
+          {/* Named by its visible words first ("Show again", then which image), so the name a voice user says is the one on screen. */}
           <button type="button" className="link small" disabled={queued} onClick={() => reattach(image)}>
             <EyeIcon />{' '}
             {queued ? (
               'will be shown'
             ) : (
               <>
-                Show <span className="visually-hidden">{image.name} </span>again
+                Show again<span className="visually-hidden"> ({image.name})</span>
               </>
             )}
           </button>
@@ -84,7 +84,7 @@ export const ToolCard = memo(function ToolCard({ tool, images, children }: { too
           <span className="muted tool-source">{tool.server ?? toolSource(tool.name)}</span>
         </button>
         <span className={`status ${status.className}`}>{status.text}</span>
-        {tool.durationMs !== undefined && <span className="muted">{formatDuration(tool.durationMs)}</span>}
+        {tool.durationMs !== undefined && <span className="muted duration">{formatDuration(tool.durationMs)}</span>}
       </header>
       {children}
       {tool.status === 'running' && tool.progress && (

@@ -29,3 +29,13 @@ export async function allFindings(page: Page): Promise<AxeFinding[]> {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   })()`);
 }
+
+/** The findings of the named rules only, experimental ones included (axe runs those only when asked). */
+export async function ruleFindings(page: Page, rules: readonly string[]): Promise<AxeFinding[]> {
+  await seriousFindings(page);
+  return page.evaluate<AxeFinding[]>(`(async () => {
+    const rules = ${JSON.stringify(rules)};
+    const result = await window.axe.run(document, { runOnly: { type: 'rule', values: rules }, rules: Object.fromEntries(rules.map((r) => [r, { enabled: true }])), resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  })()`);
+}

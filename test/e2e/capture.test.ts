@@ -77,7 +77,7 @@ describe('the model asks to look', () => {
     expect(delivered[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
 
     // "show again" puts it on the next message.
-    await card.getByRole('button', { name: /^Show .* again$/ }).click();
+    await card.getByRole('button', { name: /^Show again \(.*\)$/ }).click();
     const pending = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
     await pending.waitFor();
     expect(await pending.textContent()).toMatch(/1568×882/);

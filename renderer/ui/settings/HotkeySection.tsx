@@ -7,7 +7,7 @@ import { Feedback, Section, useSave } from './settingsParts.tsx';
 export function HotkeySection({ settings }: { settings: Settings }) {
   const info = useApp((s) => s.appInfo);
   const [value, setValue] = useState(settings.hotkey);
-  const [state, save] = useSave();
+  const [state, save] = useSave(value);
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Tab') return;
     e.preventDefault();

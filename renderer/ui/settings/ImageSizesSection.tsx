@@ -72,7 +72,7 @@ function SizeInput({ kind, row, onChange }: { kind: 'edge' | 'megapixels'; row: 
 export function ImageSizesSection({ settings }: { settings: Settings }) {
   const models = useApp((s) => s.models);
   const [rows, setRows] = useState<Row[]>(() => rowsFor(settings, models));
-  const [state, save, setState] = useSave();
+  const [state, save, setState] = useSave(rows);
   // The list of models arrives after the page: new rows join, typed ones stay as typed.
   useEffect(() => {
     setRows((typed) => {

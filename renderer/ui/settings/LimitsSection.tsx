@@ -41,7 +41,7 @@ function parseLimit(field: Field, text: string): { ok: true; value: number } | {
 export function LimitsSection({ settings }: { settings: Settings }) {
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(FIELDS.map((f) => [f.key, shown(settings.limits[f.key], f.scale)])));
   const [retention, setRetention] = useState(settings.attachments.retentionDays);
-  const [state, save, setState] = useSave();
+  const [state, save, setState] = useSave({ texts, retention });
   const submit = () => {
     const limits = { ...settings.limits };
     const problems: string[] = [];

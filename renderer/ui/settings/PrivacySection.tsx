@@ -48,7 +48,7 @@ export function PrivacySection({ settings }: { settings: Settings }) {
   const [categories, setCategories] = useState({ ...privacy.categories });
   const [patternsText, setPatternsText] = useState(() => privacy.patterns.map((p) => `${p.name}: ${p.pattern}`).join('\n'));
   const [appsText, setAppsText] = useState(() => privacy.excludedApps.join('\n'));
-  const [state, save, setState] = useSave();
+  const [state, save, setState] = useSave({ redact, categories, patternsText, appsText });
   const parsed = parsePatterns(patternsText);
   const patternsInvalid = parsed.problems.length > 0;
   const submit = () => {

@@ -27,7 +27,7 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
   const setSecret = useApp((s) => s.setSecret);
   const [host, setHost] = useState(settings.providers.ollama.host);
   const [endpoints, setEndpoints] = useState<OpenAIEndpoint[]>(settings.providers.openai);
-  const [state, save] = useSave();
+  const [state, save] = useSave({ host, endpoints });
   const [tests, test] = useConnectionTest();
   const [keyDrafts, setKeyDrafts] = useState<Record<string, string>>({});
   const [keyState, setKeyState] = useState<Record<string, SaveState>>({});
@@ -46,10 +46,19 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
     await test(endpoint);
   };
   const update = (i: number, change: Partial<OpenAIEndpoint>) => setEndpoints((list) => list.map((e, k) => (k === i ? { ...e, ...change } : e)));
-  const keyNames = [...new Set([...endpoints.flatMap((e) => (e.apiKeyRef ? [e.apiKeyRef] : [])), ...(secrets?.secrets.map((s) => s.name) ?? [])])].sort();
+  // An endpoint without a key name gets one from its name (or host), so its key can be pasted at once.
+  const keyNameOf = (e: OpenAIEndpoint) => e.apiKeyRef ?? autoKeyName(e);
+  const keyNames = [...new Set([...endpoints.flatMap((e) => { const n = keyNameOf(e); return n ? [n] : []; }), ...(secrets?.secrets.map((s) => s.name) ?? [])])].sort();
   const isSet = (name: string) => secrets?.secrets.find((s) => s.name === name)?.set ?? false;
   const storeKey = async (name: string, value: string | null) => {
     const problem = await setSecret(name, value);
+    // A key stored under a name made from an endpoint: that endpoint now refers to it.
+    const unnamed = value !== null && !problem ? endpoints.filter((e) => !e.apiKeyRef && autoKeyName(e) === name) : [];
+    if (unnamed.length) {
+      const named = endpoints.map((e) => (unnamed.includes(e) ? { ...e, apiKeyRef: name } : e));
+      setEndpoints(named);
+      await save({ providers: { ollama: { host }, openai: named } });
+    }
     setKeyState((s) => ({ ...s, [name]: problem ? { kind: 'error', text: problem } : { kind: 'saved', text: value === null ? 'Key removed.' : 'Key stored.' } }));
     if (!problem) setKeyDrafts((d) => ({ ...d, [name]: '' }));
   };
@@ -86,7 +95,7 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
                 <input
                   value={endpoint.apiKeyRef ?? ''}
                   onChange={(e) => update(i, e.target.value ? { apiKeyRef: e.target.value } : { apiKeyRef: undefined })}
-                  placeholder="(no key)"
+                  placeholder={autoKeyName(endpoint) || '(no key)'}
                   spellCheck={false}
                 />
               </label>
@@ -120,7 +129,7 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
           {keyStoreText(secrets.backend)} {secrets.backend.warning ?? ''} Glance never shows a stored key again.
         </p>
       )}
-      {keyNames.length === 0 && <p className="muted">Give an endpoint a key name to store its key.</p>}
+      {keyNames.length === 0 && <p className="muted">Add an endpoint to store its key.</p>}
       {keyNames.map((name) => (
         <form
           key={name}
@@ -157,6 +166,19 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
       ))}
     </Section>
   );
+}
+
+/** A key name from the endpoint's name, else its host ("OpenRouter" → "openrouter"); empty when it has neither. */
+function autoKeyName(endpoint: Pick<OpenAIEndpoint, 'name' | 'baseUrl'>): string {
+  let from = endpoint.name.trim();
+  if (!from) {
+    try {
+      from = new URL(endpoint.baseUrl).hostname;
+    } catch {
+      from = '';
+    }
+  }
+  return from.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
 }
 
 const STORES: Record<string, string> = {

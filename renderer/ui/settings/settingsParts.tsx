@@ -1,5 +1,5 @@
 // Pieces every Settings section uses: the section frame, save feedback, and a save hook.
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { SettingsPatch } from '../../../common/settings.ts';
 import { useApp } from '../../state/store.ts';
 import { plainSettingsError } from './plainErrors.ts';
@@ -44,14 +44,25 @@ export function Section({ id, title, children, description }: { id: string; titl
   );
 }
 
-export function useSave(): [SaveState, (patch: SettingsPatch, text?: string) => Promise<boolean>, (s: SaveState) => void] {
+const IDLE: SaveState = { kind: 'idle' };
+
+/**
+ * A form's save and what it said. `values`: what the form holds; once they change, what the last
+ * save said is no longer shown (an error about a field that has been fixed since must not stay).
+ */
+export function useSave(values?: unknown): [SaveState, (patch: SettingsPatch, text?: string) => Promise<boolean>, (s: SaveState) => void] {
   const save = useApp((s) => s.saveSettings);
-  const [state, setState] = useState<SaveState>({ kind: 'idle' });
+  const key = JSON.stringify(values ?? null);
+  const current = useRef(key);
+  current.current = key;
+  const [said, setSaid] = useState<{ state: SaveState; key: string }>({ state: IDLE, key });
+  const setState = (state: SaveState) => setSaid({ state, key: current.current });
   const run = async (patch: SettingsPatch, text?: string) => {
+    const at = current.current;
     const problem = await save(patch);
-    setState(problem ? { kind: 'error', text: plainSettingsError(problem) } : { kind: 'saved', text });
+    setSaid({ state: problem ? { kind: 'error', text: plainSettingsError(problem) } : { kind: 'saved', text }, key: at });
     return !problem;
   };
-  return [state, run, setState];
+  return [said.key === key ? said.state : IDLE, run, setState];
 }
 
