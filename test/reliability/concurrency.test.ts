@@ -29,7 +29,8 @@ function ask(text: string, extra: string[] = []): Promise<{ code: number | null;
     const child = execFile(
       process.execPath,
       [join(REPO, 'main/cli/main.ts'), 'ask', text, '--model', 'llava-seer', '--data-dir', dir, '--json', ...extra],
-      { env: { ...process.env, OLLAMA_HOST: server.url }, timeout: 120_000 },
+      // 20 Node processes at once on 2 cores: under a load of 30 (other work on the machine) they took over 120 s.
+      { env: { ...process.env, OLLAMA_HOST: server.url }, timeout: 300_000 },
       (_error, stdout, stderr) => {
         const events = stdout.trim() ? stdout.trim().split('\n').map((l) => ChatEvent.parse(JSON.parse(l))) : [];
         done({ code: child.exitCode, events, stderr });
@@ -39,7 +40,7 @@ function ask(text: string, extra: string[] = []): Promise<{ code: number | null;
 }
 
 describe(`${PROCESSES} concurrent glance ask on one conversation`, () => {
-  it('every turn is stored or fails with a clear busy error (exit 4); none vanishes', { timeout: 300_000 }, async () => {
+  it('every turn is stored or fails with a clear busy error (exit 4); none vanishes', { timeout: 600_000 }, async () => {
     const first = await ask('start');
     expect(first.code).toBe(0);
     const id = (first.events.at(-1) as { conversationId: string }).conversationId;
@@ -49,7 +50,8 @@ describe(`${PROCESSES} concurrent glance ask on one conversation`, () => {
     const busy = runs.filter((r) => r.code === 4 && r.events.some((e) => e.type === 'error' && e.code === 'conversation-busy'));
     for (const r of busy) expect(r.stderr + JSON.stringify(r.events)).toMatch(/busy/);
     // Nothing else: no crash, no other failure.
-    expect(landed + busy.length).toBe(PROCESSES);
+    const other = runs.filter((r) => r.code !== 0 && !busy.includes(r)).map((r) => `exit ${r.code}: ${r.stderr.slice(-300)}`);
+    expect(landed + busy.length, other.join('\n')).toBe(PROCESSES);
 
     const stored = await new ConversationStore(dir).get(id);
     const users = stored!.messages.filter((m) => m.role === 'user').map((m) => (m.role === 'user' ? m.text : ''));

@@ -51,8 +51,10 @@ describe('a signal to glance ask (issue 30 item 6)', () => {
   for (const [signal, exit] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     it(`${signal}: the partial answer is stored, marked interrupted, and the process exits ${exit}`, { timeout: 60_000 }, async () => {
       server.reset();
-      server.script({ text: 'Once upon a time there was a very long story. '.repeat(300), chunkDelayMs: 30 });
-      const { code, events, streamed } = await askThenSignal(signal, 5);
+      // The fixture streams a reply in 5 chunks: the signal goes after 2, with 2 s before each of the
+      // rest. (After 5 of 5 at 30 ms apart, a loaded machine finished the turn before the signal landed: exit 0.)
+      server.script({ text: 'Once upon a time there was a very long story. '.repeat(300), chunkDelayMs: 2000 });
+      const { code, events, streamed } = await askThenSignal(signal, 2);
       expect(code).toBe(exit);
       expect(streamed.length).toBeGreaterThan(0);
       const conversationId = (events.at(-1) as { conversationId?: string }).conversationId;
