@@ -1,6 +1,6 @@
 // npm run bench:tools — what tool descriptions cost a request, as offered and as shortened for
 // small context windows (main/tools/toolSpecFit.ts), with real MCP servers over stdio:
-// @modelcontextprotocol/server-everything and Glance's MCP fixture server, plus the built-ins.
+// @modelcontextprotocol/server-everything, server-filesystem and Glance's MCP fixture server, plus the built-ins.
 //   node bench/toolDescriptions.bench.ts [--no-write]
 // Token figures are Glance's estimate (common/tokens.ts), the one the Context meter and the
 // history budget use; the figures do not depend on the machine's load.
@@ -15,21 +15,23 @@ import { groupDigits } from '../common/imageFormat.ts';
 import { answerReserve } from '../main/chat/historyBudget.ts';
 import { fitToolSpecs, toolSpecTokens } from '../main/tools/toolSpecFit.ts';
 import type { Tool } from '../main/tools/tool.ts';
-import { everythingServer } from '../test/fixtures/everythingServer.ts';
+import { everythingServer, filesystemServer } from '../test/fixtures/referenceServers.ts';
 import { testServices } from '../test/support/testServices.ts';
 
 const { values: args } = parseArgs({ options: { 'no-write': { type: 'boolean', default: false } } });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const everything = everythingServer();
+const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-tools-'));
+const filesystem = filesystemServer(dataDir);
 const config = parseMcpConfig({
   mcpServers: {
     everything: everything.entry,
+    filesystem: filesystem.entry,
     fixture: { command: process.execPath, args: [join(root, 'test/fixtures/mcpServer.ts')] },
   },
 });
 if (config.errors.length) throw new Error(config.errors.map((e) => e.message).join('; '));
 
-const dataDir = await mkdtemp(join(tmpdir(), 'glance-bench-tools-'));
 const services = testServices({ dataDir, mcp: { mcpConfig: config } });
 const lines: string[] = [];
 try {
@@ -38,7 +40,7 @@ try {
   const windows = [4096, 8192, 16_384, 32_768, 128_000];
   const n = groupDigits;
   const cost = (list: readonly Tool[], window: number | null) => fitToolSpecs(list.map((t) => t.spec), window === null ? null : window - answerReserve(window)).tokens;
-  lines.push(`server-everything ${everything.version}, the MCP fixture server and Glance's built-in tools (for a model that sees), ${tools.length} tools in all.`);
+  lines.push(`server-everything ${everything.version}, server-filesystem ${filesystem.version}, the MCP fixture server and Glance's built-in tools (for a model that sees), ${tools.length} tools in all.`);
   lines.push('Tokens of the tool descriptions one request carries, by the context window of the model:');
   lines.push('');
   lines.push(`| source | tools | as given | ${windows.map((w) => `${n(w)} window`).join(' | ')} |`);

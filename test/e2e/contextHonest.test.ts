@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createModelServer, DEFAULT_MODELS } from '../fixtures/modelServer.ts';
-import { everythingServer } from '../fixtures/everythingServer.ts';
+import { everythingServer } from '../fixtures/referenceServers.ts';
 import { MCP_FIXTURE, pickModel } from './browserHarness.ts';
 import { ask, chatSuite, finished, openTools } from './chatSuite.ts';
 
