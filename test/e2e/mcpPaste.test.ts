@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousFindings } from './axe.ts';
 import { MCP_FIXTURE } from './browserHarness.ts';
 import { chatSuite } from './chatSuite.ts';
 
@@ -52,7 +53,9 @@ describe('pasting an MCP config in Settings', () => {
     expect(await section.getByRole('alert').count()).toBe(0);
     // The broken entry is still in the box, beside the saved one, to be fixed there.
     await expect.poll(async () => JSON.parse(await editor.inputValue()) as Record<string, unknown>).toMatchObject({ fixture: { type: 'stdio' }, broken: { type: 'stdio', args: ['--port', '3000'] } });
-    await section.getByLabel('Inputs').filter({ hasText: 'fixture-token (a password: typed without echo, kept in the secret store)' }).waitFor();
+    await section.getByRole('note', { name: 'Inputs' }).filter({ hasText: 'fixture-token (a password: typed without echo, kept in the secret store)' }).waitFor();
+    // The note of inputs and the feedback are clean for axe.
+    expect(await seriousFindings(page)).toEqual([]);
     const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { mcpServers: Record<string, unknown>; mcpInputs: unknown[] };
     expect(Object.keys(saved.mcpServers)).toEqual(['fixture']);
     expect(saved.mcpInputs).toEqual([{ type: 'promptString', id: 'fixture-token', description: 'Fixture API token', password: true }]);

@@ -140,7 +140,7 @@ export function McpSection({ settings }: { settings: Settings }) {
         />
       </label>
       {settings.mcpInputs.length > 0 && (
-        <p className="muted small-text" aria-label="Inputs">
+        <p className="muted small-text" role="note" aria-label="Inputs">
           Asked when a server needs them:{' '}
           {settings.mcpInputs.map((input, i) => (
             <span key={input.id}>
