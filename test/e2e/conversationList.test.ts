@@ -5,6 +5,7 @@ import { access } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
+import { seriousFindings } from './axe.ts';
 import { chatSuite } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -46,6 +47,7 @@ describe('search', () => {
     expect(await found.locator('.snippet').textContent()).toMatch(/^…Marinha in the Algarve, a cove under limestone cliffs\.$/);
     expect(await found.locator('.snippet mark').allTextContents()).toEqual(['limestone', 'cliffs']);
     await shot('conversation-search-text');
+    expect(await seriousFindings(page)).toEqual([]);
     // Title and text together; a title match needs no snippet.
     await search.fill('revenue total');
     await expect.poll(() => titles(page)).toEqual(['Quarterly revenue']);
@@ -102,6 +104,7 @@ describe('delete', () => {
     }
     expect(await confirm.getByRole('button', { name: /^Delete “/ }).evaluate((el) => el.matches(':focus'))).toBe(true);
     await shot('conversation-delete-narrow');
+    expect(await seriousFindings(page)).toEqual([]);
     // Escape cancels the question only: the list stays open, the focus back on the chat's link.
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached' });
@@ -115,6 +118,7 @@ describe('delete', () => {
     const undo = sidebar.getByRole('status').filter({ hasText: 'Deleted' });
     await undo.waitFor();
     await shot('conversation-deleted-undo');
+    expect(await seriousFindings(page)).toEqual([]);
     expect(await titles(page)).not.toContain(long);
     await undo.getByRole('button', { name: 'Undo' }).click();
     await list(page).getByRole('link', { name: /A very long conversation title/ }).waitFor();
