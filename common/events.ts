@@ -146,6 +146,19 @@ const ToolApprovalEvent = z.object({
   /** What the server claims (readOnlyHint) about a tool it is not trusted for: shown, never obeyed. */
   claim: z.literal('read-only').optional(),
 });
+/**
+ * Tool servers (MCP) whose tools this answer goes without, said when a step's tools are chosen:
+ * still `starting`, `asking` (waiting for the person's answer to a question, shown in its own
+ * card), or `failed`. Sent again when the list changes during the turn (a server joined: it is
+ * then left out of `servers`). `text` says it in plain words, for the UI and the CLI.
+ */
+const ToolServersEvent = z.object({
+  type: z.literal('tool_servers'),
+  servers: z.array(z.object({ name: z.string(), state: z.enum(['starting', 'asking', 'failed']), message: z.string().optional() })),
+  /** Servers that became ready since the last such event of this turn: their tools are offered from this step on. */
+  joined: z.array(z.string()).optional(),
+  text: z.string(),
+});
 const ErrorEvent = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
 /**
  * The turn is over. `text` is the final answer as it streamed; a stored conversation's replay
@@ -161,6 +174,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ToolProgressEvent,
   ToolResultEvent,
   ToolApprovalEvent,
+  ToolServersEvent,
   ImageAttachedEvent,
   ImageRedactedEvent,
   ImageRefusedEvent,

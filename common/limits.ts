@@ -24,6 +24,12 @@ export type Limits = {
   maxStoredImagesPerToolResult: number;
   /** Bytes one MCP result may store, images and files together; past it the rest are dropped with a note. */
   maxStoredBytesPerToolResult: number;
+  /**
+   * How long a chat turn waits for an MCP server that is still starting, counted from that
+   * server's own start (ms). Past it the turn goes on without its tools (they join later); a
+   * server waiting for the person's answer is never waited for.
+   */
+  mcpTurnWaitMs: number;
 };
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -41,6 +47,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxAnswerMs: 15 * 60_000,
   maxStoredImagesPerToolResult: 32,
   maxStoredBytesPerToolResult: 128 * 1024 * 1024,
+  mcpTurnWaitMs: 5000,
 });
 
 /** At most this many marks on one image (common/marks.ts; here without zod, for the renderer). */

@@ -75,6 +75,7 @@ const LimitsSection = z.object({
   maxAnswerMs: z.number().int().min(1000).max(24 * 3_600_000).default(DEFAULT_LIMITS.maxAnswerMs),
   maxStoredImagesPerToolResult: z.number().int().min(0).max(10_000).default(DEFAULT_LIMITS.maxStoredImagesPerToolResult),
   maxStoredBytesPerToolResult: z.number().int().min(0).max(4 * 1024 * 1024 * 1024).default(DEFAULT_LIMITS.maxStoredBytesPerToolResult),
+  mcpTurnWaitMs: z.number().int().min(0).max(600_000).default(DEFAULT_LIMITS.mcpTurnWaitMs),
 });
 
 const AbsolutePath = z

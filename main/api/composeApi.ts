@@ -54,6 +54,8 @@ export function composeApi(options: ApiOptions): ComposedApi {
     services,
     handlers,
     close: async () => {
+      // Questions first: a start waiting on the person's answer ends at once, so nothing holds the stop.
+      questions.close();
       await closeApi();
       await services.close();
     },

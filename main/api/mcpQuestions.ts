@@ -15,12 +15,22 @@ type Emit = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) =>
 const QUESTION_TIMEOUT_MS = 10 * 60_000;
 
 export class McpQuestions {
-  readonly #pending = new Map<string, (answer: McpAnswer) => void>();
+  readonly #pending = new Map<string, (answer: McpAnswer, withdraw?: boolean) => void>();
   #emit: Emit | undefined;
+  #closed = false;
 
   /** The push to the renderer(s); set once the shell has one (questions wait until then). */
   connect(emit: Emit): void {
     this.#emit = emit;
+  }
+
+  /**
+   * Shutdown: every question still waiting is withdrawn (its card goes) and answered "cancel",
+   * so nothing waits on a person while the entry stops; later questions are declined.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const [id, settle] of [...this.#pending]) settle({ id, action: 'cancel' }, true);
   }
 
   /** From `mcp:answer`. */
@@ -63,6 +73,7 @@ export class McpQuestions {
     const name = inputSecretName(request.id);
     const stored = await secrets.get(name);
     if (stored !== undefined) return stored;
+    request.asking?.();
     const answer = await this.#ask(
       {
         server: request.server,
@@ -92,11 +103,12 @@ export class McpQuestions {
         resolve(answer);
       };
       const onAbort = () => done({ id, action: 'cancel' }, true);
-      const timer = setTimeout(() => done({ id, action: 'cancel' }, true), QUESTION_TIMEOUT_MS);
-      this.#pending.set(id, (answer) => done(answer, false));
+      // A question alone never keeps the process alive (a harness stopping, an app quitting).
+      const timer = setTimeout(() => done({ id, action: 'cancel' }, true), QUESTION_TIMEOUT_MS).unref();
+      this.#pending.set(id, (answer, withdraw = false) => done(answer, withdraw));
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) return onAbort();
-      if (!this.#emit) return done({ id, action: 'decline' }, false); // no window to ask in
+      if (!this.#emit || this.#closed) return done({ id, action: 'decline' }, false); // no window to ask in
       this.#emit('mcp:question', full);
     });
   }

@@ -5,8 +5,9 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import { ProviderError, type ModelRequest, type ToolCall } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../scrubSecrets.ts';
-import type { Tool, ToolOutcome } from '../tools/tool.ts';
+import type { PendingSource, Tool, ToolOutcome } from '../tools/tool.ts';
 import type { ToolSwitchState } from '../../common/toolSwitches.ts';
+import { readinessText } from '../../common/toolServers.ts';
 import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { Mark } from '../../common/marks.ts';
@@ -66,10 +67,17 @@ export class TurnLoop {
   async run(): Promise<string> {
     const { chat } = this.#request;
     const switches = this.#conversation.tools;
-    const tools = await this.#deps.tools.forTurn(this.#seer !== undefined, this.#signal, switches);
-    const toolsOffered = chat.capabilities.tools !== 'no' && tools.size > 0;
+    const canSee = this.#seer !== undefined;
+    let tools = await this.#deps.tools.forTurn(canSee, this.#signal, switches);
+    let pending = this.#toolServers([], switches);
     const maxSteps = this.#deps.limits.maxStepsPerTurn;
     for (let step = 1; ; step++) {
+      // A server still starting (or waiting for the person's answer) when the turn began joins the next step once ready.
+      if (step > 1 && pending.some((p) => p.state !== 'failed')) {
+        tools = await this.#deps.tools.forTurn(canSee, this.#signal, switches);
+        pending = this.#toolServers(pending, switches);
+      }
+      const toolsOffered = chat.capabilities.tools !== 'no' && tools.size > 0;
       const offerTools = toolsOffered && step < maxSteps;
       const messages = await buildMessages(this.#conversation, {
         store: this.#deps.attachments,
@@ -106,6 +114,20 @@ export class TurnLoop {
         if (!(error instanceof NotStoredError)) throw error;
       });
     }
+  }
+
+  /**
+   * Says which tool servers this step goes without (still starting, waiting for an answer, failed),
+   * when that is news: at the turn's start, and again when the list changed (a server joined).
+   */
+  #toolServers(before: PendingSource[], switches: Conversation['tools']): PendingSource[] {
+    const now = this.#request.chat.capabilities.tools === 'no' ? [] : this.#deps.tools.pending(switches);
+    const key = (list: PendingSource[]) => list.map((p) => `${p.name}:${p.state}`).join('|');
+    if (key(now) === key(before)) return now;
+    const joined = before.filter((b) => b.state !== 'failed' && !now.some((n) => n.name === b.name)).map((b) => b.name);
+    const text = [joined.length ? `Now offered: the tools of ${joined.map((n) => `"${n}"`).join(', ')}.` : '', readinessText(now)].filter(Boolean).join(' ');
+    if (now.length || joined.length) this.#emit({ type: 'tool_servers', servers: now, ...(joined.length ? { joined } : {}), text });
+    return now;
   }
 
   /**

@@ -70,6 +70,8 @@ export const askCommand = {
       ...(deliveries !== undefined ? { limits: { maxImageDeliveriesPerTurn: deliveries } } : {}),
     });
     const kind = flags.kind;
+    // MCP servers start now, while the model is looked up; the turn waits for none past its short wait.
+    services.hub?.startInBackground();
 
     // SIGINT (Ctrl-C) and SIGTERM (a kill, a supervisor) stop the turn like Stop: what streamed is
     // stored, marked interrupted, and the run exits 130 / 143.
@@ -186,6 +188,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       break;
     case 'error':
       io.err(`\nglance: ${event.message}\n`);
+      break;
+    case 'tool_servers':
+      io.err(`⏳ ${event.text}\n`);
       break;
     case 'tool_approval':
       if (event.decision === 'deny') io.err(`✗ ${event.name} not run: ${event.reason ?? 'not allowed'}\n`);

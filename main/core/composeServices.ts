@@ -140,6 +140,8 @@ export function composeServices(options: ComposeOptions): Services {
         parentEnv: env,
         ingestBytes: core.limits.ingestBytes,
         storeLimits: () => core.limits,
+        // Read at each turn: Settings → Limits applies live.
+        turnWaitMs: () => core.limits.mcpTurnWaitMs,
         ...(options.onMcpFailure ? { onFailure: options.onMcpFailure } : {}),
       });
       core.tools.addProvider(mcpToolProvider(hub));

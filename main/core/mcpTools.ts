@@ -9,9 +9,11 @@ import type { Tool, ToolHints, ToolProvider } from '../tools/tool.ts';
  */
 export function mcpToolProvider(hub: McpHub): ToolProvider {
   return {
+    // A turn's tools: servers start in the background; the turn never waits for a person or a hung server.
     async listTools(signal) {
-      return (await hub.listTools(signal)).map(asTool);
+      return (await hub.turnTools(signal)).tools.map(asTool);
     },
+    pending: (skip) => hub.pending(skip),
     peekTools: () => hub.peekTools().map(asTool),
     promptNotes: (skip) => hub.promptNotes(skip),
     whyMissing: (name) => hub.whyNoTool(name),

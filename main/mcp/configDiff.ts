@@ -1,7 +1,7 @@
 // What reconfigure() compares: one server's config against the running one's, and the
 // servers a config names but could not parse.
 import type { McpConfig } from './config.ts';
-import type { McpServerHealth } from './mcpHub.ts';
+import type { McpServerHealth } from './hubTypes.ts';
 
 export function invalidServers(config: McpConfig): McpServerHealth[] {
   const out: McpServerHealth[] = [];

@@ -25,7 +25,7 @@ export type CreateMcpHubOptions = {
   ingestBytes?: number;
   /** What one result may store (Settings → Limits), read at each result. */
   storeLimits?: () => StoreLimits;
-} & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'onFailure'>;
+} & Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'turnWaitMs' | 'onFailure'>;
 
 export function createMcpHub(options: CreateMcpHubOptions): McpHub {
   const { interaction = {} } = options;
@@ -55,5 +55,6 @@ export function createMcpHub(options: CreateMcpHubOptions): McpHub {
     ...(options.onFailure ? { onFailure: options.onFailure } : {}),
     ...(options.defaultTimeoutMs ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
     ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),
+    ...(options.turnWaitMs !== undefined ? { turnWaitMs: options.turnWaitMs } : {}),
   });
 }

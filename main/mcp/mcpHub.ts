@@ -1,9 +1,10 @@
 // The MCP hub (architecture §6): one SDK Client per configured server, tools namespaced
 // `server__tool`, every call with a timeout and an abort, results through binary capture.
 //
-// Servers start on first use (listTools or callTool); the app and the harness also start them
-// in the background at launch (startAll), so a broken one shows in Settings before first use
-// and never blocks the window. reconfigure() applies a new config live: new servers start,
+// Servers start on first use (listTools, turnTools or callTool); the app and the harness also start
+// them in the background at launch (startAll), so a broken one shows in Settings before first use
+// and never blocks the window. A chat turn (turnTools) never waits for a person or for a server
+// that does not answer: it gets the tools of the servers that are ready (turnReadiness.ts). reconfigure() applies a new config live: new servers start,
 // removed ones stop, changed ones restart, unchanged ones keep running; onChange() announces
 // every state change (the Settings list follows it). A server that crashes or hangs fails the call in progress (as a
 // failed outcome, never a throw) and is restarted on its next use; close() shuts every child
@@ -11,118 +12,23 @@
 // streamable HTTP sessions with DELETE.
 //
 // Protocol: the SDK's (2025-11-25, with fallback to the 2024-11-05 HTTP+SSE transport).
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { McpInput, RemoteServerConfig } from '../../common/mcpConfig.ts';
-import type { ImageTarget } from '../images/types.ts';
-import type { BinaryCapture, McpToolOutcome } from './binaryCapture.ts';
-import type { McpClientFeatures } from './clientFeatures.ts';
+import type { McpToolOutcome } from './binaryCapture.ts';
 import type { McpConfig, McpConfigError } from './config.ts';
 import { failed } from './mcpErrors.ts';
 import { ElicitationLedger } from './elicitationGuard.ts';
-import type { McpSignIn } from './mcpOAuth.ts';
 import { ServerConnection } from './serverConnection.ts';
 import { invalidServers, sameConfig } from './configDiff.ts';
 import { claimedTitle, cleanName, namespacedName } from './namespacedName.ts';
+import { DEFAULT_LIMITS } from '../../common/limits.ts';
+import { readinessWords, type ServerReadiness } from '../../common/toolServers.ts';
+import { readiness, waitForStarting } from './turnReadiness.ts';
+import type { HubOptions, McpCallOptions, McpHubOptions, McpHubTool, McpReconfigured, McpServerHealth } from './hubTypes.ts';
 
 export { namespacedName } from './namespacedName.ts';
 
 export type { McpToolOutcome, McpFailureCode } from './binaryCapture.ts';
 
-/** A tool as the model is offered it. `name` matches ^[a-zA-Z0-9_-]{1,64}$ (OpenAI and Ollama). */
-export type McpHubTool = {
-  name: string;
-  server: string;
-  tool: string;
-  /** The tool's display title (tool.title, else annotations.title), for the UI; never one naming Glance. */
-  title?: string;
-  /** The title the server gives itself (serverInfo.title): secondary to `server`, never one naming Glance. */
-  serverTitle?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  /** The server's hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint): for approval policy. */
-  annotations?: ToolAnnotations;
-  /** The config's `alwaysAllow` names this tool (or "*"): the user approved it ahead of time. */
-  alwaysAllow: boolean;
-  /** The person marked this server trusted (`trusted: true`): its readOnlyHint may skip approval. */
-  trusted: boolean;
-};
-
-export type McpProgress = { progress: number; total?: number; message?: string };
-
-export type McpCallOptions = {
-  signal?: AbortSignal;
-  onProgress?: (p: McpProgress) => void;
-  /** Idle timeout: reset by each progress notification (total capped at 10×). */
-  timeoutMs?: number;
-  /** The model that will look at captured images (fits them to its profile). */
-  imageTarget?: ImageTarget;
-};
-
-export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'crashed' | 'hung' | 'disabled' | 'invalid' | 'closed';
-
-/** The hub's own view of a server (9 states, restarts, pid); the UI gets McpServerStatus (common/ipc.ts). */
-export type McpServerHealth = {
-  name: string;
-  /** The server's display name (serverInfo.title), once started. */
-  title?: string;
-  /** What it speaks: `sse` also when found by fallback from streamable HTTP. */
-  transport: 'stdio' | 'http' | 'sse' | undefined;
-  state: McpServerState;
-  /** Why it is failed/crashed/hung/invalid, in words a person can act on. */
-  message?: string;
-  tools: number;
-  /** Restarts after a crash, a hang or restart(). */
-  restarts: number;
-  pid?: number;
-  /** Config keys Glance does not use, and the like. */
-  warnings?: string[];
-  /** Tools the server has that are not offered, and why. */
-  hiddenTools?: { tool: string; reason: string }[];
-  /** Where its `notifications/message` log lines go. */
-  logFile?: string;
-};
-
-/** `${input:id}` to answer: the declaration from `inputs` when there is one. */
-export type McpInputRequest = { server: string; id: string; input: McpInput | undefined };
-
-export type McpHubOptions = {
-  config: McpConfig;
-  capture: BinaryCapture;
-  log?: (message: string) => void;
-  /** Per-call timeout when neither the call nor the server's config sets one. Default 60 s. */
-  defaultTimeoutMs?: number;
-  /** Start (spawn/connect + initialize + tools/list). Default 30 s. */
-  startTimeoutMs?: number;
-  /** A server whose start failed is not retried by listTools for this long. Default 30 s. */
-  retryAfterMs?: number;
-  /**
-   * Largest single stdio message. The SDK's ReadBuffer closes the connection past 10 MB by
-   * default; a 50 MB image (the intake's ingest cap) is ~67 MB of base64, so 96 MB here.
-   */
-  maxMessageBytes?: number;
-  /** Roots, elicitation, sampling, logging: what this entry can serve. */
-  features?: McpClientFeatures;
-  /** Answers `${input:id}`; undefined leaves the server unstarted with a message. */
-  resolveInput?: (request: McpInputRequest, signal?: AbortSignal) => Promise<string | undefined>;
-  /** How the person supplies an input here ("set GLANCE_INPUT_TOKEN"), for the failure message. */
-  inputHint?: (id: string) => string;
-  /** OAuth for remote servers without an Authorization header (mcpOAuth.ts). */
-  auth?: (server: string, config: RemoteServerConfig) => Promise<McpSignIn | undefined>;
-  /** Glance's own environment, for the proxy and CA variables stdio servers inherit. Default process.env. */
-  parentEnv?: NodeJS.ProcessEnv;
-  /** A server failed to start, crashed or hung: for a notice the person sees. */
-  onFailure?: (server: McpServerHealth) => void;
-};
-
-export type HubOptions = Required<Pick<McpHubOptions, 'defaultTimeoutMs' | 'startTimeoutMs' | 'retryAfterMs' | 'maxMessageBytes' | 'features'>> &
-  Pick<McpHubOptions, 'log' | 'capture' | 'resolveInput' | 'inputHint' | 'auth' | 'parentEnv' | 'onFailure'> & {
-    inputs: McpConfig['inputs'];
-    /** A server's state or tools changed (the hub announces it to its listeners). */
-    changed?: (server: string) => void;
-  };
-
-/** What reconfigure() did, by server name. */
-export type McpReconfigured = { added: string[]; removed: string[]; restarted: string[]; unchanged: string[] };
+export type { HubOptions, McpCallOptions, McpHubOptions, McpHubTool, McpInputRequest, McpProgress, McpReconfigured, McpServerHealth, McpServerState } from './hubTypes.ts';
 
 const DEFAULT_MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 /** All servers' instructions together in the system prompt stay under this. */
@@ -149,6 +55,7 @@ export class McpHub {
       defaultTimeoutMs: options.defaultTimeoutMs ?? 60_000,
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
       retryAfterMs: options.retryAfterMs ?? 30_000,
+      turnWaitMs: typeof options.turnWaitMs === 'function' ? options.turnWaitMs : () => (options.turnWaitMs as number | undefined) ?? DEFAULT_LIMITS.mcpTurnWaitMs,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       // One ledger per hub: a secret typed for any server is hidden from every result and log.
       features: { ...options.features, answered: this.#answered },
@@ -252,6 +159,34 @@ export class McpHub {
     return tools;
   }
 
+  /**
+   * The tools a chat turn gets. Every server is started if it is not running (in the background:
+   * nothing here waits for a start to finish); the turn waits only for a server that began
+   * starting less than `turnWaitMs` ago without asking anyone. `pending` names the servers whose
+   * tools it goes without — still starting, waiting for the person's answer, or failed.
+   */
+  async turnTools(signal?: AbortSignal): Promise<{ tools: McpHubTool[]; pending: ServerReadiness[] }> {
+    if (this.#closed) return { tools: [], pending: [] };
+    const servers = [...this.#servers.values()];
+    const started = servers.map((server) => ({ server, done: server.ensure(undefined, { respectBackoff: true }).then(() => undefined, () => undefined) }));
+    await waitForStarting(started, this.#opts.turnWaitMs(), signal);
+    const { names, tools } = this.#offered();
+    this.#names = names;
+    return { tools, pending: this.pending() };
+  }
+
+  /** Starts every enabled server that is not running, without waiting for any (the CLI, as a command begins). */
+  startInBackground(): void {
+    if (this.#closed) return;
+    for (const server of this.#servers.values()) void server.ensure(undefined, { respectBackoff: true }).catch(() => undefined);
+  }
+
+  /** Configured servers whose tools are not offered now: still starting, waiting for the person, failed. */
+  pending(skipServers: readonly string[] = []): ServerReadiness[] {
+    const invalid = this.#invalid.map((h): ServerReadiness => ({ name: h.name, state: 'failed', ...(h.message ? { message: h.message } : {}) }));
+    return [...readiness([...this.#servers.values()]), ...invalid].filter((r) => !skipServers.includes(r.name));
+  }
+
   /** The tools of the servers running now, without starting any (the context meter's view). */
   peekTools(): McpHubTool[] {
     return this.#closed ? [] : this.#offered().tools;
@@ -293,8 +228,12 @@ export class McpHub {
   /** Calls a tool by its namespaced name. Never throws: failures are `ok:false` outcomes. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolOutcome> {
     let target = this.#names.get(name);
-    if (!target && !this.#closed) {
-      await this.listTools(options.signal).catch(() => []);
+    const server = target || this.#closed ? undefined : this.#serverNamed(name);
+    if (server) {
+      // Its server starts (or its tools are read again) first, but a start waiting for the person is not waited for.
+      const started = server.ensure(options.signal, { respectBackoff: true }).then(() => undefined, () => undefined);
+      await Promise.race([started, server.whenAsking()]);
+      this.#names = this.#offered().names;
       target = this.#names.get(name);
     }
     if (!target) return failed('unknown-tool', this.whyNoTool(name) ?? `There is no MCP tool named "${name}".`);
@@ -316,10 +255,15 @@ export class McpHub {
     return this.#answered.apply(serverName, await server.call(tool, origin, args, options));
   }
 
+  /** The server a namespaced tool name belongs to (the longest name that prefixes it). */
+  #serverNamed(name: string): ServerConnection | undefined {
+    const candidates = [...this.#servers.values()].filter((s) => name.startsWith(`${cleanName(s.name)}__`));
+    return candidates.sort((a, b) => b.name.length - a.name.length)[0];
+  }
+
   /** The model asked for a tool that is not there: which server failed and why, if one did. */
   whyNoTool(name: string): string | undefined {
-    const down = [...this.#servers.values()].filter((s) => name.startsWith(`${cleanName(s.name)}__`));
-    const server = down.sort((a, b) => b.name.length - a.name.length)[0];
+    const server = this.#serverNamed(name);
     const health = server?.status();
     if (server && health && health.state !== 'ready') {
       return `There is no MCP tool named "${name}": its server "${server.name}" is ${health.state}${health.message ? ` — ${health.message}` : ''}.`;
@@ -354,6 +298,10 @@ export class McpHub {
       const text = server.instructions.slice(0, budget);
       budget -= text.length;
       parts.push(`Instructions from MCP server "${server.name}" (its tools are named ${server.name}__…):\n${text}`);
+    }
+    const waiting = this.pending(skipServers).filter((r) => r.state !== 'failed');
+    if (waiting.length) {
+      parts.push(`These MCP servers are not ready yet, so their tools are not offered in this answer (they may be later): ${waiting.map(readinessWords).join(', ')}.`);
     }
     const down = this.unavailable().filter((s) => !skipServers.includes(s.name));
     if (down.length) {

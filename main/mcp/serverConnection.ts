@@ -1,7 +1,9 @@
 // One configured MCP server: its SDK Client, its process or session, its state (architecture §6).
 // Started lazily; a crash or hang marks it for restart on next use; a remote server that
 // answers 4xx to streamable HTTP is retried over legacy SSE (and remembered); one that needs
-// sign-in goes through OAuth and is retried with the token.
+// sign-in goes through OAuth and is retried with the token. A start runs on its own: whoever
+// asked for it only waits (and may stop waiting), so a cancelled turn never withdraws a question
+// the start is asking, and stop() ends a start wherever it is — a question, a sign-in, initialize.
 import type { Readable } from 'node:stream';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +17,7 @@ import { abortable } from '../abortable.ts';
 import type { McpFailureCode, McpToolOutcome } from './binaryCapture.ts';
 import { clientCapabilities, installClientHandlers, serverLogFile } from './clientFeatures.ts';
 import { describeError, errorLine, failed, seconds } from './mcpErrors.ts';
-import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './mcpHub.ts';
+import type { HubOptions, McpCallOptions, McpServerHealth, McpServerState } from './hubTypes.ts';
 import type { McpSignIn } from './mcpOAuth.ts';
 import { endSession, hasAuthorization, meansLegacySse, remoteTransport, type RemoteKind } from './remoteTransport.ts';
 import { stdioEnvironment } from './serverEnvironment.ts';
@@ -23,6 +25,7 @@ import { createStdioTransport } from './stdioTransport.ts';
 import { deliverResponsesAfterNotifications } from './deliverResponsesAfterNotifications.ts';
 import { OutputSchemas } from './outputSchemas.ts';
 import { claimedTitle } from './namespacedName.ts';
+import { StartRun } from './startRun.ts';
 import { errorMessage } from '../errors.ts';
 import { scrubSecrets } from '../scrubSecrets.ts';
 
@@ -54,6 +57,8 @@ export class ServerConnection {
   #client: Client | undefined;
   #transport: Transport | undefined;
   #starting: Promise<Client> | undefined;
+  /** The start under way: when it began, how stop() ends it, whether it waits for the person. */
+  #run: StartRun | undefined;
   /** Learned by fallback: this server speaks legacy SSE. */
   #remoteKind: RemoteKind | undefined;
   /** Set after a crash or a timeout: the next use starts a fresh process. */
@@ -102,6 +107,29 @@ export class ServerConnection {
     return this.config.inputs.length > 0 || (this.config.kind !== 'stdio' && Boolean(this.#opts.auth) && !hasAuthorization(this.config));
   }
 
+  /** Starting, and since when (Date.now()); undefined when it is not starting. */
+  get startedAt(): number | undefined {
+    return this.#state === 'starting' ? this.#run?.at : undefined;
+  }
+
+  /** Its start waits for the person: an answer to a question, or a sign-in. */
+  get asking(): boolean {
+    return this.#state === 'starting' && this.#run?.asking === true;
+  }
+
+  /** Resolves once the start under way waits for the person, or ends (now when none is under way). */
+  whenAsking(): Promise<void> {
+    return this.#state === 'starting' && this.#run ? this.#run.whenAsking() : Promise.resolve();
+  }
+
+  /** Settles when the start under way ends, either way (now when none is). */
+  settled(): Promise<void> {
+    return (this.#starting ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   get ready(): Client | undefined {
     return this.#state === 'ready' ? this.#client : undefined;
   }
@@ -140,24 +168,29 @@ export class ServerConnection {
     if (how.respectBackoff && this.#state === 'failed' && Date.now() - this.#failedAt < this.#opts.retryAfterMs) {
       throw new Error(this.#message ?? 'failed to start');
     }
-    this.#starting = this.#start(signal).finally(() => (this.#starting = undefined));
+    // The start is not the caller's: its signal only ends the caller's wait.
+    this.#starting = this.#start().finally(() => (this.#starting = undefined));
     return abortable(this.#starting, signal);
   }
 
-  async #start(signal: AbortSignal | undefined): Promise<Client> {
+  async #start(): Promise<Client> {
     if (this.#client) {
       // A crash or a hang: replace the old process.
       await this.stop(this.#state === 'hung' ? 'restarted after a hang' : 'restarted after a crash');
       this.#restarts++;
     }
+    if (this.#final) throw new Error('the hub is shut down');
+    const run = new StartRun(() => this.#opts.changed?.(this.name));
+    this.#run = run;
+    const signal = run.signal;
     this.#needsRestart = false;
     this.#setState('starting');
     this.#message = undefined;
     this.#stderr = '';
     this.#lastError = undefined;
     try {
-      const config = await this.#withInputs(signal);
-      const client = config.kind === 'stdio' ? await this.#connectStdio(config) : await this.#connectRemote(config, signal);
+      const config = await this.#withInputs(run);
+      const client = config.kind === 'stdio' ? await this.#connectStdio(config, signal) : await this.#connectRemote(config, run);
       deliverResponsesAfterNotifications(this.#transport as Transport);
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         this.#toolsStale = true;
@@ -165,12 +198,18 @@ export class ServerConnection {
       this.title = claimedTitle(client.getServerVersion()?.title);
       const instructions = client.getInstructions()?.trim();
       this.instructions = instructions ? (instructions.length > MAX_INSTRUCTIONS_CHARS ? `${instructions.slice(0, MAX_INSTRUCTIONS_CHARS)}…` : instructions) : undefined;
-      await this.#refreshTools(client, undefined);
+      await this.#refreshTools(client, signal);
       if (this.#final) throw new Error('the hub is shut down');
       this.#setState('ready');
       return client;
     } catch (error) {
       await new Promise((resolve) => setImmediate(resolve)); // let the last stderr lines arrive
+      if (signal.aborted) {
+        // stop() ended it (shutdown, reconfigure, restart): not a failure of the server.
+        await this.#discard(this.#client);
+        if (this.#client && this.#run === run) this.#client = undefined;
+        throw new Error(`MCP server "${this.name}" was stopped while starting`, { cause: error });
+      }
       const message = scrubSecrets(`MCP server "${this.name}" could not start: ${describeError(error, this.#lastError)}${this.#stderrTail()}`, this.#secrets);
       await this.#discard(this.#client);
       this.#client = undefined;
@@ -183,15 +222,21 @@ export class ServerConnection {
       this.#log(message);
       if (!this.#final) this.#opts.onFailure?.(this.status());
       throw new Error(message, { cause: error });
+    } finally {
+      run.end();
+      if (this.#run === run) this.#run = undefined;
     }
   }
 
   /** `${input:id}` answered (once per start) by the entry: a dialog in the app, the environment in the CLI. */
-  async #withInputs(signal: AbortSignal | undefined): Promise<McpServerConfig> {
+  async #withInputs(run: StartRun): Promise<McpServerConfig> {
+    const signal = run.signal;
     if (this.config.inputs.length === 0) return this.config;
     const values = new Map<string, string>();
     for (const id of this.config.inputs) {
-      const value = await this.#opts.resolveInput?.({ server: this.name, id, input: this.#opts.inputs.get(id) }, signal);
+      const asking = () => run.setAsking(true);
+      const value = await this.#opts.resolveInput?.({ server: this.name, id, input: this.#opts.inputs.get(id), asking }, signal).finally(() => run.setAsking(false));
+      if (signal?.aborted) throw new Error('the start was stopped');
       if (value === undefined) throw new Error(`it needs a value for \${input:${id}}${this.#opts.inputHint ? ` (${this.#opts.inputHint(id)})` : ''}`);
       values.set(id, value);
     }
@@ -206,15 +251,16 @@ export class ServerConnection {
     client.onerror = (error) => {
       this.#lastError = error.message;
       const line = errorLine(error.message);
-      // A streamable-HTTP attempt that falls back to legacy SSE says so in one line of its own.
-      if (line && !this.#probing) this.#log(`mcp ${this.name}: ${line}`);
+      // A streamable-HTTP attempt that falls back to legacy SSE says so in one line of its own; what
+      // our own close aborts (the SSE stream of a session we end) is not news.
+      if (line && !this.#probing && this.#stopping === undefined) this.#log(`mcp ${this.name}: ${line}`);
     };
     client.onclose = () => this.#onClose(client);
     this.#client = client;
     return client;
   }
 
-  async #connectStdio(c: McpServerConfig & { kind: 'stdio' }): Promise<Client> {
+  async #connectStdio(c: McpServerConfig & { kind: 'stdio' }, signal: AbortSignal): Promise<Client> {
     const transport = createStdioTransport({
       command: c.command,
       args: c.args,
@@ -229,11 +275,12 @@ export class ServerConnection {
     });
     const client = this.#newClient(c.args);
     this.#transport = transport;
-    await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
+    await client.connect(transport, { timeout: this.#opts.startTimeoutMs, signal });
     return client;
   }
 
-  async #connectRemote(c: McpServerConfig & { kind: 'http' | 'sse' }, signal: AbortSignal | undefined): Promise<Client> {
+  async #connectRemote(c: McpServerConfig & { kind: 'http' | 'sse' }, run: StartRun): Promise<Client> {
+    const signal = run.signal;
     let kind: RemoteKind = this.#remoteKind ?? c.kind;
     const auth = hasAuthorization(c) ? undefined : await this.#opts.auth?.(this.name, c);
     this.#signIn = auth;
@@ -244,7 +291,7 @@ export class ServerConnection {
       this.#transport = transport;
       this.#probing = kind === 'http' && c.kind === 'http';
       try {
-        await client.connect(transport, { timeout: this.#opts.startTimeoutMs });
+        await client.connect(transport, { timeout: this.#opts.startTimeoutMs, ...(signal ? { signal } : {}) });
         if (kind !== c.kind) this.#remoteKind = kind;
         return client;
       } catch (error) {
@@ -256,7 +303,7 @@ export class ServerConnection {
         }
         if (error instanceof UnauthorizedError && auth && signIns < 2) {
           signIns++;
-          const code = await auth.waitForCode(signal);
+          const code = await run.askingWhile(() => auth.waitForCode(signal));
           await transport.finishAuth(code);
           continue;
         }
@@ -333,10 +380,14 @@ export class ServerConnection {
     const client = this.#client;
     const transport = this.#transport;
     if (final) this.#final = true;
+    // A start under way ends where it is (a question is withdrawn, initialize abandoned).
+    const starting = this.#run;
+    starting?.stop(reason);
     this.#stopping = reason;
     try {
       if (transport && this.#state === 'ready') await endSession(transport);
       if (client) await client.close().catch(() => undefined);
+      if (starting) await this.settled();
     } finally {
       this.#stopping = undefined;
     }

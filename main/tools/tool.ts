@@ -2,6 +2,7 @@ import { switchedOff, type ToolSwitchState } from '../../common/toolSwitches.ts'
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ImageTarget } from '../images/types.ts';
 import type { ToolSpec } from '../models/provider.ts';
+import type { ServerReadiness } from '../../common/toolServers.ts';
 
 /** What a tool gives back: text for the model's tool message, plus any images it captured. */
 export type ToolOutcome = {
@@ -62,9 +63,15 @@ export interface Tool {
 /** MCP tool annotations: hints from the server, not guarantees. */
 export type ToolHints = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 
+/** A server whose tools a turn goes without (still starting, waiting for the person's answer, failed). */
+export type PendingSource = ServerReadiness;
+
 /** A source of tools, e.g. the MCP hub: listed per turn, called by name. */
 export interface ToolProvider {
+  /** The tools for a turn: never waits for a person or a source that does not answer. */
   listTools(signal?: AbortSignal): Promise<Tool[]>;
+  /** After listTools: its sources whose tools are not offered, and why (but `skipSources`). */
+  pending?(skipSources: readonly string[]): PendingSource[];
   /** Text for the system prompt after listTools (MCP server instructions, unavailable servers), but for `skipServers`. */
   promptNotes?(skipServers: readonly string[]): string | undefined;
   /** The tools known now, without starting anything (for the context meter). */
@@ -106,6 +113,11 @@ export class ToolRegistry {
     const all = new Map(this.#tools);
     for (const provider of this.#providers) for (const tool of provider.peekTools?.() ?? []) if (!all.has(tool.spec.name)) all.set(tool.spec.name, tool);
     return [...all.values()].filter((tool) => (!tool.needsVision || canSee) && !switchedOff(tool.spec.name, tool.source, switches));
+  }
+
+  /** The providers' sources a turn goes without (after forTurn); switched-off servers left out. */
+  pending(switches?: ToolSwitchState): PendingSource[] {
+    return this.#providers.flatMap((p) => p.pending?.(switches?.offServers ?? []) ?? []);
   }
 
   /** The providers' notes for the system prompt of this turn (after forTurn); switched-off servers' left out. */

@@ -73,6 +73,8 @@ export type TurnView = {
   tools: Record<string, ToolCallView>;
   images: Record<string, ImageView>;
   refusals: Refusal[];
+  /** Tool servers this answer goes without (still starting, waiting for an answer, failed), in words; the latest said. */
+  toolServers?: string;
   error?: { code: string; message: string };
   status: TurnStatus;
   model?: ModelSelection;
@@ -263,6 +265,8 @@ function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
     }
     case 'image_retracted':
       return { ...turn, images: markImages(turn.images, event.attachmentIds, { retracted: true }) };
+    case 'tool_servers':
+      return { ...turn, toolServers: event.text };
     case 'error': {
       const status: TurnStatus = event.code === 'cancelled' ? 'cancelled' : event.code === 'image-refused' ? 'refused' : 'failed';
       return { ...turn, status, error: { code: event.code, message: event.message } };

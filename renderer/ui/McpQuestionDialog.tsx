@@ -1,6 +1,8 @@
 // A question from an MCP server (architecture §6): an elicitation form, a URL it wants opened (only
 // with the person's yes), or a VS Code `${input:id}` value for a server's config. One at a
-// time, as a modal dialog named after the server; Escape cancels.
+// time, named after the server. A config value is asked in a card that does not block the chat
+// (turns go on without that server's tools until it is answered); the others are modal, and
+// Escape cancels them.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { McpAnswer, McpQuestion, McpQuestionField } from '../../common/ipc.ts';
 import { useApp } from '../state/store.ts';
@@ -15,8 +17,12 @@ export function McpQuestionDialog() {
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
-    if (question && !el.open) el.showModal();
-    if (!question && el.open) el.close();
+    const modal = question !== undefined && question.kind !== 'input';
+    if (el.open && (!question || el.matches(':modal') !== modal)) el.close();
+    if (question && !el.open) {
+      if (modal) el.showModal();
+      else el.show();
+    }
   }, [question]);
 
   const send = (a: Omit<McpAnswer, 'id'>) => question && void answer({ id: question.id, ...a });

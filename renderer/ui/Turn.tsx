@@ -93,6 +93,12 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
   }
   return (
     <article className="message assistant" aria-label="Assistant message" aria-busy={busy}>
+      {/* Which tool servers this answer goes without (starting, waiting for an answer, failed): the server's name is quoted text, never markup. */}
+      {turn.toolServers && (
+        <p className="muted tool-servers" role="status">
+          {turn.toolServers}
+        </p>
+      )}
       {turn.parts.map((part, i) => {
         if (part.kind === 'text') return <Markdown key={i} text={part.text} />;
         if (part.kind === 'thinking') {

@@ -13,7 +13,7 @@ import { main } from '../../main/cli/main.ts';
 import { ChatEvent } from '../../common/events.ts';
 import { engineSuite, ofType, type Harness } from '../chat/engineHarness.ts';
 import { hasBase64Run } from '../support/storedText.ts';
-import { fixtureEntry } from '../support/mcpSetup.ts';
+import { SUITE_TURN_WAIT_MS, fixtureEntry } from '../support/mcpSetup.ts';
 
 const suite = engineSuite();
 const server = suite.server;
@@ -28,7 +28,7 @@ afterEach(async () => {
 async function withHub() {
   h = await suite.harness();
   const capture = new BinaryCapture({ intake: h.core.intake, capturesDir: join(h.dataDir, 'captures') });
-  hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry() } }), capture });
+  hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry() } }), capture, turnWaitMs: SUITE_TURN_WAIT_MS });
   h.core.tools.addProvider(mcpToolProvider(hub));
   return h;
 }
@@ -59,7 +59,7 @@ describe('MCP images through the engine', () => {
   it("the system prompt carries an MCP server's unavailability; the model's call to its tool is told why", async () => {
     h = await suite.harness();
     const capture = new BinaryCapture({ intake: h.core.intake, capturesDir: join(h.dataDir, 'captures') });
-    hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry(), broken: { command: join(h.dataDir, 'no-such-server') } } }), capture });
+    hub = new McpHub({ config: parseMcpConfig({ mcpServers: { fx: fixtureEntry(), broken: { command: join(h.dataDir, 'no-such-server') } } }), capture, turnWaitMs: SUITE_TURN_WAIT_MS });
     h.core.tools.addProvider(mcpToolProvider(hub));
     server().script({ toolCalls: [{ name: 'broken__search', arguments: {} }] }, { text: 'That server is down.' });
     const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'Search.' });

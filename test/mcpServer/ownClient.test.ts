@@ -13,6 +13,7 @@ import { parseMcpConfig } from '../../main/mcp/config.ts';
 import { McpHub } from '../../main/mcp/mcpHub.ts';
 import { engineSuite, ofType } from '../chat/engineHarness.ts';
 import { hasBase64Run } from '../support/storedText.ts';
+import { SUITE_TURN_WAIT_MS } from '../support/mcpSetup.ts';
 import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import type { ScreenPage } from '../fixtures/screenPage.ts';
 import type { XServer } from '../fixtures/xvfb.ts';
@@ -42,7 +43,7 @@ describe("Glance's MCP client on Glance's MCP server", () => {
     const capture = new BinaryCapture({ intake: h.core.intake, capturesDir: join(h.dataDir, 'captures') });
     // The person's config names the server and trusts it (its read-only hints are claims otherwise).
     const entry = { command: process.execPath, args: [CLI, 'mcp', 'serve', '--data-dir', serverDir], env: { DISPLAY: x.display }, trusted: true };
-    hub = new McpHub({ config: parseMcpConfig({ mcpServers: { glance: entry } }), capture });
+    hub = new McpHub({ config: parseMcpConfig({ mcpServers: { glance: entry } }), capture, turnWaitMs: SUITE_TURN_WAIT_MS });
     h.core.tools.addProvider(mcpToolProvider(hub));
     suite.server().script({ toolCalls: [{ name: 'glance__capture_screen', arguments: { model: 'claude-sonnet-4.5' } }] });
     const { outcome, events } = await h.turn({ model: 'llava-seer', text: 'Look at my screen and tell me what the chart shows.' });

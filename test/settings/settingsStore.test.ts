@@ -42,6 +42,7 @@ describe('SettingsStore', () => {
       maxAnswerMs: DEFAULT_LIMITS.maxAnswerMs,
       maxStoredImagesPerToolResult: DEFAULT_LIMITS.maxStoredImagesPerToolResult,
       maxStoredBytesPerToolResult: DEFAULT_LIMITS.maxStoredBytesPerToolResult,
+      mcpTurnWaitMs: DEFAULT_LIMITS.mcpTurnWaitMs,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -54,7 +55,7 @@ describe('SettingsStore', () => {
       defaultModel: { provider: 'openai', endpoint: 'OpenRouter', name: 'google/gemma-3-27b-it' },
       visionHelper: { provider: 'ollama', name: 'qwen2.5vl:7b' },
       vision: { ollama: { 'llama3.2': 'no' }, OpenRouter: { 'google/gemma-3-27b-it': 'yes' } },
-      limits: { ingestBytes: 10 * 1024 * 1024, maxInputPixels: 40_000_000, maxImageDeliveriesPerTurn: 2, maxImagesPerRequest: 6, fetchTimeoutMs: 5000, maxStepsPerTurn: 10, maxImagesPerToolResult: 2, maxAnswerChars: 50_000, streamIdleMs: 30_000, maxAnswerMs: 120_000, maxStoredImagesPerToolResult: 10, maxStoredBytesPerToolResult: 1024 * 1024 },
+      limits: { ingestBytes: 10 * 1024 * 1024, maxInputPixels: 40_000_000, maxImageDeliveriesPerTurn: 2, maxImagesPerRequest: 6, fetchTimeoutMs: 5000, maxStepsPerTurn: 10, maxImagesPerToolResult: 2, maxAnswerChars: 50_000, streamIdleMs: 30_000, maxAnswerMs: 120_000, maxStoredImagesPerToolResult: 10, maxStoredBytesPerToolResult: 1024 * 1024, mcpTurnWaitMs: 2000 },
       allowedRoots: ['/home/me/Pictures'],
       hotkey: 'Alt+Shift+G',
       mcpServers: {

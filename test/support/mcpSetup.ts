@@ -14,6 +14,12 @@ import type { CaptureRule } from '../../main/mcp/config.ts';
 export const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/mcpServer.ts', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * A hub's wait for a server still starting, in suites that are not about it: their servers join
+ * the first turn however loaded the machine is (the product waits 5 s from a server's start).
+ */
+export const SUITE_TURN_WAIT_MS = 120_000;
+
 /** Gitea's get_file_contents, as a capture rule: base64 in the JSON field "content". */
 export const GITEA_RULE: CaptureRule = { tools: ['get_file_contents', 'get_file_mangled'], contentField: 'content', nameField: 'name', encodingField: 'encoding' };
 

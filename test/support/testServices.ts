@@ -53,7 +53,9 @@ export function testServices(options: TestServicesOptions): Services {
     secrets: new KnownSecrets(options.secrets ?? []),
     log: () => undefined,
     ...(options.mcp ?? { noMcp: true }),
-    ...(options.limits ? { limits: options.limits } : {}),
+    // A suite's servers join its first turn however loaded the machine is (the product waits 5 s
+    // from a server's start); the tests of that wait set their own.
+    limits: { mcpTurnWaitMs: 120_000, ...options.limits },
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),

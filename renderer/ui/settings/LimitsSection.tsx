@@ -19,6 +19,7 @@ const FIELDS: Field[] = [
   { key: 'maxAnswerMs', label: 'Longest answer time (min)', scale: 60_000, whole: false, min: 0, hint: 'One answer running longer is stopped; what arrived is kept.' },
   { key: 'maxStoredImagesPerToolResult', label: 'Images kept per tool result', scale: 1, whole: true, min: 0, hint: 'Past it, an MCP result’s images are dropped with a note.' },
   { key: 'maxStoredBytesPerToolResult', label: 'MB kept per tool result', scale: MB, whole: false, min: 0, hint: 'Past it, an MCP result’s images and files are dropped with a note.' },
+  { key: 'mcpTurnWaitMs', label: 'Wait for a starting MCP server (s)', scale: 1000, whole: false, min: 0, hint: 'Counted from the server’s start; past it a chat goes on without its tools, which join once it is ready.' },
 ];
 
 /** 0.001 MB shows as 0.001, not 0: three significant digits, no trailing zeros. */
