@@ -11,6 +11,7 @@ import { formatBytes, type ImageRefusal } from '../../common/images.ts';
 import { encodeForProfile, type Candidate, type Encoded, type Prediction, type Raw } from './encoderChoice.ts';
 import { encodeFused, planBeforeDecode } from './fusedEncode.ts';
 import { withoutAncillaryChunks } from './pngChunks.ts';
+import { smallerAsItCame } from './sourcePassthrough.ts';
 import { deinterlacedPng } from './pngInterlace.ts';
 import type { Limits } from '../../common/limits.ts';
 import { fitForModel } from './imageRule.ts';
@@ -119,10 +120,15 @@ export async function normaliseImage(
     const message = errorMessage(error);
     return /pixel limit/i.test(message) ? tooManyPixels(width, height, limits.maxInputPixels) : corrupt(message);
   };
-  const accept = (encoded: Encoded, size: { width: number; height: number }): NormaliseResult => ({
-    ok: true,
-    image: { data: encoded.data, mime: encoded.mime, ...size, bytes: encoded.data.byteLength, sha256: createHash('sha256').update(encoded.data).digest('hex'), source },
-  });
+  const facts = { native, orientation: meta.orientation, hasProfile: meta.hasProfile, pages: meta.pages };
+  const accept = (made: Encoded, size: { width: number; height: number }): NormaliseResult => {
+    // A JPEG or simple WebP that fits as it came goes as it came (its pixels only) when that is smaller.
+    const encoded = smallerAsItCame({ kind: sniffed.kind, data: input }, facts, profile, made);
+    return {
+      ok: true,
+      image: { data: encoded.data, mime: encoded.mime, ...size, bytes: encoded.data.byteLength, sha256: createHash('sha256').update(encoded.data).digest('hex'), source },
+    };
+  };
 
   // One pipeline, decode to encode, where the format is known before the pixels (fusedEncode.ts).
   const plan = planBeforeDecode({ kind: sniffed.kind, data: input, native }, profile.formats);
