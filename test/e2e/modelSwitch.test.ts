@@ -38,7 +38,7 @@ describe('a model switch with images waiting to be sent', () => {
     const qwen = await settled(page, 'screen.png');
     const qwenTokens = Number(/≈([\d,]+) tokens/.exec(qwen)?.[1]?.replaceAll(',', ''));
     expect(qwenTokens).toBeGreaterThan(1000);
-    await expect.poll(() => breakdown(page)).toContain(`Images: ≈${qwenTokens.toLocaleString('en-US')}`);
+    await expect.poll(() => breakdown(page), { timeout: 30_000 }).toContain(`Images: ≈${qwenTokens.toLocaleString('en-US')}`);
 
     await pickModel(page, 'gemma3:4b');
     // The thumbnail now says gemma3's copy, and the meter counts its 256 tokens.
@@ -47,13 +47,14 @@ describe('a model switch with images waiting to be sent', () => {
     const size = /(\d+)×(\d+)/.exec(gemma);
     expect(size).not.toBeNull();
     expect(gemma).not.toBe(qwen);
-    await expect.poll(() => breakdown(page)).toMatch(/Images: ≈256(?!\d)/);
+    await expect.poll(() => breakdown(page), { timeout: 30_000 }).toMatch(/Images: ≈256(?!\d)/);
 
     await pickModel(page, 'blind-llm');
     // No text in a bar chart: it says, in words, that the image will not go, and counts nothing for it.
     await expect.poll(() => settled(page, 'screen.png'), { timeout: 60_000 }).toMatch(/cannot see images, and this one has no text to read instead: it will not be sent\. Pick a model that can see, or remove it\./);
     expect(await settled(page, 'screen.png')).not.toMatch(/tokens|\d+×\d+/);
-    await expect.poll(() => breakdown(page)).toMatch(/Images: ≈0(?!\d)/);
+    // Main reads the image for the estimate as the send would (local OCR, remembered): wait for its answer.
+    await expect.poll(() => breakdown(page), { timeout: 30_000 }).toMatch(/Images: ≈0(?!\d)/);
     await shot('model-switch-blind');
 
     // Back to a model that sees: the note goes, and what is sent is what the thumbnail said.
