@@ -48,6 +48,7 @@ export async function conversationView(conversation: Conversation, store: Attach
         // The helper's name was not stored with older descriptions.
         if (e && described !== undefined) current.events.push({ type: 'image_described', attachmentId: id, model: m.describedBy ?? 'the vision helper', text: described });
       }
+      if (m.unsent) current.events.push({ type: 'error', ...m.unsent });
       continue;
     }
     if (!current) continue;

@@ -157,6 +157,7 @@ export class ChatEngine {
         text: request.text,
         attachmentIds: request.attachmentIds,
         ...(Object.keys(marks).length ? { marks } : {}),
+        unsent: error,
         createdAt: now(),
       });
       await conversations.save(conversation);

@@ -37,6 +37,8 @@ const UserMessage = z.object({
   transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string(), sentChars: z.number().int().nonnegative().optional() })).optional(),
   /** Marks the person drew, by attachment id, in its original's pixels: drawn into the copy each request sends. */
   marks: MarksById.optional(),
+  /** Never sent: no model could be reached or named (the reason, shown again after a reload, with Retry). */
+  unsent: z.object({ code: z.string(), message: z.string() }).optional(),
   /** The model asked to answer it. */
   model: z.object({ provider: ProviderKind, name: z.string(), endpoint: z.string().optional() }).optional(),
   createdAt: z.string(),

@@ -10,7 +10,7 @@ export const NEW_CHAT = 'new';
 export type DraftsSlice = {
   /** The message box's text, in the store so it survives Settings and the composer unmounting. */
   draft: string;
-  /** Drafts of the conversations not shown, by conversation id (or NEW_CHAT). */
+  /** Drafts of the conversations not shown, by conversation id (or NEW_CHAT); main keeps them all (draftSync.ts). */
   drafts: Record<string, Draft>;
   setDraft(text: string): void;
   /** The conversation shown changes: the composer's draft is kept under `from`, and the one of `to` comes back. */

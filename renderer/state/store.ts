@@ -13,6 +13,7 @@ import { createDraftsSlice, type DraftsSlice } from './draftsSlice.ts';
 import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
 import { createMarkupSlice, type MarkupSlice } from './markupSlice.ts';
 import { watchReconnect } from './reconnect.ts';
+import { watchDrafts } from './draftSync.ts';
 import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
@@ -67,6 +68,8 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         api.onAppNotice((n) => get().receiveNotice(n)),
         watchReconnect(store),
         commitDeleteOnLeave(() => void get().commitDelete()),
+        // The ask window's box is one question at a time; the main window's drafts are kept.
+        ...(kind === 'main' ? [watchDrafts(store, api)] : []),
       ];
       let cancelled = false;
       const loadRest = () => {
