@@ -260,7 +260,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
         return undefined;
       }
       if (get().chat.conversationId !== id) return undefined;
-      dispatch({ type: 'loaded', view: result.value });
+      // The whole conversation, as stored now (earlier turns included).
+      set((s) => ({ earlierTurns: 0, chat: reduceChat(s.chat, { type: 'loaded', view: result.value }) }));
       const shown = get().chat.order[at];
       const versions = shown ? get().chat.turns[shown]?.versions : undefined;
       if (versions) set({ versionSaid: `Version ${versions.index + 1} of ${versions.count}` });
