@@ -102,7 +102,8 @@ export function composeServices(options: ComposeOptions): Services {
   const core = createCore({
     dataDir,
     limits: { ...current.limits, ...options.limits },
-    ...(current.allowedRoots.length > 0 ? { allowedRoots: current.allowedRoots } : {}),
+    // Read at each path a model names: a folder allowed (or taken away) in Settings applies at once.
+    allowedRoots: () => settings.current().allowedRoots,
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
@@ -209,8 +210,8 @@ export function fixedSettings(value: ReturnType<SettingsSource['current']>): Set
 type CoreOptions = {
   dataDir: string;
   limits?: Partial<Limits>;
-  /** Roots a model-requested path must stay under. Default: the user's picture/desktop/download folders. */
-  allowedRoots?: string[];
+  /** The folders a model-named path must stay under, read at each use; empty or absent: the user's picture/desktop/download folders. */
+  allowedRoots?: () => readonly string[];
   /** Without a capturer there is no screenshot_desktop tool. */
   capturer?: ScreenCapturer;
   /** Extra tool sources (the MCP hub). */
@@ -267,8 +268,16 @@ function createCore(options: CoreOptions): GlanceCore {
   const swept = attachments.sweepOrphans().catch(() => 0);
   // Text blocks only, on one tesseract worker per core, blocks already read not read again.
   const ocr = new RememberingReader(options.ocr ?? new RegionReader(new ReaderPool(() => new TesseractReader())));
+  const defaults = defaultAllowedRoots(options.dataDir);
   const intake = new ImageIntake({
-    config: { limits, allowedRoots: options.allowedRoots ?? defaultAllowedRoots(options.dataDir), allowLoopbackFetch: options.allowLoopbackFetch },
+    config: {
+      limits,
+      get allowedRoots() {
+        const chosen = options.allowedRoots?.() ?? [];
+        return chosen.length > 0 ? chosen : defaults;
+      },
+      allowLoopbackFetch: options.allowLoopbackFetch,
+    },
     store: attachments,
     readText: imageTextReader(ocr, limits),
     ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
