@@ -69,9 +69,16 @@ describe('roots', () => {
   });
 
   it('server-filesystem keeps the directory it was configured with, and gets the allowed folders beside it', async () => {
-    const allowed = await allowedDirectories(hub);
+    // server-filesystem starts on its arguments and asks for the roots after initialize; until its
+    // answer lands it lists only the folder it was started with (seen once under load).
+    const attachments = await realpath(join(data.dir, 'attachments'));
+    let allowed = await allowedDirectories(hub);
+    for (let i = 0; i < 200 && !allowed.includes(attachments); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      allowed = await allowedDirectories(hub);
+    }
     expect(allowed).toContain(project);
-    expect(allowed).toContain(await realpath(join(data.dir, 'attachments')));
+    expect(allowed).toContain(attachments);
     const read = await hub.callServerTool('files', 'read_text_file', { path: join(project, 'notes.txt') });
     expect(read.text).toBe('from the configured folder');
   });
