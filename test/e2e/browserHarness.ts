@@ -96,3 +96,13 @@ export async function pickModel(page: Page, name: string): Promise<void> {
   await modelShown(page, name);
 }
 
+
+/** Settings → Privacy: picks the policy whose radio's name matches `label` (e.g. /^Always/), saves, and goes back to the chat. */
+export async function setRedactPolicy(page: Page, label: RegExp): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Privacy' });
+  await section.getByRole('radio', { name: label }).check();
+  await section.getByRole('button', { name: 'Save privacy' }).click();
+  await section.getByRole('status').getByText('Saved').waitFor();
+  await page.getByRole('button', { name: 'Back to chat' }).click();
+}

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Ocr } from '../fixtures/ocr.ts';
 import { readable, secretScreen } from '../fixtures/secretScreens.ts';
 import { seriousFindings } from './axe.ts';
+import { setRedactPolicy } from './browserHarness.ts';
 import { chatSuite, finished, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -18,14 +19,7 @@ const ocr = new Ocr();
 afterAll(() => ocr.close());
 const attachments = (page: Page) => page.getByRole('list', { name: 'Attachments' });
 
-async function setPolicy(page: Page, label: RegExp) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const section = page.getByRole('region', { name: 'Privacy' });
-  await section.getByRole('radio', { name: label }).check();
-  await section.getByRole('button', { name: 'Save privacy' }).click();
-  await section.getByRole('status').getByText('Saved').waitFor();
-  await page.getByRole('button', { name: 'Back to chat' }).click();
-}
+const setPolicy = setRedactPolicy;
 
 /** The images of the fixture server's last request, as bytes (Ollama: base64 in messages[].images). */
 function lastImages(): Buffer[] {

@@ -13,7 +13,7 @@ import { chartOnXvfb } from '../fixtures/chartScreen.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import type { ScreenPage } from '../fixtures/screenPage.ts';
 import type { XServer } from '../fixtures/xvfb.ts';
-import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
+import { launchChromium, modelShown, openSession, setRedactPolicy, type Session } from './browserHarness.ts';
 
 let x: XServer;
 let screen: ScreenPage;
@@ -49,13 +49,8 @@ async function session(options: Parameters<typeof openSession>[1] = {}): Promise
   // the main window's Settings (the ask window has none).
   const main = options.url === 'ask' ? await s.open() : s.page;
   await modelShown(main, 'llava-seer');
-  await main.getByRole('button', { name: 'Settings' }).click();
-  const section = main.getByRole('region', { name: 'Privacy' });
-  await section.getByRole('radio', { name: /^Always/ }).check();
-  await section.getByRole('button', { name: 'Save privacy' }).click();
-  await section.getByRole('status').getByText('Saved').waitFor();
-  if (main === s.page) await main.getByRole('button', { name: 'Back to chat' }).click();
-  else await main.close();
+  await setRedactPolicy(main, /^Always/);
+  if (main !== s.page) await main.close();
   return s;
 }
 

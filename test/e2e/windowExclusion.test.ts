@@ -10,7 +10,7 @@ import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCaptu
 import { openWindow, startWindowManager, type OpenWindow } from '../fixtures/desktopWindows.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
 import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
-import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
+import { launchChromium, modelShown, openSession, setRedactPolicy, type Session } from './browserHarness.ts';
 
 const VAULT = { title: 'KeePassXC - Passwords.kdbx', color: '#00c000', x: 80, y: 60, width: 500, height: 380 };
 const NOTES = { title: 'Invoice draft', color: '#ff0000', x: 700, y: 200, width: 420, height: 300 };
@@ -62,12 +62,7 @@ describe('window exclusion', () => {
     const { page } = s;
     await modelShown(page, 'llava-seer');
     // The fixture server is on loopback: "always" makes the door redact for it.
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const section = page.getByRole('region', { name: 'Privacy' });
-    await section.getByRole('radio', { name: /^Always/ }).check();
-    await section.getByRole('button', { name: 'Save privacy' }).click();
-    await section.getByRole('status').getByText('Saved').waitFor();
-    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await setRedactPolicy(page, /^Always/);
 
     await page.getByRole('button', { name: 'Screenshot' }).click();
     const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
