@@ -105,7 +105,11 @@ export const Draft = z.object({ text: z.string().max(200_000), images: z.array(D
 export type Draft = z.infer<typeof Draft>;
 
 /** A model from one endpoint ("ollama" or an OpenAI-compatible endpoint's name). */
-export const ListedModel = ModelInfo.extend({ endpoint: z.string() });
+export const ListedModel = ModelInfo.extend({
+  endpoint: z.string(),
+  /** Its server is on this computer (loopback): under the default privacy policy its images are not redacted. */
+  local: z.literal(true).optional(),
+});
 export type ListedModel = z.infer<typeof ListedModel>;
 
 export const McpServerStatus = z.object({

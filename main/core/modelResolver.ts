@@ -150,7 +150,9 @@ export function createModelResolver(deps: { settings: SettingsSource; secrets: S
       await Promise.all(
         endpoints.map(async ({ selection, id }) => {
           try {
-            for (const m of await list(selection)) models.push({ ...m, endpoint: id });
+            const { baseUrl } = await endpointFor(selection, s);
+            const local = runsHere({ kind: selection.provider, baseUrl, env: deps.endpoint?.env });
+            for (const m of await list(selection)) models.push({ ...m, endpoint: id, ...(local ? { local: true as const } : {}) });
           } catch (error) {
             if (!(error instanceof ProviderError)) throw error;
             errors.push({ endpoint: id, code: error.code, message: error.message });

@@ -78,6 +78,8 @@ export type AttachmentsSlice = {
   showAnyway(key: string, region: Redaction): Promise<string | null>;
   /** "Send anyway" on a `redaction-failed` refusal: the person's choice, for that image only (main records it on the copy). */
   sendAnyway(refusalKey: string): Promise<void>;
+  /** The refused image again, for the model now selected (a model on this computer, which needs no check), without "Send anyway". */
+  retryRefused(refusalKey: string): Promise<void>;
   /**
    * Fits every waiting image anew for the model now picked, through main's door (from its original),
    * so each says what this model will get: its size and tokens, its text, or why it will not go.
@@ -166,6 +168,22 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
 
   /** Only the latest switch's copies count: an answer for a model no longer picked is dropped. */
   let refitSeq = 0;
+
+  /** A refused image given to main again (its source, or the capture main holds): with the person's "Send anyway", or plainly for another model. */
+  const retry = async (refusalKey: string, anyway: boolean) => {
+    const refusal = get().refusals.find((r) => r.key === refusalKey);
+    if (!refusal?.retry) return;
+    const { retry: source, name } = refusal;
+    const key = newKey();
+    set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
+    const selected = model();
+    // A held capture is handed over once; for a model on this computer the check does not apply, so the choice changes nothing there.
+    const result =
+      'held' in source
+        ? await api.captureScreenshot({ sendHeld: source.held, ...(selected ? { model: selected } : {}) })
+        : await api.attachmentsAdd({ source, ...(anyway ? { sendAnyway: true as const } : {}), ...(selected ? { model: selected } : {}), ...inConversation() });
+    settle(key, name, result, readsAsText(get()), undefined, anyway);
+  };
 
   return {
     pending: [],
@@ -273,19 +291,8 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       return null;
     },
 
-    async sendAnyway(refusalKey) {
-      const refusal = get().refusals.find((r) => r.key === refusalKey);
-      if (!refusal?.retry) return;
-      const { retry, name } = refusal;
-      const key = newKey();
-      set((s) => ({ refusals: s.refusals.filter((r) => r.key !== refusalKey), pending: [...s.pending, { key, name, status: 'checking' }] }));
-      const selected = model();
-      const result =
-        'held' in retry
-          ? await api.captureScreenshot({ sendHeld: retry.held, ...(selected ? { model: selected } : {}) })
-          : await api.attachmentsAdd({ source: retry, sendAnyway: true, ...(selected ? { model: selected } : {}), ...inConversation() });
-      settle(key, name, result, readsAsText(get()), undefined, true);
-    },
+    sendAnyway: (refusalKey) => retry(refusalKey, true),
+    retryRefused: (refusalKey) => retry(refusalKey, false),
 
     async refitPending() {
       const seq = ++refitSeq;

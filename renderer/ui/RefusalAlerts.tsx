@@ -33,6 +33,10 @@ export function RefusalAlerts() {
   const current = useApp((s) => findModel(s.models, s.selectedModel));
   const dismiss = useApp((s) => s.dismissRefusal);
   const sendAnyway = useApp((s) => s.sendAnyway);
+  const retryRefused = useApp((s) => s.retryRefused);
+  // A model on this computer needs no check under the default policy ("remote"): offered beside Send anyway.
+  const policy = useApp((s) => (s.settings ? (s.chat.conversationId ? s.settings.privacy.conversations[s.chat.conversationId] : undefined) ?? s.settings.privacy.redact : undefined));
+  const local = current?.local ? undefined : models.find((m) => m.local && m.capabilities.vision === 'yes');
   const selectModel = useApp((s) => s.selectModel);
   const store = useAppStore();
   const seer = models.find((m) => m.capabilities.vision === 'yes');
@@ -59,9 +63,24 @@ export function RefusalAlerts() {
             </button>
           )}
           {group.code === 'redaction-failed' && !group.fromSend && group.keys.every((k) => refusals.some((r) => r.key === k && r.retry)) && (
-            <button type="button" className="small" title="Send this image as it is: it could not be checked for secrets on this device" onClick={() => group.keys.forEach((k) => void sendAnyway(k))}>
-              Send anyway
-            </button>
+            <>
+              {local && policy === 'remote' && (
+                <button
+                  type="button"
+                  className="small"
+                  title="A model on this computer: the image does not leave it, so it needs no check"
+                  onClick={() => {
+                    selectModel(selectionOf(local));
+                    group.keys.forEach((k) => void retryRefused(k));
+                  }}
+                >
+                  Use {local.name} on this computer
+                </button>
+              )}
+              <button type="button" className="small" title="Send this image as it is: it could not be checked for secrets on this device" onClick={() => group.keys.forEach((k) => void sendAnyway(k))}>
+                Send anyway
+              </button>
+            </>
           )}
           <button type="button" className="ghost icon-button small" aria-label={`Dismiss: ${group.names.join(', ')}`} onClick={() => group.keys.forEach(dismiss)}>
             <CloseIcon />

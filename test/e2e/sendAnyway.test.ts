@@ -4,6 +4,7 @@
 // in main, not captured again). Real Xvfb capture, real Chromium, the fixture model server; the
 // OCR reader is one that fails (its port is where an OCR timeout enters).
 // DISPLAY is set for this file's own process (node-screenshots connects once per process).
+import { networkInterfaces } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
@@ -105,5 +106,34 @@ describe('Send anyway after an image could not be checked', () => {
     expect(delivered).toHaveLength(1);
     expect(delivered[0]).toMatchObject({ width: 1568, height: 882 });
     expect(delivered[0]!.bars.map((b) => b.color)).toEqual(['red', 'green', 'blue']);
+  }, 300_000);
+
+  // A second interface's address makes the fixture a server on another machine to Glance (not loopback).
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+  it.skipIf(!lan)('a model on this computer is offered beside Send anyway, and gets the image as it is [skipped only on a machine with no non-loopback IPv4 address]', async () => {
+    const remote = await createModelServer({ host: lan! });
+    try {
+      s = await openSession(browser, { ollamaHost: server.url, openaiEndpoints: [{ name: 'cloud', baseUrl: remote.openaiBaseUrl }], capturer, ocr: failing });
+      const { page } = s;
+      // The default policy, "remote": the cloud model's copy must be checked; the local one's need not be.
+      await page.getByRole('combobox', { name: 'Model' }).click();
+      await page.getByRole('option', { name: /^llava-seer.*cloud/ }).click();
+      const chart = await makeBarChart({ width: 800, height: 400 });
+      await page.locator('main').drop({ files: { name: 'chart.png', mimeType: 'image/png', buffer: chart } });
+      await refusal(page).waitFor({ timeout: 60_000 });
+      await refusal(page).getByRole('button', { name: /^Use llava-seer(:latest)? on this computer$/ }).click();
+      await item(page).filter({ hasText: /800×400/ }).waitFor({ timeout: 60_000 });
+      await modelShown(page, 'llava-seer:latest');
+      await sendAndWait(page, 'What does the chart show?');
+      // The local server got it, not as "unchecked"; the cloud one got no chat at all.
+      expect(server.requests.at(-1)!.images.map((i) => i.bars.map((b) => b.color))).toEqual([['red', 'green', 'blue']]);
+      expect(remote.requests.filter((r) => r.messages.length > 0)).toEqual([]);
+      const label = server.requests.at(-1)!.messages.find((m) => m.role === 'user')!.text;
+      expect(label).not.toMatch(/not checked|unchecked/i);
+    } finally {
+      await remote.close();
+    }
   }, 300_000);
 });
