@@ -54,7 +54,9 @@ describe('an answer that is still streaming', () => {
     expect((await answers(page).textContent())!.replace(/\s+/g, ' ')).toContain(LONG);
 
     // A second answer, stopped from a reloaded page: the resumed turn is a real one.
-    suite.server().script({ text: LONG, chunkDelayMs: 600 });
+    // 3 s between chunks: the reload and the Stop must land before the answer ends (at 600 ms the
+    // whole answer took 2.4 s, and under load the reloaded page found it already finished).
+    suite.server().script({ text: LONG, chunkDelayMs: 3000 });
     await ask(page, 'Then stop');
     await answers(page).nth(1).filter({ hasText: 'Alpha' }).waitFor();
     await page.reload();
