@@ -10,7 +10,7 @@
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
 import sharp, { type Sharp } from 'sharp';
-import { desktopLayout, displayAt, findWindow, fitRegion, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
+import { desktopLayout, displayAt, findWindow, fitRegion, noWindow, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
 import type {
   Capture,
   CaptureFailure,
@@ -357,21 +357,10 @@ function nativeWindows(list: NativeWindow[]): WindowInfo[] {
   for (const w of list) {
     try {
       if (w.isMinimized() || w.width() <= 0 || w.height() <= 0) continue;
-      let pid: number | undefined;
-      try {
-        pid = w.pid();
-      } catch {
-        pid = undefined;
-      }
-      if (pid === process.pid) continue;
+      if (attempt(() => w.pid(), undefined) === process.pid) continue;
       // Throws when no window is active (_NET_ACTIVE_WINDOW unset: nothing focused yet). Measured:
       // that dropped every window from the list, so a password manager's went unfilled.
-      let focused = false;
-      try {
-        focused = w.isFocused();
-      } catch {
-        focused = false;
-      }
+      const focused = attempt(() => w.isFocused(), false);
       out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused, x: w.x(), y: w.y(), width: w.width(), height: w.height() });
     } catch {
       // a window that closed while it was listed
@@ -380,20 +369,20 @@ function nativeWindows(list: NativeWindow[]): WindowInfo[] {
   return out;
 }
 
+/** What `read` gives, or `otherwise` when the native call throws (a fact the system does not say). */
+function attempt<T>(read: () => T, otherwise: T): T {
+  try {
+    return read();
+  } catch {
+    return otherwise;
+  }
+}
+
 /** The topmost window under the pointer, where it lies in a capture of `display`. */
 function underPointerIn(windows: readonly WindowInfo[], pointer: { x: number; y: number }, display: DisplayInfo) {
   const found = windowAt(windows, pointer);
   const region = found && windowRegion(found, display);
   return found && region ? { app: found.app, title: found.title, region } : undefined;
-}
-
-function noWindow(query: string, windows: readonly WindowInfo[]): CaptureFailure {
-  const names = windows.slice(0, 20).map((w) => `${JSON.stringify(w.title || '(untitled)')} (${w.app || 'unknown app'})`);
-  return {
-    ok: false,
-    code: 'no-window',
-    message: windows.length ? `There is no window matching "${query}". Windows: ${names.join('; ')}.` : `There is no window matching "${query}": no windows are listed on this desktop.`,
-  };
 }
 
 function primaryOf(displays: DisplayInfo[]): DisplayInfo {

@@ -198,6 +198,16 @@ export function findWindow(windows: readonly WindowInfo[], query: string): Windo
   );
 }
 
+/** No window matches `query`: said with the windows there are (their titles are their owners' text). */
+export function noWindow(query: string, windows: readonly WindowInfo[]): CaptureFailure {
+  const names = windows.slice(0, 20).map((w) => `${JSON.stringify(w.title || '(untitled)')} (${w.app || 'unknown app'})`);
+  return {
+    ok: false,
+    code: 'no-window',
+    message: windows.length ? `There is no window matching "${query}". Windows: ${names.join('; ')}.` : `There is no window matching "${query}": no windows are listed on this desktop.`,
+  };
+}
+
 /** The topmost window (the list is topmost first) containing the point, if any. */
 export function windowAt(windows: readonly WindowInfo[], point: { x: number; y: number }): WindowInfo | undefined {
   return windows.find((w) => point.x >= w.x && point.x < w.x + w.width && point.y >= w.y && point.y < w.y + w.height);
