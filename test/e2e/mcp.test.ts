@@ -58,17 +58,26 @@ describe('MCP servers asking the person', () => {
     expect(await page.content()).not.toMatch(/hunter2|tok-9f8e/);
   });
 
-  it("a VS Code ${input:…} is asked in a dialog and reaches the server's environment", async () => {
+  it("a VS Code ${input:…} is asked in a card that holds up no turn, and its answer reaches the server's environment", async () => {
     const { page } = await suite.session({ mcpConfig: { mcpServers: { fixture: { ...fixtureServer, env: { WHO: '${input:who}' } } } } });
-    server().script({ toolCalls: [{ name: 'fixture__env_vars', arguments: { names: ['WHO'] } }] });
-    await ask(page, 'Who is configured?');
+    // Unanswered, the question waits in its own card; a turn meanwhile goes on without the server's tools, and says so.
+    server().script({ text: 'Nothing to look up yet.' });
+    await ask(page, 'Hello');
+    await answers(page).filter({ hasText: 'Nothing to look up yet.' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'waiting for your answer to its question' }).count()).toBeGreaterThan(0);
     const dialog = page.getByRole('dialog', { name: 'MCP server fixture asks' });
     await dialog.waitFor();
     await dialog.getByRole('textbox', { name: 'who (required)' }).fill('grace');
     await dialog.getByRole('button', { name: 'Submit' }).click();
+    // Answered, the server starts and joins.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' }).locator('.status').filter({ hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    server().script({ toolCalls: [{ name: 'fixture__env_vars', arguments: { names: ['WHO'] } }] });
+    await ask(page, 'Who is configured?');
     await page.getByRole('article', { name: 'Tool call Env vars (fixture)' }).locator('.status').filter({ hasText: 'finished' }).waitFor();
-    await expect.poll(() => server().requests.length).toBeGreaterThan(1);
-    const toolMessage = server().requests[1]!.messages.find((m) => m.role === 'tool')!;
+    await expect.poll(() => server().requests.length).toBeGreaterThan(2);
+    const toolMessage = server().requests[2]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.text)).toEqual({ WHO: 'grace' });
   });
 });

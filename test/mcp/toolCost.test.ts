@@ -17,10 +17,14 @@ let server: ModelServer;
 let dataDir: string;
 let services: Services;
 let call: (channel: string, payload?: unknown) => Promise<IpcResult<unknown>>;
-const seer = { provider: 'ollama', name: 'llava-seer' } as const;
+// A window wide enough that no description is shortened (toolSpecFit.ts cuts them when tools would
+// take over a quarter of a request): this file counts what each source costs, as given.
+const seer = { provider: 'ollama', name: 'wide-seer' } as const;
 
 beforeAll(async () => {
-  server = await createModelServer({ models: [...DEFAULT_MODELS, ...VISION_MODELS] });
+  server = await createModelServer({
+    models: [...DEFAULT_MODELS, ...VISION_MODELS, { name: 'wide-seer', capabilities: ['completion', 'vision', 'tools'], contextLength: 131_072, numCtx: 131_072 }],
+  });
   dataDir = await mkdtemp(join(tmpdir(), 'glance-toolcost-'));
   const settings = new SettingsStore({ dataDir });
   await settings.load();
