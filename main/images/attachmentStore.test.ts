@@ -36,6 +36,16 @@ describe('FileAttachmentStore', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('an original kept after the payload is found from the record put() returned, once its write is done', async () => {
+    const info = await store.put(await prepared(await solidPng(64, 48, [0, 0, 0])), 'screenshot');
+    expect(info.original).toBeUndefined();
+    const source = await quadrantImage('png');
+    await store.keepOriginal(info.id, Promise.resolve({ data: source, mime: 'image/png' }));
+    // The write has finished: nothing is pending, and the record in hand names no original.
+    const kept = await store.original(info);
+    expect(kept && Buffer.compare(Buffer.from(kept.data), source)).toBe(0);
+  });
+
   it('stores under <dataDir>/attachments, content-addressed, and round-trips', async () => {
     const image = await prepared(await quadrantImage('png'));
     const info = await store.put(image, 'user');

@@ -255,7 +255,9 @@ export class FileAttachmentStore implements AttachmentStore {
       await this.#writeOriginal(info.id, unwritten, undefined).catch(() => undefined);
       return { data: unwritten.data, mime: unwritten.mime, sha256 };
     }
-    const original = info.original ?? kept?.original;
+    // A record taken before its original was kept (the hotkey's, returned at once) names none; the
+    // stored record does once the write is done, and the write may already have finished.
+    const original = info.original ?? kept?.original ?? (await this.info(info.id))?.original;
     if (!original) return undefined;
     if (original.sha256 === info.sha256) {
       const got = await this.get(info.id);
