@@ -12,7 +12,7 @@ import type { SecretStore } from '../settings/secretStore.ts';
 import { contextWindowFor } from '../chat/historyBudget.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
-import { classifyAddress } from '../images/classifyAddress.ts';
+import { isThisComputer } from '../thisComputer.ts';
 
 export type SettingsSource = {
   current(): Settings;
@@ -217,17 +217,8 @@ export async function resolveModel(spec: ModelSpec): Promise<ModelChoice> {
   return { provider, model: spec.model, capabilities, target, context: contextWindowFor(spec.kind, spec.model, details), remote };
 }
 
-/**
- * Whether the model's server is on this machine (a loopback address). Anything else — a LAN
- * box, a cloud API — is remote: what a tool captures (the screen) leaves the computer.
- */
+/** Whether the model's server is on this machine: the one answer (main/thisComputer.ts). Anything else — a LAN box, a cloud API — is remote. */
 function runsHere(spec: Pick<ModelSpec, 'kind' | 'baseUrl' | 'env'>): boolean {
   const url = spec.baseUrl ?? (spec.kind === 'ollama' ? (spec.env ?? process.env).OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST : 'https://api.openai.com/v1');
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
+  return isThisComputer(url);
 }

@@ -6,6 +6,7 @@ import type { Redaction } from '../../common/privacy.ts';
 import { detectRedactions, type DetectOptions, type ScreenWindow } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
+import { isThisComputer } from '../thisComputer.ts';
 
 /** Local OCR as redaction needs it: words in the image's upright pixels. */
 export type ReadWords = (
@@ -39,16 +40,5 @@ export async function redactImage(
 export function redactsFor(policy: 'remote' | 'always' | 'never', baseUrl: string | undefined): boolean {
   if (policy === 'never') return false;
   if (policy === 'always') return true;
-  return !isLoopback(baseUrl);
-}
-
-function isLoopback(baseUrl: string | undefined): boolean {
-  if (!baseUrl) return false;
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return !isThisComputer(baseUrl);
 }
