@@ -47,28 +47,39 @@ export async function detectRedactions(words: readonly ReadWord[], size: { width
     }
   }
   // Overlapping boxes are one region: the count the label gives is what a person would count.
-  const merged: typeof boxes = [];
-  for (const b of boxes) {
-    const hit = merged.findIndex((m) => overlaps(m, b));
-    if (hit < 0) {
-      merged.push({ ...b });
-      continue;
-    }
-    const m = merged[hit] as (typeof boxes)[number];
-    const keep = GENERIC.has(m.kind) && !GENERIC.has(b.kind) ? b : m;
-    merged[hit] = { ...union(m, b), kind: keep.kind, rule: keep.rule };
-    // A grown box may now meet another: fold again until none meet.
-    for (let i = merged.length - 1; i >= 0; i--) {
-      const a = merged[hit] as (typeof boxes)[number], o = merged[i] as (typeof boxes)[number];
-      if (i !== hit && overlaps(a, o)) {
-        merged[hit] = { ...union(a, o), kind: GENERIC.has(a.kind) && !GENERIC.has(o.kind) ? o.kind : a.kind, rule: GENERIC.has(a.kind) && !GENERIC.has(o.kind) ? o.rule : a.rule };
-        merged.splice(i, 1);
-      }
-    }
-  }
+  const merged = mergeBoxes(boxes);
   // Inside an excluded window everything is already filled.
   for (const b of merged) if (!regions.some((r) => contains(r, b))) regions.push(b);
   return { regions, skipped: [...skipped] };
+}
+
+type KindBox = Box & { kind: RedactionKind; rule: string };
+
+/**
+ * Boxes that meet become one, in the place of the first of them; a grown box may meet others, which
+ * are folded in until none meet. The kind is the kept box's unless a specific rule's box joins a
+ * generic one ("aws key" over "key-like text").
+ */
+export function mergeBoxes<T extends KindBox>(boxes: readonly T[]): T[] {
+  const merged: T[] = [];
+  for (const b of boxes) {
+    let grown: T = { ...b };
+    let at = merged.length;
+    for (let again = true; again; ) {
+      again = false;
+      for (let i = merged.length - 1; i >= 0; i--) {
+        const o = merged[i] as T;
+        if (!overlaps(grown, o)) continue;
+        const keep = GENERIC.has(o.kind) && !GENERIC.has(grown.kind) ? grown : o;
+        grown = { ...grown, ...union(grown, o), kind: keep.kind, rule: keep.rule };
+        merged.splice(i, 1);
+        at = Math.min(at > i ? at - 1 : at, i);
+        again = true;
+      }
+    }
+    merged.splice(Math.min(at, merged.length), 0, grown);
+  }
+  return merged;
 }
 
 function contains(outer: Box, inner: Box): boolean {

@@ -2,6 +2,7 @@
 // find what to hide, fill it. Failure is a value: when OCR fails or runs out of time, nothing is
 // known about the image, and the caller must not send it to a remote model as it is.
 import type { Sharp } from 'sharp';
+import { errorMessage } from '../../common/errors.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { detectRedactions, type DetectOptions, type ScreenWindow } from './detect.ts';
 import type { ReadWord } from './locate.ts';
@@ -16,7 +17,7 @@ export type ReadWords = (
 
 export type RedactedImage =
   | { ok: true; regions: Redaction[]; skipped: string[]; ms: number; /** The upright pixels with the regions filled; absent when nothing was found. */ png?: Buffer }
-  | { ok: false; code: 'ocr-failed'; message: string; ms: number };
+  | { ok: false; code: 'ocr-failed' | 'detect-failed'; message: string; ms: number };
 
 export async function redactImage(
   image: { data: Uint8Array; mime: string },
@@ -30,10 +31,19 @@ export async function redactImage(
   if (!read.ok) {
     return { ok: false, code: 'ocr-failed', message: `Glance could not check this image for secrets on this device (${read.message}), so it was not sent to a remote model.`, ms: ms() };
   }
-  const found = await detectRedactions(read.words, read.size, options);
-  if (found.regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
-  const png = await maskImage(deps.pixels(), found.regions);
-  return { ok: true, regions: found.regions, skipped: found.skipped, ms: ms(), png };
+  // The words were read; a fault in finding or filling what to hide is said as that, not as a
+  // failed read or a stop: the image was read, and it is not sent as it is.
+  let step = 'finding the secrets in the text it read';
+  try {
+    const found = await detectRedactions(read.words, read.size, options);
+    if (found.regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
+    step = 'hiding the secrets it found';
+    const png = await maskImage(deps.pixels(), found.regions);
+    return { ok: true, regions: found.regions, skipped: found.skipped, ms: ms(), png };
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    return { ok: false, code: 'detect-failed', message: `Glance read this image but failed while ${step} (${errorMessage(error)}), so it was not sent to a remote model as it is.`, ms: ms() };
+  }
 }
 
 /** Whether a policy redacts for a model at `baseUrl`: `remote` redacts unless the endpoint is this machine. */

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { detectRedactions } from './detect.ts';
+import type { ReadWord } from './locate.ts';
+
+// Boxes are merged as they come: a new box that meets one already kept grows it, and the grown box
+// may meet others, which are folded into it. Here the fourth box (C) meets the third (B); B grown
+// by C meets the second (X), which sits before B in the list — folding X in used to shift B's index
+// and the next comparison read past the end (TypeError in overlaps), so the image was never checked.
+describe('detectRedactions merging boxes', () => {
+  const words: ReadWord[] = [
+    { text: 'AAAAAA', line: 1, x: 1000, y: 500, width: 100, height: 20 },
+    { text: 'XXXXXX', line: 2, x: 450, y: 30, width: 100, height: 20 },
+    { text: 'BBBBBB', line: 3, x: 400, y: 0, width: 100, height: 20 },
+    { text: 'CCCCCC', line: 4, x: 280, y: 16, width: 110, height: 20 },
+  ];
+  const patterns = ['A{6}', 'X{6}', 'B{6}', 'C{6}'].map((pattern, i) => ({ name: `p${i}`, pattern }));
+
+  it('folds a box that sits earlier in the list into the grown one, and keeps the rest', async () => {
+    const out = await detectRedactions(words, { width: 1920, height: 1080 }, { categories: { keys: false, cards: false, banking: false, passwords: false, highEntropy: false, contact: false }, patterns });
+    expect(out.skipped).toEqual([]);
+    // A stands apart; X, B and C are one region that covers all three words.
+    expect(out.regions).toHaveLength(2);
+    const big = out.regions.find((r) => r.x < 400)!;
+    for (const w of words.slice(1)) {
+      expect(big.x).toBeLessThanOrEqual(w.x);
+      expect(big.y).toBeLessThanOrEqual(w.y);
+      expect(big.x + big.width).toBeGreaterThanOrEqual(w.x + w.width);
+      expect(big.y + big.height).toBeGreaterThanOrEqual(w.y + w.height);
+    }
+    // No two regions meet.
+    const [a, b] = out.regions;
+    expect(a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height).toBe(false);
+  });
+});
