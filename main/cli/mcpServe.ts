@@ -6,7 +6,9 @@ import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import { loopbackRefusal } from '../mcpServer/httpServe.ts';
 import { REDACT_POLICIES, type RedactPolicy } from '../mcpServer/serverImages.ts';
 import { serveStdio, startHttp } from '../mcpServer/serveMcp.ts';
-import { serveToken } from '../mcpServer/serveToken.ts';
+import { dataDirRefusal, serveToken, ServeTokenError } from '../mcpServer/serveToken.ts';
+import { defaultDataDir } from '../settings/paths.ts';
+import { resolve } from 'node:path';
 import { cliContext } from './cliContext.ts';
 import { EXIT, MODEL_OPTIONS, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
@@ -54,6 +56,12 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0–65535, not "${values.port}"`);
 
+  // A data dir that is a file (or a FIFO…) is said in a line before anything tries to make folders in it.
+  const unusable = await dataDirRefusal(values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(io.env));
+  if (unusable) {
+    io.err(`glance mcp serve: ${unusable}\n`);
+    return EXIT.storage;
+  }
   const { services, dataDir, flags } = await cliContext(io, values, { noMcp: true });
   const visionModel = values.model ? { provider: flags.kind, name: values.model } : undefined;
   const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, ...(visionModel ? { visionModel } : {}) };
@@ -63,7 +71,15 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
       await serveStdio(services, options);
       return EXIT.ok;
     }
-    const { token, path, created } = await serveToken(dataDir);
+    const kept = await serveToken(dataDir).catch((error: unknown) => {
+      if (error instanceof ServeTokenError) return error;
+      throw error;
+    });
+    if (kept instanceof ServeTokenError) {
+      io.err(`glance mcp serve: ${kept.message}\n`);
+      return EXIT.storage;
+    }
+    const { token, path, created } = kept;
     const serving = await startHttp(services, { ...options, host, port, token });
     io.err(`glance: MCP server at ${serving.url}\n`);
     io.err(created ? `glance: bearer token (shown once, kept in ${path}): ${token}\n` : `glance: bearer token kept in ${path}\n`);

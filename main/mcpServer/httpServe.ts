@@ -25,7 +25,7 @@ export function loopbackRefusal(host: string): string | undefined {
 export async function serveHttp(makeServer: () => McpServer, options: { host: string; port: number; token: string; log: (line: string) => void }): Promise<HttpServing> {
   const refusal = loopbackRefusal(options.host);
   if (refusal) throw new Error(refusal);
-  const expected = Buffer.from(`Bearer ${options.token}`);
+  const expected = Buffer.from(options.token);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   let allowedHosts: string[] = [];
 
@@ -43,7 +43,8 @@ export async function serveHttp(makeServer: () => McpServer, options: { host: st
     if (!allowedHosts.includes((req.headers.host ?? '').toLowerCase())) return send(res, 403, 'Forbidden: wrong Host header.');
     const pageOrigin = req.headers.origin;
     if (pageOrigin !== undefined && !isLoopbackOrigin(pageOrigin)) return send(res, 403, 'Forbidden: requests from web pages are refused.');
-    const auth = Buffer.from(req.headers.authorization ?? '');
+    // The scheme is case-insensitive (RFC 9110 §11.1): "bearer" and "BEARER" are "Bearer".
+    const auth = Buffer.from(/^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
     if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="glance"');
       return send(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" (the token glance mcp serve --http printed, kept in its data dir).');
