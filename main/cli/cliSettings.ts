@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultSettings, type Settings } from '../../common/settings.ts';
+import { parseJsonc } from '../../common/jsonc.ts';
 import { parseSettings } from '../settings/settingsSchema.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -16,7 +17,9 @@ export async function readCliSettings(dataDir: string): Promise<{ settings: Sett
     return { settings: defaultSettings() };
   }
   try {
-    const parsed = parseSettings(JSON.parse(text));
+    const parsed = parseSettings(parseJsonc(text));
+    // Field by field: a bad field keeps its default and is named; privacy and tool approval still apply.
+    if (parsed.ok && parsed.salvaged?.length) return { settings: parsed.settings, warning: `${join(dataDir, 'settings.json')}: ${parsed.warnings.join('; ')}` };
     if (parsed.ok) return { settings: parsed.settings };
     return { settings: defaultSettings(), warning: `ignoring ${join(dataDir, 'settings.json')}: ${parsed.message}` };
   } catch (error) {

@@ -1,4 +1,5 @@
-import { SETTINGS_SECTIONS, SETTINGS_VERSION, SecretName, Settings } from '../../common/settings.ts';
+import type { z } from 'zod';
+import { SETTINGS_SECTIONS, SETTINGS_VERSION, SecretName, Settings, defaultSettings } from '../../common/settings.ts';
 import { formatConfigError, parseMcpConfig } from '../../common/mcpConfig.ts';
 import { formatZodIssues } from '../../common/zodIssues.ts';
 
@@ -22,12 +23,20 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = Object.freeze({
 type ExtractedSecret = { name: string; value: string; endpoint: string };
 
 type ParsedSettings =
-  | { ok: true; settings: Settings; warnings: string[]; extractedSecrets: ExtractedSecret[]; migratedFrom?: number }
+  | {
+      ok: true;
+      settings: Settings;
+      warnings: string[];
+      extractedSecrets: ExtractedSecret[];
+      migratedFrom?: number;
+      /** Fields that could not be read, each kept at its value in `base` (the last good settings, else the defaults). */
+      salvaged?: string[];
+    }
   | { ok: false; message: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function parseSettings(raw: unknown, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): ParsedSettings {
+export function parseSettings(raw: unknown, migrations: Readonly<Record<number, Migration>> = MIGRATIONS, base?: Settings): ParsedSettings {
   if (!isRecord(raw)) return { ok: false, message: 'the file does not hold a JSON object' };
   const declared = raw.version ?? 0;
   if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 0) {
@@ -54,16 +63,55 @@ export function parseSettings(raw: unknown, migrations: Readonly<Record<number, 
   }
 
   const parsed = Settings.safeParse(withoutKeys);
-  if (!parsed.success) return { ok: false, message: formatZodIssues(parsed.error) };
+  // One bad field never costs the others (architecture §3b "Fail closed"): a typo in the hotkey
+  // must not drop `privacy.redact: "always"` or a tool's deny rule. Each field that cannot be read
+  // keeps its value in `base` — the last good settings, else the defaults — and is named.
+  const salvage = parsed.success ? undefined : salvageSettings(withoutKeys, base ?? defaultSettings(), base ? 'the value it had' : 'its default');
+  const settings = parsed.success ? parsed.data : salvage!.settings;
+  for (const problem of salvage?.problems ?? []) warnings.push(problem.message);
   // A bad MCP entry stays in the file (the hub reports it when it starts); the user hears now.
-  for (const problem of mcpServerProblems(parsed.data.mcpServers)) warnings.push(`MCP ${problem}`);
+  for (const problem of mcpServerProblems(settings.mcpServers)) warnings.push(`MCP ${problem}`);
   return {
     ok: true,
-    settings: parsed.data,
+    settings,
     warnings,
     extractedSecrets: extracted,
     ...(declared !== SETTINGS_VERSION ? { migratedFrom: declared } : {}),
+    ...(salvage ? { salvaged: salvage.problems.map((p) => p.field) } : {}),
   };
+}
+
+/**
+ * The file's readable fields over `base`, a section's good fields kept when another of its fields is bad.
+ * Each unreadable field is named with what is wrong and the value kept instead.
+ */
+function salvageSettings(raw: Record<string, unknown>, base: Settings, kept: string): { settings: Settings; problems: { field: string; message: string }[] } {
+  let current: Settings = structuredClone(base);
+  const problems: { field: string; message: string }[] = [];
+  const keep = (field: string, error: z.ZodError) =>
+    problems.push({ field, message: `"${field}" could not be read (${formatZodIssues(error)}): it keeps ${kept}, and the rest of the file applies` });
+  const known = new Set<string>(SETTINGS_SECTIONS);
+  for (const [key, value] of Object.entries(raw)) {
+    if (!known.has(key)) continue;
+    const whole = Settings.safeParse({ ...current, [key]: value });
+    if (whole.success) {
+      current = whole.data;
+      continue;
+    }
+    const section = (current as Record<string, unknown>)[key];
+    if (!isRecord(value) || !isRecord(section)) {
+      keep(key, whole.error);
+      continue;
+    }
+    let good: Record<string, unknown> = { ...section };
+    for (const [sub, v] of Object.entries(value)) {
+      const tried = Settings.safeParse({ ...current, [key]: { ...good, [sub]: v } });
+      if (tried.success) good = (tried.data as Record<string, unknown>)[key] as Record<string, unknown>;
+      else keep(`${key}.${sub}`, tried.error);
+    }
+    current = Settings.parse({ ...current, [key]: good });
+  }
+  return { settings: current, problems };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { watch as watchFolder } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJsonc } from '../../common/jsonc.ts';
 import { Settings, SettingsPatch, defaultSettings } from '../../common/settings.ts';
@@ -79,6 +79,15 @@ export class SettingsStore {
     }
 
     const warnings = [...parsed.warnings];
+    if (parsed.salvaged?.length) {
+      // Read field by field: what could be read applies (privacy and tool approval included), the
+      // rest keeps its defaults; the file is copied aside as written and not rewritten now.
+      const keptAs = `${this.path}.bad-${stamp(this.#now())}`;
+      await copyFile(this.path, keptAs);
+      this.#settings = parsed.settings;
+      warnings.push(`Settings: ${parsed.salvaged.map((f) => `"${f}"`).join(', ')} could not be read and use ${parsed.salvaged.length === 1 ? 'its default' : 'their defaults'}; everything else in the file applies. Your file was copied to ${keptAs}.`);
+      return { settings: this.#settings, warnings, keptAs };
+    }
     let rewrite = parsed.migratedFrom !== undefined;
     if (parsed.extractedSecrets.length > 0) {
       const secrets = this.#options.secrets;
@@ -132,7 +141,7 @@ export class SettingsStore {
     }
     if (text === this.#onDisk) return;
     this.#onDisk = text;
-    const parsed = this.#parse(text);
+    const parsed = this.#parse(text, this.#settings);
     if (!parsed.ok) {
       options.onProblem(`Your edit of ${this.path} was not applied — ${parsed.message}. Glance keeps the settings it has; fix the file and save it again.`);
       return;
@@ -152,14 +161,14 @@ export class SettingsStore {
   }
 
   /** The file's text as settings (JSONC: a hand edit may carry comments and trailing commas). */
-  #parse(text: string): ReturnType<typeof parseSettings> {
+  #parse(text: string, lastGood?: Settings): ReturnType<typeof parseSettings> {
     let raw: unknown;
     try {
       raw = parseJsonc(text);
     } catch (error) {
       return { ok: false, message: `it is not valid JSON (${(error as Error).message})` };
     }
-    return parseSettings(raw, this.#options.migrations ?? MIGRATIONS);
+    return parseSettings(raw, this.#options.migrations ?? MIGRATIONS, lastGood);
   }
 
   async save(settings: Settings): Promise<Settings> {
