@@ -9,7 +9,8 @@
 //   3. a per-launch random token (32 bytes) in the `token` query parameter. The page gets it
 //      from the fragment of the URL the harness prints (`/#token=…`): a fragment is never
 //      sent in a request, the page moves it to sessionStorage and clears the address bar.
-//      A right-origin page without it (a stale tab after a restart) is closed with 4401.
+//      A page without it (a stale tab after a restart) is refused with 401 before the upgrade;
+//      it learns why from `GET /api?token=…` and stops reconnecting.
 // Then every message goes through the same router (zod validation, sender check) as
 // Electron's ipcMain, with the harness page as the sender.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -83,8 +84,12 @@ const TYPES: Record<string, string> = {
 const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 /** A dropped 50 MB image is ~67 MB of base64 in a frame. */
 const MAX_FRAME_BYTES = 100 * 1024 * 1024;
-/** Refusal close codes the renderer's adapter knows (it stops reconnecting). */
-const CLOSE_BAD_TOKEN = 4401;
+/**
+ * Why a page was refused. A browser's WebSocket does not show the HTTP status of a refused
+ * upgrade, so the page asks `GET /api?token=…` (no upgrade) after a connection that never
+ * opened: 401 with this text means "stop reconnecting" (renderer/api/wsAdapter.ts).
+ */
+const BAD_TOKEN = 'not the token of this harness run';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -232,6 +237,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       res.writeHead(400).end();
       return;
     }
+    if (path === '/api') {
+      // The page's question after a WebSocket that never opened: is my token still this run's?
+      const given = new URL(req.url ?? '/', pageOrigin).searchParams.get('token') ?? '';
+      if (sameSecret(given, token)) res.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' }).end('Upgrade Required');
+      else res.writeHead(401, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' }).end(BAD_TOKEN);
+      return;
+    }
     if (path === '/' || path === '') path = '/index.html';
     const file = normalize(join(rendererDir, path));
     if (!file.startsWith(rendererDir.endsWith(sep) ? rendererDir : rendererDir + sep)) {
@@ -258,11 +270,19 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   }
 
   // ---- WebSocket: the typed API
+  // Every check runs before the upgrade completes: a client that fails one never gets a WebSocket,
+  // so ws's frame parser never reads a byte from it (one malformed frame from a wrong-token client
+  // killed the process, and six sending 90 MB frames held 720 MB, while the upgrade came first).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req, socket, head) => {
-    const refuse = (status: number, why: string) => {
+    // The HTTP server lets go of the socket on an upgrade: a reset now would be an unhandled error.
+    socket.on('error', () => socket.destroy());
+    const refuse = (status: 400 | 401 | 403, why: string, body = '') => {
       log(`refused a WebSocket: ${why}`);
-      socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const text = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Bad Request';
+      // Closed once the answer is out, as ws's own refusals are: a client that keeps writing is not read.
+      socket.once('finish', () => socket.destroy());
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     };
     let url: URL;
     try {
@@ -274,13 +294,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     if (url.pathname !== '/api') return refuse(400, `unknown path ${url.pathname}`);
     if (req.headers.host !== host) return refuse(403, `foreign Host ${String(req.headers.host)}`);
     if (req.headers.origin !== pageOrigin) return refuse(403, `foreign Origin ${String(req.headers.origin ?? '(none)')}`);
-    const given = url.searchParams.get('token') ?? '';
+    if (!sameSecret(url.searchParams.get('token') ?? '', token)) return refuse(401, 'a page without the current token', BAD_TOKEN);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      if (!sameSecret(given, token)) {
-        log('refused a page without the current token');
-        ws.close(CLOSE_BAD_TOKEN, 'not the token of this harness run');
-        return;
-      }
+      // A bad frame (a length over maxPayload, RSV bits, an unmasked frame) is an 'error' on the
+      // socket, then a close: said in the log, never thrown.
+      ws.on('error', (error) => log(`closed a WebSocket after a bad frame: ${error.message}`));
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
       ws.on('message', (data, isBinary) => void onMessage(ws, data, isBinary));

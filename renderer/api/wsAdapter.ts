@@ -20,8 +20,19 @@ type WsApiOptions = {
   timeoutMs?: number;
 };
 
-/** Close codes the harness uses to refuse a connection: reconnecting would not help. */
-const REFUSED_CODES = new Set([4401, 4403]);
+/**
+ * Why the harness refused a connection that never opened, or undefined (it was not answering):
+ * a browser's WebSocket hides the HTTP status of a refused upgrade, so the same address is asked
+ * over plain HTTP, where a wrong token is a 401 that says so (main/harness/startHarness.ts).
+ */
+async function refusal(wsUrl: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(wsUrl.replace(/^ws/, 'http'), { cache: 'no-store' });
+    return res.status === 401 ? (await res.text()) || 'The harness refused this page.' : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -64,7 +75,9 @@ export function createWsApi(options: WsApiOptions): GlanceApi & { close(): void 
     options.onState?.('connecting');
     const ws = new WebSocket(options.url);
     socket = ws;
+    let opened = false;
     ws.addEventListener('open', () => {
+      opened = true;
       retryMs = 250;
       options.onState?.('open');
       for (const frame of queue) ws.send(frame);
@@ -87,20 +100,23 @@ export function createWsApi(options: WsApiOptions): GlanceApi & { close(): void 
         for (const listener of listeners.get(message.event) ?? []) listener(message.payload);
       }
     });
-    ws.addEventListener('close', (e) => {
+    ws.addEventListener('close', () => {
       if (socket !== ws) return;
       socket = undefined;
       failAll('Lost the connection to Glance.');
-      if (REFUSED_CODES.has(e.code)) {
+      const retry = () => {
+        options.onState?.('closed');
+        if (!stopped) {
+          setTimeout(connect, retryMs);
+          retryMs = Math.min(retryMs * 2, 4000);
+        }
+      };
+      if (opened) return retry();
+      void refusal(options.url).then((reason) => {
+        if (reason === undefined) return retry();
         stopped = true;
-        options.onState?.('refused', e.reason || 'The harness refused this page.');
-        return;
-      }
-      options.onState?.('closed');
-      if (!stopped) {
-        setTimeout(connect, retryMs);
-        retryMs = Math.min(retryMs * 2, 4000);
-      }
+        options.onState?.('refused', reason);
+      });
     });
   };
 

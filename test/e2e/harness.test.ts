@@ -74,9 +74,12 @@ describe('the harness guard', () => {
     s = await openSession(browser, { ollamaHost: server.url });
     const { pageOrigin: origin, port, token } = s.harness;
     const api = `ws://127.0.0.1:${port}/api`;
-    // Right origin, no or wrong token: upgraded only to be closed, nothing answered.
-    expect(await attempt(api, { Origin: origin })).toEqual({ kind: 'closed', code: 4401, reason: 'not the token of this harness run', answered: false });
-    expect(await attempt(`${api}?token=${'0'.repeat(64)}`, { Origin: origin })).toMatchObject({ kind: 'closed', code: 4401, answered: false });
+    // Right origin, no or wrong token: refused before the upgrade; plain HTTP says why (the page asks it).
+    expect(await attempt(api, { Origin: origin })).toEqual({ kind: 'http', status: 401 });
+    expect(await attempt(`${api}?token=${'0'.repeat(64)}`, { Origin: origin })).toEqual({ kind: 'http', status: 401 });
+    const why = await fetch(`http://127.0.0.1:${port}/api?token=${'0'.repeat(64)}`);
+    expect([why.status, await why.text()]).toEqual([401, 'not the token of this harness run']);
+    expect((await fetch(`http://127.0.0.1:${port}/api?token=${token}`)).status).toBe(426);
     // The right token from anywhere else: refused before the upgrade.
     expect(await attempt(`${api}?token=${token}`, { Origin: 'http://evil.example' })).toEqual({ kind: 'http', status: 403 });
     expect(await attempt(`${api}?token=${token}`, { Origin: 'http://127.0.0.1:1' })).toEqual({ kind: 'http', status: 403 });
