@@ -10,6 +10,7 @@ import type { Limits } from '../../common/limits.ts';
 import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureScope, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { callerTarget } from './callerTarget.ts';
+import { resourceCapNote } from './captureResource.ts';
 import { captureUri, ORIGIN_PREFIX, type CaptureShelf, type NamedImage } from './captureShelf.ts';
 import { describeHidden, type ImageGate, type ServedImage } from './serverImages.ts';
 
@@ -19,6 +20,8 @@ export type CaptureDeps = {
   store: FileAttachmentStore;
   shelf: CaptureShelf;
   limits: Pick<Limits, 'maxInputPixels'>;
+  /** The most base64 a capture resource carries over this transport (stdio); undefined: the original as kept. */
+  resourceCap?: number;
 };
 
 export type Rect = { x: number; y: number; width: number; height: number };
@@ -99,7 +102,7 @@ export async function captureScreen(deps: CaptureDeps, args: CaptureArgs, signal
     : `display "${capture.display.name}" (id "${capture.display.id}")`;
   const text =
     `Captured ${where}: ${capture.width}×${capture.height} pixels, ${sent(served, fit.target.model)}. ` +
-    `Displays: ${displayList(displays)}. ${describeHidden(deps.gate.policy, served.hidden)}` +
+    `Displays: ${displayList(displays)}. ${describeHidden(deps.gate.policy, served.hidden)}${resourceCapNote(capture.png.length, deps.resourceCap)}` +
     `${fit.notes.length ? ` ${fit.notes.join(' ')}` : ''} ` +
     `To read small text, call zoom with image "${served.info.id}" and a rectangle in this image's pixels, or read_text.`;
   return {

@@ -5,6 +5,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { TextReader } from '../ocr/textReader.ts';
+import { readCaptureResource } from './captureResource.ts';
 import { CAPTURE_SCHEME, type CaptureShelf } from './captureShelf.ts';
 import { captureScreen, listDisplays, listWindows, toolError, zoom, type CaptureDeps } from './captureTools.ts';
 import { describe, readText, type Describer } from './textTools.ts';
@@ -137,12 +138,12 @@ export function createSessionServer(deps: SessionDeps): McpServer {
     run(() => listWindows(deps.capturer)),
   );
 
-  registerCaptures(server, deps.shelf);
+  registerCaptures(server, deps.shelf, deps.resourceCap);
   return server;
 }
 
 /** glance://captures/<sha256>: the server's captures, listed newest first and read at full size. */
-function registerCaptures(server: McpServer, shelf: CaptureShelf): void {
+function registerCaptures(server: McpServer, shelf: CaptureShelf, cap: number | undefined): void {
   const template = new ResourceTemplate(`${CAPTURE_SCHEME}{sha256}`, {
     list: async () => ({
       resources: (await shelf.list()).map((info) => ({
@@ -154,9 +155,8 @@ function registerCaptures(server: McpServer, shelf: CaptureShelf): void {
     }),
   });
   server.registerResource('captures', template, { title: 'Screen captures', description: 'Full-size originals of the captures Glance made for MCP clients.' }, async (uri, variables) => {
-    const sha = String(variables.sha256 ?? '').toLowerCase();
-    const kept = /^[a-f0-9]{64}$/.test(sha) ? await shelf.originalOf(sha) : undefined;
-    if (!kept) throw new Error(`No capture ${uri.href} is kept (it may have expired under the retention setting).`);
-    return { contents: [{ uri: uri.href, mimeType: kept.mime, blob: Buffer.from(kept.data).toString('base64') }] };
+    const read = await readCaptureResource(shelf, uri.href, String(variables.sha256 ?? '').toLowerCase(), cap);
+    if (!read) throw new Error(`No capture ${uri.href} is kept (it may have expired under the retention setting).`);
+    return read;
   });
 }

@@ -6,7 +6,9 @@ import type { ModelSelection } from '../../common/settings.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { Services } from '../core/composeServices.ts';
 import { CaptureShelf } from './captureShelf.ts';
+import { STDIO_RESOURCE_BASE64 } from './captureResource.ts';
 import { serialCapturer } from './captureTools.ts';
+import { MAX_STDIO_REQUEST, StdioLines } from './stdioLines.ts';
 import { createSessionServer, type SessionDeps } from './glanceMcpServer.ts';
 import { serveHttp, type HttpServing } from './httpServe.ts';
 import { imageGate, type RedactPolicy } from './serverImages.ts';
@@ -69,13 +71,29 @@ function sweep(services: Services): void {
   );
 }
 
-/** stdio: one session for the process; resolves when the client closes stdin. */
-export async function serveStdio(services: Services, options: ServeOptions, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<void> {
+/**
+ * stdio: one session for the process; resolves when the client closes stdin. Lines over
+ * MAX_STDIO_REQUEST are refused in words (stdioLines.ts); resources are fitted under the client's buffer.
+ */
+export async function serveStdio(
+  services: Services,
+  options: ServeOptions,
+  streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; warn?: (line: string) => void } = {},
+): Promise<void> {
   sweep(services);
-  const deps = sessionDeps(services, options);
+  const deps = { ...sessionDeps(services, options), resourceCap: STDIO_RESOURCE_BASE64 };
   const server = createSessionServer(deps);
   const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
-  const transport = new StdioServerTransport(stdin, (streams.stdout ?? process.stdout) as NodeJS.WriteStream);
+  const warn = streams.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const lines = new StdioLines({
+    onOversized: ({ bytes, id }) => {
+      const message = `Request refused: ${bytes} bytes on one line, over the ${MAX_STDIO_REQUEST} bytes glance mcp serve reads (tool arguments are small; send images by path or id, not inline). The server goes on.`;
+      warn(`glance: ${message}`);
+      void transport.send({ jsonrpc: '2.0', id: id as string | number, error: { code: -32600, message } }).catch(() => undefined);
+    },
+  });
+  stdin.pipe(lines);
+  const transport = new StdioServerTransport(lines as unknown as NodeJS.ReadStream, (streams.stdout ?? process.stdout) as NodeJS.WriteStream);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     // The client went away: the SDK's transport does not notice an ended stdin by itself.
