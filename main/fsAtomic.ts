@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 
 /**
@@ -24,4 +24,33 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/** writeFileAtomic's temp name: `.<file>.<pid>.<8 hex>.tmp`. */
+const TEMP_FILE = /^\.(.+)\.\d+\.[a-f0-9]{8}\.tmp$/;
+
+/** Whether `name` is a temp file writeFileAtomic made (for `file` only, when given). */
+export function isAtomicTemp(name: string, file?: string): boolean {
+  const match = TEMP_FILE.exec(name);
+  return match !== null && (file === undefined || match[1] === file);
+}
+
+/**
+ * Removes the temp files writeFileAtomic left in `dir` — a process killed between the write and
+ * the rename — for `file` only when given. Only those older than `graceMs` go: a younger one may
+ * be another process's save in flight. One sweep for every store (settings, drafts,
+ * conversations, attachments), run as each starts; answers how many went.
+ */
+export async function sweepAtomicTemps(dir: string, options: { graceMs: number; file?: string; now?: number }): Promise<number> {
+  const cutoff = (options.now ?? Date.now()) - options.graceMs;
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!isAtomicTemp(name, options.file)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile() || info.mtimeMs >= cutoff) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
 }

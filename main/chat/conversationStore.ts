@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fsAtomic.ts';
+import { sweepAtomicTemps, writeFileAtomic } from '../fsAtomic.ts';
 import { writeProblem } from './writeProblem.ts';
 import type { ConversationSummary } from '../../common/ipc.ts';
 import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
@@ -10,6 +10,8 @@ import { acquireLock, type ConversationLock, type LockOptions } from './conversa
 import { ConversationSearch, type ConversationMatch } from './conversationSearch.ts';
 
 const ID = /^[a-zA-Z0-9_-]{1,64}$/;
+/** A temp file this old was left by a killed save, not by one in progress. */
+const STALE_TEMP_MS = 60_000;
 
 export function newConversationId(now = new Date().toISOString()): string {
   return `${now.slice(0, 10).replaceAll('-', '')}-${randomBytes(6).toString('hex')}`;
@@ -89,6 +91,11 @@ export class ConversationStore {
       }
     }
     return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  /** Temp files a save killed before its rename left (a minute's grace: a save takes milliseconds); run as the store starts. */
+  sweepTemps(): Promise<number> {
+    return sweepAtomicTemps(this.dir, { graceMs: STALE_TEMP_MS });
   }
 
   /**

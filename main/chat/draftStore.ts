@@ -1,8 +1,11 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Draft } from '../../common/ipcPayloads.ts';
-import { writeFileAtomic } from '../fsAtomic.ts';
+import { sweepAtomicTemps, writeFileAtomic } from '../fsAtomic.ts';
+
+/** A temp file this old was left by a killed save, not by one in progress. */
+const STALE_TEMP_MS = 60_000;
 
 const DraftFile = z.object({ version: z.literal(1), drafts: z.record(z.string(), Draft) });
 
@@ -37,6 +40,11 @@ export class DraftStore {
     });
     this.#queue = write.catch(() => undefined);
     return write;
+  }
+
+  /** Temp files a save killed before its rename left (each is the whole file, 50 KB with a few drafts); run as the store starts. */
+  sweepTemps(): Promise<number> {
+    return sweepAtomicTemps(dirname(this.path), { graceMs: STALE_TEMP_MS, file: basename(this.path) });
   }
 
   /** The images drafts refer to (retention keeps them). */

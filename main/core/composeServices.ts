@@ -264,8 +264,10 @@ const REDACT_OCR_TIMEOUT_MS = 90_000;
 function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const attachments = new FileAttachmentStore(options.dataDir);
-  // Bytes a killed process left without a record; close() waits for it.
-  const swept = attachments.sweepOrphans().catch(() => 0);
+  const conversations = new ConversationStore(options.dataDir);
+  const drafts = new DraftStore(options.dataDir);
+  // Bytes a killed process left without a record, and its saves' temp files; close() waits for them.
+  const swept = Promise.all([attachments.sweepOrphans(), conversations.sweepTemps(), drafts.sweepTemps()]).catch(() => undefined);
   // Text blocks only, on one tesseract worker per core, blocks already read not read again.
   const ocr = new RememberingReader(options.ocr ?? new RegionReader(new ReaderPool(() => new TesseractReader())));
   const defaults = defaultAllowedRoots(options.dataDir);
@@ -282,8 +284,6 @@ function createCore(options: CoreOptions): GlanceCore {
     readText: imageTextReader(ocr, limits),
     ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
   });
-  const conversations = new ConversationStore(options.dataDir);
-  const drafts = new DraftStore(options.dataDir);
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))

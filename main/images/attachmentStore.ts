@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, imageExtension } from '../../common/images.ts';
-import { writeFileAtomic } from '../fsAtomic.ts';
+import { isAtomicTemp, writeFileAtomic } from '../fsAtomic.ts';
 import { displayName } from '../../common/fileNames.ts';
 import type { AttachmentStore, PreparedImage, StoredOriginal } from './types.ts';
 
@@ -22,8 +22,6 @@ const DERIVED_KEY = /^[a-z0-9-]{1,80}$/;
 const RECORDS_SETTLED_MS = 1000;
 /** A file with no record younger than this may be another process's put in flight. */
 const ORPHAN_GRACE_MS = 10 * 60_000;
-/** writeFileAtomic's temp name: `.<name>.<pid>.<hex>.tmp`. */
-const TEMP_FILE = /^\..+\.\d+\.[a-f0-9]{8}\.tmp$/;
 /** Records kept in memory at most (about 1 KB each); the oldest read goes first. */
 const RECORDS_KEPT = 4096;
 /** Originals kept in memory after their write failed (a 4K capture's PNG is 3–10 MB). */
@@ -325,14 +323,14 @@ export class FileAttachmentStore implements AttachmentStore {
     };
     for (const name of names) {
       const payload = /^([a-f0-9]{16,64})\.([a-z]+)$/.exec(name);
-      if ((payload && payload[2] !== 'json' && !records.has(payload[1]!)) || TEMP_FILE.test(name)) await drop(join(this.directory, name));
+      if ((payload && payload[2] !== 'json' && !records.has(payload[1]!)) || isAtomicTemp(name)) await drop(join(this.directory, name));
     }
     const originals = await readdir(this.originalsDirectory).catch(() => [] as string[]);
     if (originals.length) {
       const named = new Set((await this.list()).flatMap((info) => (info.original ? [info.original.sha256] : [])));
       for (const name of originals) {
         const sha = name.slice(0, 64);
-        if (TEMP_FILE.test(name) || (SHA256.test(sha) && !named.has(sha))) await drop(join(this.originalsDirectory, name));
+        if (isAtomicTemp(name) || (SHA256.test(sha) && !named.has(sha))) await drop(join(this.originalsDirectory, name));
       }
     }
     return removed;

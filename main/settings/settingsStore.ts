@@ -1,10 +1,10 @@
 import { watch as watchFolder } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJsonc } from '../../common/jsonc.ts';
 import { Settings, SettingsPatch, defaultSettings } from '../../common/settings.ts';
 import { formatZodIssues } from '../../common/zodIssues.ts';
-import { writeFileAtomic } from '../fsAtomic.ts';
+import { sweepAtomicTemps, writeFileAtomic } from '../fsAtomic.ts';
 import type { SecretStore } from './secretStore.ts';
 import { MIGRATIONS, mcpServerProblems, parseSettings, type Migration } from './settingsSchema.ts';
 import { stamp } from './secretStore.ts';
@@ -55,7 +55,7 @@ export class SettingsStore {
 
   async load(): Promise<SettingsLoad> {
     await mkdir(this.#options.dataDir, { recursive: true });
-    await this.#removeStaleTemps();
+    await sweepAtomicTemps(this.#options.dataDir, { graceMs: STALE_TEMP_MS, file: FILE_NAME, now: this.#now().getTime() });
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -216,16 +216,6 @@ export class SettingsStore {
     const next = this.#queue.then(task, task);
     this.#queue = next.catch(() => undefined);
     return next;
-  }
-
-  async #removeStaleTemps(): Promise<void> {
-    const now = this.#now().getTime();
-    for (const name of await readdir(this.#options.dataDir)) {
-      if (!name.startsWith(`.${FILE_NAME}.`) || !name.endsWith('.tmp')) continue;
-      const path = join(this.#options.dataDir, name);
-      const info = await stat(path).catch(() => undefined);
-      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
-    }
   }
 
   #now(): Date {

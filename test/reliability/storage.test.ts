@@ -4,7 +4,7 @@
 // folder is a tmpfs remounted read-only in a mount namespace of the child's own (`unshare -m`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { access, copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
@@ -118,5 +118,56 @@ describe('bytes a killed put left without a record (issue 30 item 9)', () => {
     await rm(fresh);
     expect((await readdir(store)).filter((n) => n !== 'originals').sort()).toEqual(kept);
     expect((await readdir(join(store, 'originals'))).sort()).toEqual(keptOriginals);
+  });
+});
+
+/** Temp files as writeFileAtomic names them, as a kill between its write and its rename leaves them. */
+async function leaveTemps(dataDir: string, age: 'old' | 'fresh'): Promise<string[]> {
+  const tag = age === 'old' ? '0badf00d' : '0000beef';
+  const conversations = join(dataDir, 'conversations');
+  await mkdir(conversations, { recursive: true });
+  const paths = [
+    ...Array.from({ length: 3 }, (_, i) => join(dataDir, `.drafts.json.${4242 + i}.${tag}.tmp`)),
+    join(conversations, `.20260101-abcdefabcdef.json.4242.${tag}.tmp`),
+  ];
+  const hour = new Date(Date.now() - 3_600_000);
+  for (const path of paths) {
+    await writeFile(path, JSON.stringify({ version: 1, drafts: { new: { text: 'x'.repeat(50_000), images: [] } } }));
+    if (age === 'old') await utimes(path, hour, hour);
+  }
+  return paths;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}
+
+describe('temp files killed saves left (issue 45 item 3)', () => {
+  it('a glance ask run sweeps the old ones (drafts, a conversation) and leaves a save in flight alone', { timeout: 60_000 }, async () => {
+    const dataDir = join(dir, 'data');
+    const old = await leaveTemps(dataDir, 'old');
+    const fresh = await leaveTemps(dataDir, 'fresh');
+    server.script({ text: 'swept' });
+    expect((await ask(['hello'])).code).toBe(0);
+    for (const path of old) expect(await exists(path), path).toBe(false);
+    for (const path of fresh) expect(await exists(path), path).toBe(true);
+    for (const path of fresh) await rm(path);
+  });
+
+  it('a harness start sweeps them too', { timeout: 60_000 }, async () => {
+    const dataDir = join(dir, 'harness-data');
+    const old = await leaveTemps(dataDir, 'old');
+    const renderer = join(dir, 'renderer');
+    await mkdir(renderer, { recursive: true });
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><title>stub</title>');
+    const child = spawn(process.execPath, [join(REPO, 'test/reliability/harnessProcess.ts'), dataDir, renderer], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((done) => child.stdout.once('data', () => done()));
+    // Its close waits for the start's sweep.
+    const code = await new Promise((done) => {
+      child.on('close', done);
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    for (const path of old) expect(await exists(path), path).toBe(false);
   });
 });

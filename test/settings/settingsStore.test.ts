@@ -212,14 +212,14 @@ describe('SettingsStore', () => {
   });
 
   it('removes temp files a crash left behind once they are stale, and leaves fresh ones (a save in progress)', async () => {
-    const stale = join(dir, '.settings.json.123.abcd.tmp');
-    const fresh = join(dir, '.settings.json.456.ef01.tmp');
+    const stale = join(dir, '.settings.json.123.abcd0123.tmp');
+    const fresh = join(dir, '.settings.json.456.ef014567.tmp');
     await writeFile(stale, '{');
     await writeFile(fresh, '{');
     const old = new Date(Date.now() - 10 * 60_000);
     await utimes(stale, old, old);
     await new SettingsStore({ dataDir: dir }).load();
-    expect((await readdir(dir)).sort()).toEqual(['.settings.json.456.ef01.tmp']);
+    expect((await readdir(dir)).sort()).toEqual(['.settings.json.456.ef014567.tmp']);
     await expect(stat(fresh)).resolves.toBeTruthy();
   });
 });
