@@ -3,7 +3,8 @@
 // flags are parsed here; the services come from the one composition (cliContext); the server
 // itself lives in main/mcpServer.
 import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
-import { loopbackRefusal } from '../mcpServer/httpServe.ts';
+import { DEFAULT_CAPTURE_BUDGET } from '../mcpServer/captureShelf.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, loopbackRefusal } from '../mcpServer/httpServe.ts';
 import { REDACT_POLICIES, type RedactPolicy } from '../mcpServer/serverImages.ts';
 import { serveStdio, startHttp } from '../mcpServer/serveMcp.ts';
 import { dataDirRefusal, serveToken, ServeTokenError } from '../mcpServer/serveToken.ts';
@@ -21,9 +22,23 @@ const OPTIONS = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   redact: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'session-idle-minutes': { type: 'string' },
+  'keep-captures-mb': { type: 'string' },
+  'keep-captures-hours': { type: 'string' },
 } as const;
 
+/** A positive number flag, or a usage error naming it. */
+function positive(values: Record<string, unknown>, name: string, integer: boolean): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new UsageError(`--${name} must be a positive ${integer ? 'whole ' : ''}number, not "${String(raw)}"`);
+  return n;
+}
+
 const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
+                        [--max-sessions N] [--session-idle-minutes N] [--keep-captures-mb N] [--keep-captures-hours N]
 
 Serves Glance's screen tools to another MCP client (Claude Desktop, Claude Code, Cursor, VS Code):
 capture_screen, zoom, read_text, describe, list_displays, list_windows, and the captures as
@@ -38,6 +53,12 @@ glance://captures/<sha256> resources.
   --provider, --base-url, --model, --api-key-env, --vision
               the vision model describe asks (default: Glance's settings, local first)
   --data-dir  where captures are kept (default the app's data directory)
+  --max-sessions N           --http: most client sessions at once (default ${DEFAULT_MAX_SESSIONS}); the least
+                             recently used idle one is closed to make room
+  --session-idle-minutes N   --http: a session unused this long is closed (default ${DEFAULT_SESSION_IDLE_MS / 60_000})
+  --keep-captures-mb N       most the captures made for callers may hold in the store (default ${DEFAULT_CAPTURE_BUDGET.maxBytes / 1048576});
+                             the oldest go first
+  --keep-captures-hours N    captures older than this go (default ${DEFAULT_CAPTURE_BUDGET.maxAgeMs / 3_600_000}); the app's retention applies too
 `;
 
 export async function serveCommand(argv: string[], io: CommandIO): Promise<number> {
@@ -62,9 +83,18 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
     io.err(`glance mcp serve: ${unusable}\n`);
     return EXIT.storage;
   }
+  const maxSessions = positive(values, 'max-sessions', true);
+  const idleMinutes = positive(values, 'session-idle-minutes', false);
+  if ((maxSessions !== undefined || idleMinutes !== undefined) && !values.http) throw new UsageError('--max-sessions and --session-idle-minutes go with --http');
+  const keepMb = positive(values, 'keep-captures-mb', false);
+  const keepHours = positive(values, 'keep-captures-hours', false);
+  const captureBudget = {
+    maxBytes: keepMb === undefined ? DEFAULT_CAPTURE_BUDGET.maxBytes : Math.round(keepMb * 1048576),
+    maxAgeMs: keepHours === undefined ? DEFAULT_CAPTURE_BUDGET.maxAgeMs : Math.round(keepHours * 3_600_000),
+  };
   const { services, dataDir, flags } = await cliContext(io, values, { noMcp: true });
   const visionModel = values.model ? { provider: flags.kind, name: values.model } : undefined;
-  const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, ...(visionModel ? { visionModel } : {}) };
+  const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, captureBudget, ...(visionModel ? { visionModel } : {}) };
   try {
     if (!values.http) {
       io.err(`glance: MCP server on stdio (captures kept in ${dataDir}).\n`);
@@ -80,7 +110,7 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
       return EXIT.storage;
     }
     const { token, path, created } = kept;
-    const serving = await startHttp(services, { ...options, host, port, token });
+    const serving = await startHttp(services, { ...options, host, port, token, ...(maxSessions ? { maxSessions } : {}), ...(idleMinutes ? { idleMs: idleMinutes * 60_000 } : {}) });
     io.err(`glance: MCP server at ${serving.url}\n`);
     io.err(created ? `glance: bearer token (shown once, kept in ${path}): ${token}\n` : `glance: bearer token kept in ${path}\n`);
     await new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
 // captures. The original's sha256 names it to callers: glance://captures/<sha256>. Nothing is
 // held here but a short memory of what this process made; the store is the truth, so a capture
 // made by another `glance mcp serve` (stdio runs one per client) is found too.
+import { readdir } from 'node:fs/promises';
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 
@@ -14,6 +15,11 @@ export const ORIGIN_PREFIX = 'glance-mcp:';
 const LISTED_CAPTURES = 50;
 
 const SHA = /^[a-f0-9]{64}$/;
+
+/** How much the server's captures may hold in the store: bytes (payloads and originals) and age. */
+export type CaptureBudget = { maxBytes: number; maxAgeMs: number };
+/** A 4K original is ~23 MB as kept: about 40 of them, with their fitted copies. */
+export const DEFAULT_CAPTURE_BUDGET: CaptureBudget = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 24 * 3_600_000 };
 const ID = /^[a-f0-9]{16,63}$/;
 
 export function captureUri(info: Pick<AttachmentInfo, 'sha256' | 'original'>): string {
@@ -32,8 +38,35 @@ export class CaptureShelf {
   readonly #recent = new Map<string, AttachmentInfo>();
   #last: AttachmentInfo | undefined;
 
-  constructor(store: FileAttachmentStore) {
+  readonly #budget: CaptureBudget;
+  readonly #log: (line: string) => void;
+  #trimming: Promise<void> | undefined;
+  #trimAgain = false;
+
+  constructor(store: FileAttachmentStore, options: { budget?: CaptureBudget; log?: (line: string) => void } = {}) {
     this.#store = store;
+    this.#budget = options.budget ?? DEFAULT_CAPTURE_BUDGET;
+    this.#log = options.log ?? (() => undefined);
+  }
+
+  /** Trims to the budget after a capture, one trim at a time (captures that come during one get one more after it). */
+  trimSoon(): Promise<void> {
+    if (this.#trimming) {
+      this.#trimAgain = true;
+      return this.#trimming;
+    }
+    this.#trimming = (async () => {
+      do {
+        this.#trimAgain = false;
+        try {
+          const { removed, bytes } = await this.trim(this.#budget);
+          if (removed) this.#log(`mcp serve: ${removed} old capture${removed === 1 ? '' : 's'} removed; the captures now hold ${Math.round(bytes / 1048576)} MB (cap ${Math.round(this.#budget.maxBytes / 1048576)} MB).`);
+        } catch (error) {
+          this.#log(`mcp serve: trimming captures failed: ${(error as Error).message}`);
+        }
+      } while (this.#trimAgain);
+    })().finally(() => (this.#trimming = undefined));
+    return this.#trimming;
   }
 
   /** Notes an image this process returned (the newest is what "image" defaults to). */
@@ -43,6 +76,7 @@ export class CaptureShelf {
     this.#recent.set(key, info);
     while (this.#recent.size > LISTED_CAPTURES) this.#recent.delete(this.#recent.keys().next().value!);
     this.#last = info;
+    void this.trimSoon();
   }
 
   /** The newest image this process returned, if it is still stored. */
@@ -66,6 +100,41 @@ export class CaptureShelf {
     const remembered = this.#recent.get(sha256);
     if (remembered && (await this.#store.info(remembered.id))) return remembered;
     return (await this.list()).find((info) => info.original?.sha256 === sha256);
+  }
+
+  /**
+   * Keeps the server's captures (any process's) within `budget`: newest first, each counted with its
+   * payload and, once, its original; what is past the byte cap or older than the age goes, and its
+   * original with it when nothing else was made from it. The newest capture always stays (it was just
+   * returned). The app's own images are not touched.
+   */
+  async trim(budget: CaptureBudget, now = Date.now()): Promise<{ removed: number; bytes: number }> {
+    const all = await this.#store.list();
+    const mine = all.filter((info) => info.origin.startsWith(ORIGIN_PREFIX)).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    const counted = new Set<string>();
+    const drop = new Set<string>();
+    let bytes = 0;
+    for (const [i, info] of mine.entries()) {
+      const original = info.original && info.original.sha256 !== info.sha256 && !counted.has(info.original.sha256) ? info.source.bytes : 0;
+      if (i > 0 && (now - Date.parse(info.createdAt) > budget.maxAgeMs || bytes + info.bytes + original > budget.maxBytes)) {
+        drop.add(info.id);
+        continue;
+      }
+      if (info.original) counted.add(info.original.sha256);
+      bytes += info.bytes + original;
+    }
+    let removed = 0;
+    for (const id of drop) if (await this.#store.remove(id)) removed++;
+    if (drop.size) {
+      // Only the originals of what went, and only when no record left names them: another process's
+      // capture being written now has an original no record names yet, and must stay.
+      const gone = new Set(mine.filter((info) => drop.has(info.id) && info.original).map((info) => info.original!.sha256));
+      for (const info of all) if (!drop.has(info.id) && info.original) gone.delete(info.original.sha256);
+      const onDisk = await readdir(this.#store.originalsDirectory).catch(() => [] as string[]);
+      await this.#store.sweepOriginals(new Set(onDisk.map((name) => name.slice(0, 64)).filter((sha) => !gone.has(sha))));
+      for (const [sha, info] of this.#recent) if (drop.has(info.id)) this.#recent.delete(sha);
+    }
+    return { removed, bytes };
   }
 
   /** The original bytes of a capture, for resources/read. */

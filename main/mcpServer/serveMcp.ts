@@ -5,12 +5,12 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { ModelSelection } from '../../common/settings.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { Services } from '../core/composeServices.ts';
-import { CaptureShelf } from './captureShelf.ts';
+import { CaptureShelf, type CaptureBudget } from './captureShelf.ts';
 import { STDIO_RESOURCE_BASE64 } from './captureResource.ts';
 import { serialCapturer } from './captureTools.ts';
 import { MAX_STDIO_REQUEST, StdioLines } from './stdioLines.ts';
 import { createSessionServer, type SessionDeps } from './glanceMcpServer.ts';
-import { serveHttp, type HttpServing } from './httpServe.ts';
+import { serveHttp, type HttpServeOptions, type HttpServing } from './httpServe.ts';
 import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
 import { errorMessage } from '../errors.ts';
@@ -21,6 +21,8 @@ type ServeOptions = {
   version: string;
   /** The model describe asks (--model); default Glance's settings, local first. */
   visionModel?: ModelSelection;
+  /** How much the captures made for callers may hold (--keep-captures-mb, --keep-captures-hours). */
+  captureBudget?: CaptureBudget;
 };
 
 /** What every session shares: one capturer (calls queue), one gate, one shelf, one OCR reader. */
@@ -30,7 +32,7 @@ function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
     capturer: serialCapturer(options.capturer),
     gate: imageGate({ intake: services.intake, store, policy: options.redact }),
     store,
-    shelf: new CaptureShelf(store),
+    shelf: new CaptureShelf(store, { ...(options.captureBudget ? { budget: options.captureBudget } : {}), log: services.log }),
     limits: services.limits,
     ocr: services.ocr,
     describe: visionDescriber(services, options.visionModel),
@@ -104,8 +106,9 @@ export async function serveStdio(
 }
 
 /** Streamable HTTP on loopback: a session per client, behind the bearer token. */
-export async function startHttp(services: Services, options: ServeOptions & { host: string; port: number; token: string }): Promise<HttpServing> {
+export async function startHttp(services: Services, options: ServeOptions & Omit<HttpServeOptions, 'log'>): Promise<HttpServing> {
   sweep(services);
   const deps = sessionDeps(services, options);
-  return serveHttp(() => createSessionServer(deps), { host: options.host, port: options.port, token: options.token, log: services.log });
+  const { host, port, token, maxSessions, idleMs } = options;
+  return serveHttp(() => createSessionServer(deps), { host, port, token, log: services.log, ...(maxSessions ? { maxSessions } : {}), ...(idleMs ? { idleMs } : {}) });
 }
