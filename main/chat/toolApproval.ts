@@ -34,6 +34,11 @@ export function needsConsent(tool: { annotations?: { readOnlyHint?: boolean; des
   return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
 }
 
+/** A tool that says it only reads (and not that it destroys): the question names the claim, which is not trusted. */
+export function readOnlyClaim(hints: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): 'read-only' | undefined {
+  return hints?.readOnlyHint === true && hints.destructiveHint !== true ? 'read-only' : undefined;
+}
+
 /**
  * The name rules, flags and grants are matched against: `server__tool` in the server's and the
  * tool's own spelling. A sanitised or hash-suffixed model name (`a?c` → `evil__a_c`) is never
@@ -130,7 +135,7 @@ type ConsentContext = {
 export async function askConsent(tool: Tool, call: ToolCall, context: ConsentContext): Promise<ToolOutcome | undefined> {
   const needed = tool.consent === 'always' || (tool.consent === 'remote-model' && context.remote);
   if (!needed) return undefined;
-  const claim = tool.hints?.readOnlyHint === true && tool.hints.destructiveHint !== true ? ('read-only' as const) : undefined;
+  const claim = readOnlyClaim(tool.hints);
   const request: ApprovalRequest = {
     conversationId: context.conversationId,
     callId: call.id,

@@ -2,11 +2,13 @@
 // `glance mcp call SERVER TOOL [--args JSON] [--yes] [--mcp-config FILE] [--data-dir DIR] [--json]`
 // (architecture §10): the MCP hub from the command line, through the same binary capture the chat
 // uses, so `mcp call --json` shows exactly what a model would get. The app's tool policy
-// (Settings → Tool approval) binds a direct call as it binds a model's.
+// (Settings → Tool approval) and the consent a tool that can change things needs bind a direct
+// call as they bind a model's.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { emptyMcpConfig, formatConfigError, loadMcpConfig, type McpConfig } from '../mcp/config.ts';
-import type { McpHub, McpServerHealth } from '../mcp/mcpHub.ts';
+import type { McpHub, McpHubTool, McpServerHealth } from '../mcp/mcpHub.ts';
+import { needsConsent, readOnlyClaim } from '../chat/toolApproval.ts';
 import { defaultDataDir } from '../settings/paths.ts';
 import type { Services } from '../core/composeServices.ts';
 import type { ToolPolicy } from '../../common/settings.ts';
@@ -38,14 +40,15 @@ list   starts every configured MCP server and lists its tools as a model is offe
 serve  serves Glance's screen tools to another MCP client (glance mcp serve --help).
 call   calls one tool and prints its result as the model would see it: images and other
        binaries are captured (images into the attachment store, the rest under
-       <data dir>/captures) and replaced by one-line descriptors. The app's tool approval
-       rules apply: a tool set to "Never run" is refused (--yes does not change that); one
-       set to "Ask every time" asks at a terminal, else needs --yes or --allow-tools.
+       <data dir>/captures) and replaced by one-line descriptors. It asks as a model's call
+       would: a tool that can change things (no readOnlyHint, a destructiveHint, or a server
+       not marked trusted) and one set to "Ask every time" ask at a terminal, else need --yes
+       or --allow-tools; a tool set to "Never run" is refused (--yes does not change that).
 
   --mcp-config  the {"mcpServers": {...}} file; default <data dir>/mcp.json
   --args        the tool's arguments as a JSON object (default {})
   --yes, --allow-tools NAME[,NAME…]
-                answer "Ask every time" rules in a run with no terminal (never "Never run")
+                consent in a run with no terminal (never over "Never run")
   --data-dir    where captures are stored; default the app's data directory
   --json        list: {servers, tools, errors}; call: {ok, text, images, files, notes}
 
@@ -154,8 +157,15 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
       return UNREACHABLE;
     }
     const offered = tools.filter((t) => t.server === serverName);
-    if (!offered.some((t) => t.tool === toolName)) {
+    const target = offered.find((t) => t.tool === toolName);
+    if (!target) {
       throw new UsageError(`server "${serverName}" has no tool "${toolName}" (it has: ${offered.map((t) => t.tool).join(', ') || 'none'})`);
+    }
+    // As a model's call of it would: a tool that can change things runs only with consent.
+    const unconsented = await consentRefusal(target, settings.toolApproval, args, values, io, controller.signal);
+    if (unconsented) {
+      io.err(`glance mcp: ${unconsented}\n`);
+      return EXIT.policyRefused;
     }
     const outcome = await hub.callServerTool(serverName, toolName, args, {
       signal: controller.signal,
@@ -182,9 +192,9 @@ async function call(rest: string[], values: Values, io: CommandIO): Promise<numb
 }
 
 /**
- * Why the tool approval rules refuse this call, or undefined when it may run. The person typed the
- * call, which is consent for a tool no rule names; "Never run" holds whatever the flags say, and
- * "Ask every time" asks at a terminal or takes --yes / --allow-tools.
+ * Why the tool approval rules refuse this call, or undefined when it may run (as far as a rule
+ * says: consentRefusal then asks for a tool no rule names). "Never run" holds whatever the flags
+ * say, and "Ask every time" asks at a terminal or takes --yes / --allow-tools.
  */
 async function policyRefusal(policy: ToolPolicy, server: string, tool: string, args: Record<string, unknown>, values: Values, io: CommandIO, signal: AbortSignal): Promise<string | undefined> {
   const name = `${server}__${tool}`;
@@ -199,6 +209,29 @@ async function policyRefusal(policy: ToolPolicy, server: string, tool: string, a
   if (answer.decision !== 'deny') return undefined;
   if (answer.by === 'user') return `not run: you declined ${name}.`;
   return `not run: Settings → Tool approval says ${name} asks every time${quoted}, and there is no terminal to ask at. Run again with --yes or --allow-tools ${name} to allow it.`;
+}
+
+/**
+ * Why a tool that can change things may not run, or undefined when it may. The same test as a
+ * model's call (needsConsent: no readOnlyHint, a destructiveHint, or a read-only claim from a
+ * server not marked trusted), answered by the same approver: a terminal question, --yes,
+ * --allow-tools. A rule in Settings → Tool approval was applied before the server started.
+ */
+async function consentRefusal(target: McpHubTool, policy: ToolPolicy, args: Record<string, unknown>, values: Values, io: CommandIO, signal: AbortSignal): Promise<string | undefined> {
+  const name = `${target.server}__${target.tool}`;
+  if (ruleFor(policy, name) !== undefined || !needsConsent(target)) return undefined;
+  const claim = readOnlyClaim(target.annotations);
+  const approver = cliApprover({ io, policy, allowTools: parseAllowTools(values['allow-tools']), yes: values.yes });
+  const request = { conversationId: 'glance mcp call', callId: 'call', name, arguments: args, server: target.server, tool: target.tool, ...(claim ? { claim } : {}) };
+  const answer = await approver.decide(request, { signal, pending: () => undefined });
+  if (answer.decision !== 'deny') return undefined;
+  if (answer.by === 'user') return `not run: you declined ${name}.`;
+  const why = target.annotations?.destructiveHint === true
+    ? 'the server marks it destructive'
+    : claim
+      ? `it says it only reads, but server "${target.server}" is not marked trusted`
+      : 'the server does not mark it read-only';
+  return `not run: ${name} can change things (${why}), so it needs your consent, as a model's call of it would, and there is no terminal to ask at. Run again with --yes or --allow-tools ${name} to allow it.`;
 }
 
 /** The config file, or undefined after printing why it cannot be used. Default: <data dir>/mcp.json. */

@@ -24,7 +24,7 @@ describe('glance mcp call against a server that needs sign-in', () => {
   let fx: OAuthFixture;
   let data: Awaited<ReturnType<typeof tempDataDir>>;
   let config: string;
-  const run = (io: CommandIO) => main(['mcp', 'call', 'secure', 'whoami', '--mcp-config', config, '--data-dir', data.dir], io);
+  const run = (io: CommandIO) => main(['mcp', 'call', 'secure', 'whoami', '--mcp-config', config, '--data-dir', data.dir, '--yes'], io);
 
   beforeAll(async () => {
     fx = await startOAuthFixture();

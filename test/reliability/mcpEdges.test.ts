@@ -66,7 +66,7 @@ describe('MCP rough edges (issue 30 item 12)', () => {
       ['mcp', 'list', '--mcp-config', config],
       ['mcp', 'call', 'fx', 'echo', '--args', '{"text":"hi"}', '--mcp-config', config, '--data-dir', join(data.dir, 'd')],
       ['mcp', 'call', 'fx', 'slow_progress', '--args', '{"steps":3,"delayMs":10}', '--mcp-config', config, '--data-dir', join(data.dir, 'd')],
-      ['mcp', 'call', 'ev', 'echo', '--args', '{"message":"hi"}', '--mcp-config', everything, '--data-dir', join(data.dir, 'd')],
+      ['mcp', 'call', 'ev', 'echo', '--args', '{"message":"hi"}', '--mcp-config', everything, '--data-dir', join(data.dir, 'd'), '--yes'],
       ['mcp', 'list', '--mcp-config', everything],
     ]) {
       const { io, commandIO } = cliIO();
