@@ -16,6 +16,8 @@ export const ImageRefusalCode = z.enum([
   'limit-reached',
   /** Redaction could not check the image (local OCR failed or ran out of time): it is not sent to a remote model as it is. */
   'redaction-failed',
+  /** The data folder could not be written (read-only, full, a file in the way): the image was not kept, so not sent. */
+  'not-stored',
 ]);
 export type ImageRefusalCode = z.infer<typeof ImageRefusalCode>;
 

@@ -15,6 +15,7 @@ import type { StoredUserMessage } from './conversation.ts';
 import { NotStoredError, type ConversationStore } from './conversationStore.ts';
 import { ConversationBusyError, type ConversationLock } from './conversationLock.ts';
 import { recoverUnfinishedTurn } from './recoverTurn.ts';
+import { writeProblem } from './writeProblem.ts';
 import { makeRoom } from './versions.ts';
 import type { ToolApprover } from './toolApproval.ts';
 import { HELPER_PROMPT, now, toError, TurnLoop } from './turnLoop.ts';
@@ -115,6 +116,9 @@ export class ChatEngine {
       try {
         lock = await this.#deps.conversations.lock(request.conversationId, { signal });
       } catch (error) {
+        // A data folder that cannot be written takes no lock either (nor another writer's save): the
+        // turn runs, the person reads the answer, and its last save says it was not stored.
+        if (error instanceof NotStoredError) return this.#runLocked(request, signal, emit);
         const mapped = error instanceof ConversationBusyError ? { code: error.code, message: error.message } : this.#toError(error, signal);
         emit({ type: 'error', code: mapped.code, message: mapped.message });
         emit({ type: 'done', conversationId: request.conversationId, text: '' });
@@ -196,6 +200,7 @@ export class ChatEngine {
     const transcripts = new Map<string, { text: string; engine: string }>();
     const marks: MarksById = {};
     let refused = false;
+    let unstored = false;
     for (const item of request.attachments ?? []) {
       // A blind model with no helper gets the text of a text-bearing image: the door decides.
       const result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
@@ -207,16 +212,19 @@ export class ChatEngine {
         if (drawn?.length) marks[result.attachment.id] = drawn;
       } else {
         refused = true;
+        unstored ||= result.code === 'not-stored';
         const name = 'attachmentId' in item ? (await deps.attachments.info(item.attachmentId))?.name : item.name;
         emit({ type: 'image_refused', origin: 'origin' in item ? item.origin : 'user', code: result.code, message: result.message, ...(name ? { name } : {}) });
       }
     }
     if (refused) {
-      const message = 'Nothing was sent: an attached image was refused.';
+      // An image the store could not keep is a storage fault (the CLI: exit 5), not a bad image.
+      const code = unstored ? 'not-stored' : 'image-refused';
+      const message = `Nothing was sent: an attached image was ${unstored ? 'not stored' : 'refused'}.`;
       const id = existing?.id ?? request.conversationId ?? '';
-      emit({ type: 'error', code: 'image-refused', message });
+      emit({ type: 'error', code, message });
       emit({ type: 'done', conversationId: id, text: '' });
-      return { status: 'refused', conversationId: id, text: '', error: { code: 'image-refused', message } };
+      return { status: 'refused', conversationId: id, text: '', error: { code, message } };
     }
 
     const conversation = existing ?? deps.conversations.create(titleFrom(request.text), request.conversationId);
@@ -291,7 +299,11 @@ export class ChatEngine {
     const { sendAnyway, ...rest } = item;
     const ref = 'attachmentId' in rest ? { attachmentId: rest.attachmentId } : rest;
     const own = { ...target, ...(shown ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
-    return abortable(this.#deps.intake.admit(ref, own, 'user', { signal }), signal).catch(() => ({ ok: false as const, code: 'source-unreachable' as const, message: 'Stopped before the image was read.' }));
+    return abortable(this.#deps.intake.admit(ref, own, 'user', { signal }), signal).catch(async (error: unknown) => {
+      const problem = signal.aborted ? undefined : await writeProblem(error, 'the attachment store');
+      if (problem) return { ok: false as const, code: 'not-stored' as const, message: `The image could not be stored: ${problem}. Glance needs a data folder it may write.` };
+      return { ok: false as const, code: 'source-unreachable' as const, message: signal.aborted ? 'Stopped before the image was read.' : `The image could not be taken in: ${this.#toError(error, signal).message}` };
+    });
   }
 }
 

@@ -54,16 +54,24 @@ export async function acquireLock(path: string, id: string, options: LockOptions
 }
 
 async function tryCreate(path: string): Promise<boolean> {
+  let handle;
   try {
-    const handle = await open(path, 'wx');
-    await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
-    await handle.close();
-    held.add(path);
-    return true;
+    handle = await open(path, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
+  try {
+    await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
+    await handle.close();
+  } catch (error) {
+    // A full disk makes the file but not its owner line: left, it would read as a live lock for 30 s.
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+  held.add(path);
+  return true;
 }
 
 function holdLock(path: string, staleMs: number): ConversationLock {

@@ -102,8 +102,14 @@ export class ConversationStore {
    * The conversation's write lock, across processes: a turn holds it from its first read to
    * its last save, so a concurrent turn waits (or fails as busy) instead of overwriting it.
    */
-  lock(id: string, options?: LockOptions): Promise<ConversationLock> {
-    return acquireLock(join(this.dir, `${id}.lock`), id, { ...this.lockOptions, ...options });
+  async lock(id: string, options?: LockOptions): Promise<ConversationLock> {
+    try {
+      return await acquireLock(join(this.dir, `${id}.lock`), id, { ...this.lockOptions, ...options });
+    } catch (error) {
+      const problem = await writeProblem(error, this.dir);
+      if (problem) throw new NotStoredError(`Conversation ${id} could not be stored: ${problem}. Glance needs a data folder it may write.`);
+      throw error;
+    }
   }
 
   /** Defaults for lock(); tests shorten the wait. */

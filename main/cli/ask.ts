@@ -29,7 +29,9 @@ Tools that can change things (and screenshot_desktop with a model off this machi
 consent: a prompt at a terminal, else --allow-tools (globs, e.g. "files__*") or --yes;
 otherwise they are not run and the model is told.
 Exit codes: 0 done, 2 usage, 3 an image was refused (nothing sent), 4 the model or provider
-failed (or the conversation stayed busy with another turn).`;
+failed (or the conversation stayed busy with another turn), 5 storage: the data folder cannot
+be written (read-only, full, a file in the way) or a stored conversation is damaged (the
+answer is printed first), 130/143 stopped by SIGINT/SIGTERM.`;
 
 export const askCommand = {
   summary: 'Ask a model, with images attached or captured',
@@ -130,7 +132,7 @@ export const askCommand = {
         case 'done':
           return EXIT.ok;
         case 'refused':
-          return EXIT.imageRefused;
+          return outcome.error?.code === 'not-stored' ? EXIT.storage : EXIT.imageRefused;
         case 'cancelled':
           return stopped.by === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
         default:

@@ -5,6 +5,7 @@ import { askCommand } from './ask.ts';
 import { checkImageCommand } from './checkImage.ts';
 import { EXIT, type CommandIO, UsageError, stdio } from './io.ts';
 import { StorageError } from '../chat/conversationStore.ts';
+import { writeProblem } from '../chat/writeProblem.ts';
 import { mcpCommand } from './mcp.ts';
 import { modelsCommand } from './models.ts';
 
@@ -45,7 +46,7 @@ export async function main(argv: string[], io: CommandIO = stdio()): Promise<num
       io.err(`glance ${name}: ${error.message}\n`);
       return EXIT.usage;
     }
-    const storage = storageProblem(error);
+    const storage = await storageProblem(error);
     if (storage) {
       io.err(`glance ${name}: ${storage}\n`);
       return EXIT.storage;
@@ -55,13 +56,10 @@ export async function main(argv: string[], io: CommandIO = stdio()): Promise<num
 }
 
 /** A damaged conversation file or a data directory Glance may not write, in a line instead of a stack. */
-function storageProblem(error: unknown): string | undefined {
+async function storageProblem(error: unknown): Promise<string | undefined> {
   if (error instanceof StorageError) return error.message;
-  const e = error as NodeJS.ErrnoException;
-  if (e?.code === 'EACCES' || e?.code === 'EROFS' || e?.code === 'EPERM') {
-    return `cannot write ${e.path ?? 'the data directory'} (${e.code === 'EROFS' ? 'a read-only file system' : 'permission denied'}). Nothing stored was changed; use --data-dir (or GLANCE_DATA_DIR) for a folder Glance may write.`;
-  }
-  return undefined;
+  const problem = await writeProblem(error, 'the data directory');
+  return problem ? `${problem}. Nothing stored was changed; use --data-dir (or GLANCE_DATA_DIR) for a folder Glance may write.` : undefined;
 }
 
 // Run directly: `node main/cli/main.ts …` (the bin script imports `main` instead).

@@ -171,3 +171,97 @@ describe('temp files killed saves left (issue 45 item 3)', () => {
     for (const path of old) expect(await exists(path), path).toBe(false);
   });
 });
+
+/**
+ * `glance ask` in a mount namespace of its own, its data folder `<mount>/data` on a small tmpfs:
+ * `setup` runs (as sh) after the mount, then the CLI, then `after` (the tmpfs goes with the namespace).
+ */
+function askOnTmpfs(mount: string, setup: string, args: string[], after = 'true'): Promise<{ code: number | null; out: string; err: string; order: ['out' | 'err', string][] }> {
+  const cli = [process.execPath, join(REPO, 'main/cli/main.ts'), 'ask', ...args, '--model', 'llava-seer', '--data-dir', join(mount, 'data')].map((a) => `'${a}'`).join(' ');
+  const child = spawn('unshare', ['-m', 'sh', '-c', `mount -t tmpfs -o size=256k tmpfs '${mount}' && ${setup} && { ${cli}; code=$?; ${after}; exit $code; }`], { env: { ...process.env, OLLAMA_HOST: server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const order: ['out' | 'err', string][] = [];
+  child.stdout.on('data', (c: Buffer) => void order.push(['out', c.toString('utf8')]));
+  child.stderr.on('data', (c: Buffer) => void order.push(['err', c.toString('utf8')]));
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      const text = (k: 'out' | 'err') => order.filter(([w]) => w === k).map(([, t]) => t).join('');
+      done({ code, out: text('out'), err: text('err'), order });
+    }),
+  );
+}
+
+/** The answer reached stdout in full before the line on stderr that says it was not stored. */
+function answerFirst(order: ['out' | 'err', string][], answer: string): boolean {
+  const firstErr = order.findIndex(([k, t]) => k === 'err' && t.includes('could not be stored'));
+  return firstErr > 0 && order.slice(0, firstErr).filter(([k]) => k === 'out').map(([, t]) => t).join('').includes(answer);
+}
+
+describe('storage faults in words, exit 5 (issue 45 item 2)', () => {
+  it('`conversations` is a file, or the data folder is: the answer is printed, then one line naming the file, exit 5', { timeout: 60_000 }, async () => {
+    const answer = 'This answer is printed though it cannot be kept.';
+    for (const [name, dataDir, file] of [
+      ['conversations', join(dir, 'file-in-the-way'), join(dir, 'file-in-the-way', 'conversations')],
+      ['the data folder', join(dir, 'data-is-a-file'), join(dir, 'data-is-a-file')],
+    ] as const) {
+      await mkdir(join(dataDir, '..'), { recursive: true });
+      if (file !== dataDir) await mkdir(dataDir, { recursive: true });
+      await writeFile(file, 'a file where a folder should be');
+      server.script({ text: answer });
+      const child = spawn(process.execPath, [join(REPO, 'main/cli/main.ts'), 'ask', 'hello', '--model', 'llava-seer', '--data-dir', dataDir], { env: { ...process.env, OLLAMA_HOST: server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => void (out += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => void (err += c.toString('utf8')));
+      const code = await new Promise((done) => child.on('close', done));
+      expect(code, name).toBe(5);
+      expect(out, name).toBe(`${answer}\n`);
+      const it = file === join(dataDir, 'conversations') ? 'it' : file;
+      expect(err, name).toMatch(new RegExp(`could not be stored: cannot write ${join(dataDir, 'conversations')} \\(${it.replaceAll('/', '\\/')} is a file, not a folder\\)\\.`));
+      expect(err, name).not.toMatch(/^\s+at |EEXIST|ENOTDIR/m);
+      expect(await readFile(file, 'utf8')).toBe('a file where a folder should be');
+    }
+  });
+
+  it.skipIf(!canMount)('continuing a conversation on a read-only or a full disk: the answer first, then "read-only" / "full" in words, exit 5, the file as it was', { timeout: 90_000 }, async () => {
+    server.script({ text: 'the first answer' });
+    const first = await ask(['hello', '--json']);
+    expect(first.code).toBe(0);
+    const id = (JSON.parse(first.out.trim().split('\n').at(-1)!) as { conversationId: string }).conversationId;
+    const stored = await readFile(new ConversationStore(join(dir, 'data')).fileOf(id), 'utf8');
+    const answer = 'The second answer is read in full, kept or not.';
+    for (const [fault, words, setup] of [
+      ['read-only', 'a read-only file system', 'mount -o remount,ro "$M"'],
+      // A file that takes every block left: the lock file can be made but not written, and so can a save's temp file.
+      ['full', 'the disk is full', '(dd if=/dev/zero of="$M/fill" bs=1k 2>/dev/null || true)'],
+    ] as const) {
+      server.script({ text: answer });
+      const mount = await mkdtemp(join(tmpdir(), `glance-${fault}-`));
+      const left = join(dir, `left-${fault}.txt`);
+      const result = await askOnTmpfs(mount, `M='${mount}' && cp -a '${join(dir, 'data')}' "$M/data" && ${setup}`, ['and now?', '--conversation', id], `ls -A "$M/data/conversations" > '${left}'; cmp -s "$M/data/conversations/${id}.json" '${join(dir, 'data', 'conversations', `${id}.json`)}' && echo same >> '${left}'`);
+      await rm(mount, { recursive: true, force: true });
+      expect(result.code, fault).toBe(5);
+      expect(result.out, fault).toBe(`${answer}\n`);
+      expect(result.err, fault).toMatch(new RegExp(`^\\nglance: Conversation ${id} could not be stored: cannot write .*glance-${fault}-\\w+/data/conversations \\(${words}\\)\\. Glance needs a data folder it may write\\.\\n$`));
+      expect(answerFirst(result.order, answer), fault).toBe(true);
+      // Nothing left on the faulty disk: the conversation as it was, no lock (a full disk made an empty one), no temp file.
+      const listed = (await readFile(left, 'utf8')).split('\n');
+      expect(listed, fault).toContain('same');
+      expect(listed.filter((name) => name.includes(id) || name.endsWith('.tmp')), fault).toEqual([`${id}.json`]);
+    }
+    // The copy the tmpfs held is gone with it; the original folder was only read.
+    expect(await readFile(new ConversationStore(join(dir, 'data')).fileOf(id), 'utf8')).toBe(stored);
+  });
+
+  it.skipIf(!canMount)('attaching when the attachment store cannot be written: the image is "not stored" in words (not "Stopped before the image was read"), exit 5', { timeout: 60_000 }, async () => {
+    const chart = join(dir, 'chart-ro.png');
+    await writeFile(chart, await makeBarChart());
+    const mount = await mkdtemp(join(tmpdir(), 'glance-attach-ro-'));
+    const result = await askOnTmpfs(mount, `mkdir '${mount}/data' && mount -o remount,ro '${mount}'`, ['look', '--attach', chart, '--vision', 'yes']);
+    await rm(mount, { recursive: true, force: true });
+    expect(result.code).toBe(5);
+    expect(result.err).toMatch(/image refused \(not-stored\): The image could not be stored: cannot write .*glance-attach-ro-\w+\/data\S* \(a read-only file system\)\. Glance needs a data folder it may write\./);
+    expect(result.err).toContain('Nothing was sent: an attached image was not stored.');
+    expect(result.err).not.toContain('Stopped before the image was read');
+    expect(result.out).toBe('');
+  });
+});
