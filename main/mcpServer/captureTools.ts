@@ -44,7 +44,7 @@ export function serialCapturer(capturer: ScreenCapturer): ScreenCapturer {
   };
 }
 
-function displayList(displays: readonly DisplayInfo[]): string {
+export function displayList(displays: readonly DisplayInfo[]): string {
   if (displays.length === 0) return 'no display';
   return displays.map((d) => `"${d.name}" (id "${d.id}") ${px(d).width}×${px(d).height}${d.primary ? ', primary' : ''}`).join('; ');
 }
@@ -53,10 +53,10 @@ const px = (d: DisplayInfo) => ({ width: Math.round(d.width * d.scaleFactor), he
 
 type CaptureArgs = { display?: string; window?: string; region?: Rect; model?: string; maxTokens?: number };
 
-type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string };
+export type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string };
 
-/** A fresh capture of a display (or a region of it), through the gate for the caller's model; a refusal as a tool error. */
-export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortSignal): Promise<Shot | CallToolResult> {
+/** Where a capture is taken from: the display or window named (checked, with the choices in words), else the one under the pointer. */
+export async function captureScope(deps: Pick<CaptureDeps, 'capturer'>, args: { display?: string; window?: string }, signal: AbortSignal): Promise<{ scope: CaptureScope; displays: DisplayInfo[] } | CallToolResult> {
   if (args.window !== undefined && args.display !== undefined) return toolError('Give "display" or "window", not both: a window is captured from the display it is on.');
   const displays = await deps.capturer.listDisplays();
   if (displays.length === 0) {
@@ -77,16 +77,36 @@ export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortS
     }
     scope = { window: args.window };
   }
-  const taken = await deps.capturer.capture(scope, { ...(args.region ? { region: args.region } : {}), signal });
-  if (!taken.ok) return toolError(`The screen could not be captured (${taken.code}): ${taken.message}`);
-  const { capture } = taken;
+  return { scope, displays };
+}
+
+/** A capture taken, through the gate for the caller's model: what the caller is sent. */
+export async function admitShot(deps: CaptureDeps, capture: Capture, displays: DisplayInfo[], args: { model?: string; maxTokens?: number }, origin: string, signal: AbortSignal): Promise<Shot | CallToolResult> {
   const fit = callerTarget(args.model, args.maxTokens, { width: capture.width, height: capture.height });
   if (!fit.ok) return toolError(fit.message);
   const name = screenshotName(capture.display.name, Boolean(capture.region));
-  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}capture_screen`, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) }, fit.target, signal);
+  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}${origin}`, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) }, fit.target, signal);
   if (!served.ok) return toolError(`The capture could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
   return { served, capture, displays, notes: fit.notes, model: fit.target.model };
+}
+
+/** A fresh capture of a display (or a region of it), through the gate for the caller's model; a refusal as a tool error. */
+export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortSignal): Promise<Shot | CallToolResult> {
+  const where = await captureScope(deps, args, signal);
+  if ('content' in where) return where;
+  const taken = await deps.capturer.capture(where.scope, { ...(args.region ? { region: args.region } : {}), signal });
+  if (!taken.ok) return toolError(`The screen could not be captured (${taken.code}): ${taken.message}`);
+  return admitShot(deps, taken.capture, where.displays, args, 'capture_screen', signal);
+}
+
+/** What a capture shows, in words: a window, a region of a display, or a display. */
+export function capturedWhere(capture: Capture): string {
+  return capture.window
+    ? `${windowPhrase(capturedWindowName(capture.window))} on display "${capture.display.name}"`
+    : capture.region
+    ? `region ${capture.region.width}×${capture.region.height} at ${capture.region.x},${capture.region.y} of display "${capture.display.name}" (id "${capture.display.id}")`
+    : `display "${capture.display.name}" (id "${capture.display.id}")`;
 }
 
 /** capture_screen: captures anew on every call (never cached). */
@@ -95,13 +115,8 @@ export async function captureScreen(deps: CaptureDeps, args: CaptureArgs, signal
   if ('content' in shot) return shot;
   const { served, capture, displays } = shot;
   const fit = { notes: shot.notes, target: { model: shot.model } };
-  const where = capture.window
-    ? `${windowPhrase(capturedWindowName(capture.window))} on display "${capture.display.name}"`
-    : capture.region
-    ? `region ${capture.region.width}×${capture.region.height} at ${capture.region.x},${capture.region.y} of display "${capture.display.name}" (id "${capture.display.id}")`
-    : `display "${capture.display.name}" (id "${capture.display.id}")`;
   const text =
-    `Captured ${where}: ${capture.width}×${capture.height} pixels, ${sent(served, fit.target.model)}. ` +
+    `Captured ${capturedWhere(capture)}: ${capture.width}×${capture.height} pixels, ${sent(served, fit.target.model)}. ` +
     `Displays: ${displayList(displays)}. ${describeHidden(deps.gate.policy, served.hidden)}${resourceCapNote(capture.png.length, deps.resourceCap)}` +
     `${fit.notes.length ? ` ${fit.notes.join(' ')}` : ''} ` +
     `To read small text, call zoom with image "${served.info.id}" and a rectangle in this image's pixels, or read_text.`;
@@ -184,22 +199,22 @@ export async function listWindows(capturer: ScreenCapturer): Promise<CallToolRes
 /** At most this many windows in one answer. */
 const MAX_WINDOWS = 50;
 
-function windowFacts(w: WindowInfo) {
+export function windowFacts(w: WindowInfo) {
   const named = capturedWindowName(w);
   return { app: named.app, title: named.title, focused: w.focused, x: w.x, y: w.y, width: w.width, height: w.height };
 }
 
-function displayFacts(d: DisplayInfo) {
+export function displayFacts(d: DisplayInfo) {
   return { id: d.id, name: d.name, x: d.x, y: d.y, width: d.width, height: d.height, scaleFactor: d.scaleFactor, primary: d.primary, pixels: px(d) };
 }
 
-function sent(served: ServedImage, model: string): string {
+export function sent(served: ServedImage, model: string): string {
   const a = served.info;
   const tokens = a.tokens === null || a.tokens === undefined ? 'tokens unknown' : `about ${a.tokens} tokens for ${model}`;
   return `sent as image "${a.id}" ${a.width}×${a.height} (${a.mime.slice(6).toUpperCase()}, ${Math.round(a.bytes / 1024)} KB, ${tokens}); the full-size original is ${captureUri(a)}`;
 }
 
-function imageFacts(served: ServedImage, width: number, height: number) {
+export function imageFacts(served: ServedImage, width: number, height: number) {
   const a = served.info;
   return {
     image: { id: a.id, mime: a.mime, width: a.width, height: a.height, bytes: a.bytes, base64Chars: served.base64.length, tokens: a.tokens ?? null },
@@ -208,11 +223,11 @@ function imageFacts(served: ServedImage, width: number, height: number) {
   };
 }
 
-function imageContent(served: ServedImage) {
+export function imageContent(served: ServedImage) {
   return { type: 'image' as const, data: served.base64, mimeType: served.info.mime };
 }
 
-function originalLink(served: ServedImage, width: number, height: number) {
+export function originalLink(served: ServedImage, width: number, height: number) {
   const a = served.info;
   return {
     type: 'resource_link' as const,

@@ -9,6 +9,7 @@ import { readCaptureResource } from './captureResource.ts';
 import { CAPTURE_SCHEME, type CaptureShelf } from './captureShelf.ts';
 import { captureScreen, listDisplays, listWindows, toolError, zoom, type CaptureDeps } from './captureTools.ts';
 import { describe, readText, type Describer } from './textTools.ts';
+import { DEFAULT_WAIT_S, MAX_WAIT_S, waitFor } from './waitFor.ts';
 import { errorMessage } from '../errors.ts';
 
 export type SessionDeps = CaptureDeps & { ocr: TextReader; describe: Describer; version: string };
@@ -40,7 +41,8 @@ export function createSessionServer(deps: SessionDeps): McpServer {
       capabilities: { tools: {}, resources: {} },
       instructions:
         'Glance shows you the user\'s screen. capture_screen returns one image fitted to your model (pass "model"), a link to the full-size original and a line of facts; ' +
-        'zoom cuts a rectangle from the original at full resolution; read_text gives exact text with word boxes (use it when images do not reach you); describe asks a local vision model.',
+        'zoom cuts a rectangle from the original at full resolution; read_text gives exact text with word boxes (use it when images do not reach you); describe asks a local vision model; ' +
+        'wait_for waits until text appears or goes, or the screen changes, instead of capturing again and again.',
     },
   );
   const run = <A>(handler: (args: A, signal: AbortSignal) => ReturnType<typeof captureScreen>) => async (args: A, extra: { signal: AbortSignal }) => {
@@ -136,6 +138,42 @@ export function createSessionServer(deps: SessionDeps): McpServer {
       annotations: { title: 'List windows', ...READ_ONLY, idempotentHint: true },
     },
     run(() => listWindows(deps.capturer)),
+  );
+
+  server.registerTool(
+    'wait_for',
+    {
+      title: 'Wait for the screen',
+      description:
+        'Wait until "text" appears on screen (or "gone" leaves it), or — with neither — until the captured area changes, instead of capturing again and again. ' +
+        `Returns as soon as it happens, with the capture that shows it, or after "timeout" seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}) with the screen as it is and met: false. ` +
+        '"window", "display" and "region" narrow what is watched, as for capture_screen. Text is found by local OCR (case and spacing ignored).',
+      inputSchema: {
+        text: z.string().min(1).max(500).optional().describe('Return when this text is on screen.'),
+        gone: z.string().min(1).max(500).optional().describe('Return when this text is no longer on screen.'),
+        display: z.string().min(1).max(200).optional().describe('Display id or name (list_displays); default: the display under the pointer.'),
+        window: z.string().min(1).max(500).optional().describe('A window title or app (list_windows): watch only that window.'),
+        region: Rect.optional().describe("A rectangle in the display's (or window's) pixels: watch only that."),
+        timeout: z.number().positive().max(MAX_WAIT_S).optional().describe(`Seconds to wait at most (default ${DEFAULT_WAIT_S}).`),
+        model: Model.optional(),
+        maxTokens: z.number().int().positive().max(1_000_000).optional().describe('Most tokens the returned image may cost your model.'),
+      },
+      outputSchema: {
+        met: z.boolean(),
+        waitedMs: z.number(),
+        changed: Rect.optional(),
+        ocrReads: z.number(),
+        ocrPixels: z.number(),
+        ...ImageFacts,
+        display: z.object({ id: z.string(), name: z.string() }),
+        region: Rect.optional(),
+        window: Window.optional(),
+        displays: z.array(Display),
+        capturedAt: z.string(),
+      },
+      annotations: { title: 'Wait for the screen', ...READ_ONLY },
+    },
+    run((args, signal) => waitFor(deps, args, signal)),
   );
 
   registerCaptures(server, deps.shelf, deps.resourceCap);

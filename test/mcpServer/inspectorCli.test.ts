@@ -49,9 +49,9 @@ async function inspector(...args: string[]): Promise<Record<string, unknown>> {
 type Part = { type: string; text?: string; data?: string; uri?: string };
 
 describe('the MCP Inspector CLI as a client of glance mcp serve', () => {
-  it('tools/list: the six tools, read-only, with output schemas', async () => {
+  it('tools/list: the seven tools, read-only, with output schemas', async () => {
     const { tools } = (await inspector('--method', 'tools/list')) as { tools: { name: string; annotations?: { readOnlyHint?: boolean }; outputSchema?: unknown }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(['capture_screen', 'describe', 'list_displays', 'list_windows', 'read_text', 'zoom']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['capture_screen', 'describe', 'list_displays', 'list_windows', 'read_text', 'wait_for', 'zoom']);
     for (const t of tools) expect([t.name, t.annotations?.readOnlyHint, Boolean(t.outputSchema)]).toEqual([t.name, true, true]);
   }, 120_000);
 

@@ -82,9 +82,9 @@ async function seesTheChart(client: Client) {
 }
 
 describe('glance mcp serve over stdio (SDK client)', () => {
-  it('lists six read-only tools, each with an input and an output schema', async () => {
+  it('lists seven read-only tools, each with an input and an output schema', async () => {
     const { tools } = await stdio.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['capture_screen', 'describe', 'list_displays', 'list_windows', 'read_text', 'zoom']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['capture_screen', 'describe', 'list_displays', 'list_windows', 'read_text', 'wait_for', 'zoom']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
