@@ -58,7 +58,8 @@ try {
     let fitted: ReturnType<typeof fitHistory> | undefined;
     for (let i = 0; i < 5; i++) {
       const b0 = performance.now();
-      const messages = await buildMessages(conversation, { store: core.attachments, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
+      const send = (id: string) => core.egress.image(id, chat.target);
+      const messages = await buildMessages(conversation, { store: core.attachments, send, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
       const b1 = performance.now();
       fitted = fitHistory(messages, chat.context!);
       buildMs = Math.min(buildMs, performance.now() - b0);

@@ -1,5 +1,6 @@
 import { attachmentStub, imageLabel, type AttachmentInfo } from '../../common/images.ts';
 import { scaleMarks, type Mark } from '../../common/marks.ts';
+import { GONE, type NotSent, type SentImage } from '../egress/egress.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import type { ModelImage, ModelMessage } from '../models/provider.ts';
 import type { Conversation } from './conversation.ts';
@@ -7,7 +8,14 @@ import { ridingImages, slotOf, type ImageSlot } from './imageBudget.ts';
 import { transcriptText } from './transcriptText.ts';
 
 type BuildOptions = {
+  /** Records, for stubs and labels of images that do not ride. */
   store: AttachmentStore;
+  /**
+   * An image's bytes as this request's model may get them: the egress's copy for its target
+   * (architecture §3b), never the stored copy of another model. Only the Context meter, which
+   * sends nothing, passes the stored copy.
+   */
+  send: (id: string) => Promise<SentImage | NotSent>;
   /** Whether the chat model itself sees images (else images are never put in a request). */
   chatSees: boolean;
   /** Images per request, user attachments and deliveries alike; older ones become stubs (architecture §5 "maxImagesPerRequest"). */
@@ -37,25 +45,28 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     const a = await info(id);
     return a ? attachmentStub(a) : `[image ${id}: no longer available]`;
   };
-  /** A marked image rides as its marked copy, labelled with the marks in that copy's pixels. */
-  const view = async (id: string, marks: readonly Mark[] | undefined): Promise<{ id: string; label: string }> => {
-    const a = await info(id);
-    if (!a) return { id, label: `[image ${id}]` };
-    if (!marks?.length) return { id, label: imageLabel(a, { zoomTool: options.zoomTool }) };
+  /**
+   * What rides for image `id`: the copy this request's model may get (egress), labelled with what
+   * that copy is — its size, what was hidden in it — and, for a marked image, its marked copy drawn
+   * on that same copy. An image that may not go is a line saying why.
+   */
+  const ridePart = async (id: string, marks: readonly Mark[] | undefined): Promise<{ image?: ModelImage; label: string }> => {
+    const sent = await options.send(id);
+    if (!sent.ok) return { label: sent.message === GONE ? `[image ${id}: no longer available]` : `[image ${id}: not shown (${sent.message})]` };
+    const a = sent.info;
+    if (!marks?.length) return { image: asModelImage(sent), label: imageLabel(a, { zoomTool: options.zoomTool }) };
     const copy = await options.marked?.(a, marks);
-    const sent = copy ?? a;
-    const listed = scaleMarks(marks, a.source, sent);
-    return { id: sent.id, label: imageLabel({ ...sent, ...(a.window ? { window: a.window } : {}) }, { zoomTool: options.zoomTool, marks: listed, marksDrawn: Boolean(copy) }) };
+    const marked = copy ? await options.send(copy.id) : undefined;
+    const shown = marked?.ok ? marked : sent;
+    const listed = scaleMarks(marks, a.source, shown.info);
+    return {
+      image: asModelImage(shown),
+      label: imageLabel({ ...shown.info, ...(a.window ? { window: a.window } : {}) }, { zoomTool: options.zoomTool, marks: listed, marksDrawn: Boolean(marked?.ok) }),
+    };
   };
-  const load = async (ids: string[]): Promise<{ images: ModelImage[]; missing: string[] }> => {
-    const images: ModelImage[] = [];
-    const missing: string[] = [];
-    for (const id of ids) {
-      const got = await store.get(id);
-      if (got) images.push({ data: got.data, mime: got.info.mime, tokens: got.info.tokens ?? null });
-      else missing.push(id);
-    }
-    return { images, missing };
+  const ride = async (ids: readonly string[], marksOf: (id: string) => readonly Mark[] | undefined) => {
+    const parts = await Promise.all(ids.map((id) => ridePart(id, marksOf(id))));
+    return { images: parts.flatMap((p) => (p.image ? [p.image] : [])), labels: parts.map((p) => p.label) };
   };
 
   const out: ModelMessage[] = [];
@@ -66,7 +77,7 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
       case 'user': {
         const lines = [m.text];
         const rides = (i: number) => riding.has(slotOf(m.id, i));
-        const ride = m.attachmentIds.filter((_id, i) => rides(i));
+        const riders = m.attachmentIds.filter((_id, i) => rides(i));
         for (const [i, id] of m.attachmentIds.entries()) {
           const description = m.descriptions?.[id];
           const transcript = m.transcripts?.[id];
@@ -74,11 +85,9 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           else if (transcript !== undefined) lines.push(transcriptText((await info(id)) ?? { id, name: 'image' }, transcript));
           else if (!rides(i)) lines.push(await stubFor(id));
         }
-        const views = await Promise.all(ride.map((id) => view(id, m.marks?.[id])));
-        const { images, missing } = await load(views.map((v) => v.id));
         // Every image the model is shown carries its label: the id to name it by, the size it is shown at.
-        for (const v of views) if (!missing.includes(v.id)) lines.push(v.label);
-        for (const id of missing) lines.push(`[image ${id}: no longer available]`);
+        const { images, labels } = await ride(riders, (id) => m.marks?.[id]);
+        lines.push(...labels);
         out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
         break;
       }
@@ -89,10 +98,8 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
         } else {
           const shown = m.attachmentIds.filter((_id, i) => riding.has(slotOf(m.id, i)));
           const held = m.attachmentIds.filter((_id, i) => !riding.has(slotOf(m.id, i)));
-          const { images, missing } = await load(shown);
-          const descriptors = await Promise.all(shown.filter((id) => !missing.includes(id)).map(async (id) => (await view(id, undefined)).label));
-          const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...descriptors];
-          for (const id of missing) lines.push(`[image ${id}: no longer available]`);
+          const { images, labels } = await ride(shown, () => undefined);
+          const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...labels];
           if (held.length) {
             lines.push(`Not shown (at most ${options.maxImagesPerRequest} images per request; call show_attachment with an id to see one):`);
             lines.push(...(await Promise.all(held.map(stubFor))));
@@ -110,4 +117,8 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     }
   }
   return out;
+}
+
+function asModelImage(sent: SentImage): ModelImage {
+  return { data: sent.data, mime: sent.info.mime, tokens: sent.info.tokens ?? null };
 }

@@ -6,6 +6,7 @@ import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { ModelCapabilities } from '../../common/models.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
+import type { Egress } from '../egress/egress.ts';
 import type { AttachmentStore, ImageInput, ImageTarget } from '../images/types.ts';
 import type { ModelProvider } from '../models/provider.ts';
 import { abortable } from '../abortable.ts';
@@ -79,6 +80,8 @@ export type ChatEngineDeps = {
   conversations: ConversationStore;
   attachments: AttachmentStore;
   intake: ImageIntake;
+  /** The way out (architecture §3b): every image a request carries is the egress's copy for that request's model. */
+  egress: Egress;
   tools: ToolRegistry;
   /** maxStepsPerTurn: the last step is offered no tools, so the model must answer. */
   limits: Pick<Limits, 'maxImageDeliveriesPerTurn' | 'maxImagesPerRequest' | 'maxStepsPerTurn' | 'maxImagesPerToolResult' | 'maxAnswerChars' | 'maxInputPixels' | 'streamIdleMs' | 'maxAnswerMs'>;
@@ -255,6 +258,7 @@ export class ChatEngine {
     await deps.conversations.save(conversation).catch(unlessNotStored);
 
     const turn = new TurnLoop(conversation, request, seer, deps, emit, signal);
+    turn.madeForThisTurn(attached.map((a) => a.id));
     let outcome: TurnOutcome;
     let notStored: NotStoredError | undefined;
     try {

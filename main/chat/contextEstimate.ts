@@ -6,6 +6,7 @@
 import type { ContextEstimate } from '../../common/ipc.ts';
 import type { ToolSwitchState } from '../../common/toolSwitches.ts';
 import type { ModelMessage } from '../models/provider.ts';
+import { GONE } from '../egress/egress.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
 import type { Conversation, StoredUserMessage } from './conversation.ts';
@@ -35,6 +36,11 @@ export async function estimateContext(deps: EstimateDeps, request: ContextReques
   const offered = request.chat.capabilities.tools === 'no' ? [] : deps.tools.peek(request.seer !== undefined, switches);
   const messages = await buildMessages(conversation, {
     store: deps.attachments,
+    // Counted, never sent: the stored copies stand in for what the send will make (nothing leaves here).
+    send: async (id) => {
+      const got = await deps.attachments.get(id);
+      return got ? { ok: true, info: got.info, data: got.data } : { ok: false, id, message: GONE };
+    },
     chatSees: request.chat.capabilities.vision === 'yes',
     maxImagesPerRequest: deps.limits.maxImagesPerRequest,
     systemPrompt: turnSystemPrompt(deps, switches),

@@ -12,6 +12,7 @@ import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { Mark } from '../../common/marks.ts';
 import { drawMarks } from '../images/drawMarks.ts';
+import { GONE, type NotSent, type SentImage } from '../egress/egress.ts';
 import type { ChatEngineDeps, ModelChoice, TurnRequest } from './chatEngine.ts';
 import type { Conversation, StoredDeliveryMessage, StoredMessage, StoredToolMessage } from './conversation.ts';
 import { answerReserve, fitHistory } from './historyBudget.ts';
@@ -44,6 +45,10 @@ export class TurnLoop {
   readonly #signal: AbortSignal;
   readonly #deliveries: StoredDeliveryMessage[] = [];
   readonly #marked = new Map<string, Promise<AttachmentInfo | undefined>>();
+  /** Copies the door made for this turn's model in this turn (an attachment shown or sent anyway on request, a marked copy): they go as made. */
+  readonly #made = new Set<string>();
+  /** Each image as this turn's model gets it (the egress's copy), looked up once per turn. */
+  readonly #sent = new Map<string, Promise<SentImage | NotSent>>();
   /** Set when the turn ended (Stop may end it while a tool still runs): nothing is saved after. */
   #closed = false;
 
@@ -81,6 +86,7 @@ export class TurnLoop {
       const offerTools = toolsOffered && step < maxSteps;
       const messages = await buildMessages(this.#conversation, {
         store: this.#deps.attachments,
+        send: (id) => this.#send(id),
         chatSees: this.#chatSees,
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
         systemPrompt: turnSystemPrompt(this.#deps, switches),
@@ -141,12 +147,15 @@ export class TurnLoop {
     if (!copy) {
       copy = (async () => {
         const target = this.#seer?.target;
-        const got = await this.#deps.attachments.get(image.id);
-        if (!target || !got) return undefined;
+        // `image` is the copy this model gets (the egress's, hidden regions filled): marks are drawn on it.
+        const sent = await this.#send(image.id);
+        if (!target || !sent.ok) return undefined;
+        const got = sent;
         const drawn = await drawMarks(got.data, marks, image.source);
         const name = image.name.replace(/(\.[a-z0-9]+)?$/i, '-marked.png');
         const input = { source: drawn.png, name, origin: image.origin, requestedBy: 'user' as const, ...(image.window ? { window: image.window } : {}) };
         const result = await this.#deps.intake.admit(input, target, 'user', { signal: this.#signal });
+        if (result.ok) this.#made.add(result.attachment.id);
         return result.ok ? result.attachment : undefined;
       })();
       this.#marked.set(key, copy);
@@ -302,8 +311,9 @@ export class TurnLoop {
     if (!seer) throw new ProviderError('rejected-input', 'No model that can see images is configured.');
     const images = [];
     for (const id of attachmentIds) {
-      const got = await this.#deps.attachments.get(id);
-      if (!got) throw new ProviderError('rejected-input', `The attachment ${id} is no longer stored.`);
+      // The helper may be another server than the chat model's: the copy is the egress's for it.
+      const got = await this.#deps.egress.image(id, seer.target, { made: this.#made, signal });
+      if (!got.ok) throw new ProviderError('rejected-input', got.message === GONE ? `The attachment ${id} is no longer stored.` : `The image ${id} was not sent: ${got.message}`);
       images.push({ data: got.data, mime: got.info.mime });
     }
     let text = '';
@@ -311,6 +321,23 @@ export class TurnLoop {
       if (event.type === 'text') text += event.delta;
     }
     return text.trim();
+  }
+
+  /** Copies the door made for this turn's model from the person's attachments ("Show anyway", "Send anyway" are this send's alone). */
+  madeForThisTurn(ids: readonly string[]): void {
+    for (const id of ids) this.#made.add(id);
+  }
+
+  /** Image `id` as this turn's model gets it, through the egress (architecture §3b). */
+  #send(id: string): Promise<SentImage | NotSent> {
+    const target = this.#seer?.target;
+    if (!target) return Promise.resolve({ ok: false, id, message: 'no model that can see images is in this turn' });
+    let sent = this.#sent.get(id);
+    if (!sent) {
+      sent = this.#deps.egress.image(id, target, { made: this.#made, signal: this.#signal });
+      this.#sent.set(id, sent);
+    }
+    return sent;
   }
 
   /** End of the user turn: every delivered tool image becomes a durable text stub. */

@@ -24,6 +24,7 @@ import { ChatEngine } from '../chat/chatEngine.ts';
 import { DraftStore } from '../chat/draftStore.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
+import { Egress } from '../egress/egress.ts';
 import { ImageIntake } from '../images/imageIntake.ts';
 import { defaultAllowedRoots } from '../images/readLocalFile.ts';
 import { serverRoots } from '../mcp/serverRoots.ts';
@@ -234,6 +235,8 @@ type GlanceCore = {
   dataDir: string;
   limits: Limits;
   intake: ImageIntake;
+  /** The one way out: what leaves for a model or an MCP client, for its target (architecture §3b). */
+  egress: Egress;
   attachments: FileAttachmentStore;
   conversations: ConversationStore;
   /** What the message box held, per conversation, across reloads and restarts. */
@@ -284,6 +287,8 @@ function createCore(options: CoreOptions): GlanceCore {
     readText: imageTextReader(ocr, limits),
     ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
   });
+  // The one way out (architecture §3b): what a request carries, for that request's model.
+  const egress = new Egress({ intake, store: attachments });
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))
@@ -296,6 +301,7 @@ function createCore(options: CoreOptions): GlanceCore {
     conversations,
     attachments,
     intake,
+    egress,
     tools,
     limits,
     systemPrompt: options.systemPrompt,
@@ -306,5 +312,5 @@ function createCore(options: CoreOptions): GlanceCore {
     await swept;
     await ocr.close();
   };
-  return { dataDir: options.dataDir, limits, intake, attachments, conversations, drafts, tools, engine, ocr, close };
+  return { dataDir: options.dataDir, limits, intake, egress, attachments, conversations, drafts, tools, engine, ocr, close };
 }

@@ -4,6 +4,9 @@
 // a region is read and refused; zoom_image, read_text and the ask window's crop all use it.
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
+import sharp from 'sharp';
+import type { Redaction } from '../../common/privacy.ts';
+import { maskImage } from '../privacy/maskImage.ts';
 import { decodedInput } from './decodeInput.ts';
 import type { AttachmentStore, ImageInput } from './types.ts';
 import { errorMessage } from '../errors.ts';
@@ -75,7 +78,7 @@ export async function cropAttachment(
   info: AttachmentInfo,
   region: Region,
   limits: Pick<Limits, 'maxInputPixels'>,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; /** Regions of the original (its upright pixels) filled before the cut: what it hides stays hidden in every piece. */ fill?: readonly Redaction[] } = {},
 ): Promise<Crop | RegionRefusal> {
   const shown = clampRegion(region, info.width, info.height);
   if ('ok' in shown) return shown;
@@ -100,7 +103,8 @@ export async function cropAttachment(
   };
   options.signal?.throwIfAborted();
   try {
-    const png = await input.image().extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
+    const whole = options.fill?.length ? sharp(await maskImage(input.image(), options.fill)) : input.image();
+    const png = await whole.extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
     const windows = info.windows?.length ? windowsInRegion(info.windows, info.source, input.size, source) : [];
     return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined, ...(windows.length ? { windows } : {}) };
   } catch (error) {

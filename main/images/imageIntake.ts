@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 import { capturedWindowName, imageExtension, type AttachmentInfo, type ImageRefusal } from '../../common/images.ts';
 import { displayName } from '../../common/fileNames.ts';
 import { errorText } from '../errors.ts';
+import type { Redaction } from '../../common/privacy.ts';
+import { maskImage } from '../privacy/maskImage.ts';
 import { asText } from './blindText.ts';
+import { decodedInput } from './decodeInput.ts';
 import { cropAttachment, recordWindows, type Crop, type Region } from './cropImage.ts';
 import { heicAsPng } from './heic.ts';
 import { describeFit } from './imageRule.ts';
@@ -272,23 +275,36 @@ export class ImageIntake {
     return { ok: true, attachment };
   }
 
-  /** read_text's pixels: the original (or a region cut from it at native resolution). */
+  /**
+   * read_text's and zoom_image's pixels: the original (or a region cut from it at native
+   * resolution) with what the original hides for `target` filled first (architecture §3b): a piece
+   * of a secret — the second half of a token, a key id without its prefix — is no secret to a
+   * detector that sees only the piece, so the piece is cut from the filled original.
+   */
   async #read(input: ImageInput | FrameInput | StoredImageRef, target: AdmitTarget | TextTarget | undefined, options: AdmitOptions & { region?: Region }): Promise<ReadPixels | Refused> {
     if (!('attachmentId' in input)) throw new Error('read takes a stored image');
     const info = await this.#store.info(input.attachmentId);
-    if (!info) return { ok: false, code: 'not-found', message: `Image ${input.attachmentId} is no longer stored (it expired under the retention setting).` };
+    const gone = (id: string) => ({ ok: false as const, code: 'not-found', message: `Image ${id} is no longer stored (it expired under the retention setting).` });
+    if (!info) return gone(input.attachmentId);
     // The text read goes where the target's images go: excluded apps' windows are filled first.
     const textTarget = target ?? { vision: 'unknown' as const };
+    const original = await this.#store.original(info);
+    const data = original?.data ?? (await this.#store.get(info.id))?.data;
+    if (!data) return gone(info.id);
+    const mime = original?.mime ?? info.mime;
+    const windows = recordWindows(info, original !== undefined);
+    const hidden = this.#stage?.hiddenIn ? await this.#stage.hiddenIn({ data, mime, ...(windows?.length ? { windows } : {}) }, textTarget, options.signal) : { ok: true as const, regions: [] };
+    if (!hidden.ok) return { ok: false, code: 'redaction-failed', message: hidden.message };
     if (options.region) {
-      const crop = await cropAttachment(this.#store, info, options.region, this.#config.limits, options.signal ? { signal: options.signal } : {});
+      const signal = options.signal ? { signal: options.signal } : {};
+      const crop = await cropAttachment(this.#store, info, options.region, this.#config.limits, { ...signal, fill: hidden.regions });
       if (!crop.ok) return crop;
       const pixels = await this.#readable({ data: crop.png, mime: 'image/png' }, crop.windows, textTarget);
       return { ok: true, attachment: info, pixels, crop };
     }
-    const original = await this.#store.original(info);
-    const data = original?.data ?? (await this.#store.get(info.id))?.data;
-    if (!data) return { ok: false, code: 'not-found', message: `Image ${info.id} is no longer stored (it expired under the retention setting).` };
-    const pixels = await this.#readable({ data, mime: original?.mime ?? info.mime }, recordWindows(info, original !== undefined), textTarget);
+    const filled = hidden.regions.length ? await filledOriginal(data, mime, hidden.regions, this.#config.limits) : { data, mime };
+    if (!filled) return { ok: false, code: 'corrupt', message: `Image ${info.id} could not be read.` };
+    const pixels = await this.#readable(filled, windows, textTarget);
     return { ok: true, attachment: info, pixels };
   }
 
@@ -326,6 +342,13 @@ function describedCopy(
     ...(input.window ? { window: capturedWindowName(input.window) } : {}),
     ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
   };
+}
+
+/** The original's upright pixels with `regions` filled, as PNG (undefined when it cannot be decoded). */
+async function filledOriginal(data: Uint8Array, mime: string, regions: readonly Redaction[], limits: IntakeConfig['limits']): Promise<{ data: Uint8Array; mime: string } | undefined> {
+  const decoded = await decodedInput(data, mime, limits);
+  if (!decoded.ok) return undefined;
+  return { data: await maskImage(decoded.image(), regions), mime: 'image/png' };
 }
 
 /** A frame as the PNG a capture would have handed over. */

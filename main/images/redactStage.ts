@@ -101,6 +101,14 @@ export class RedactStage implements PixelStage {
     return { data: await maskImage(decoded.image(), filled), mime: 'image/png' };
   }
 
+  async hiddenIn(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget, signal?: AbortSignal): Promise<{ ok: true; regions: Redaction[] } | { ok: false; message: string }> {
+    const settings = this.#deps.privacy();
+    if (!hidesFor(target, settings)) return { ok: true, regions: [] };
+    const out = await abortable(this.#detect(image, settings), signal);
+    if (!out.ok) return { ok: false, message: refusal(out.message).message };
+    return { ok: true, regions: out.regions };
+  }
+
   keyFor(target: AdmitTarget): string {
     const settings = this.#deps.privacy();
     if (!hidesFor(target, settings)) return 'plain';

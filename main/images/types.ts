@@ -116,6 +116,13 @@ export interface PixelStage {
    * redaction alone cannot know that a line came from a password manager. `windows` are in `image`'s pixels.
    */
   readable?(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget): Promise<{ data: Uint8Array; mime: string }>;
+  /**
+   * What is hidden in an original for `target` (architecture §3b): the regions found on the
+   * original at full resolution (memoised per original and settings), in its upright pixels; none
+   * when the policy leaves the target's copies as they are. A failure means nothing is known, and
+   * no view of the image may go to that target.
+   */
+  hiddenIn?(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget, signal?: AbortSignal): Promise<{ ok: true; regions: Redaction[] } | { ok: false; message: string }>;
   /** Names what the stage does for `target` (policy and settings): copies made under other settings are not reused. */
   keyFor?(target: AdmitTarget): string;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ImageIntake } from '../images/imageIntake.ts';
 import type { AttachmentStore } from '../images/types.ts';
 import type { Tool } from './tool.ts';
+import { inConversation } from './pickImage.ts';
 import { parseToolArgs, toolParameters } from './toolArgs.ts';
 
 const Args = z.object({
@@ -33,8 +34,9 @@ export function analyzeImageTool(intake: ImageIntake, store: AttachmentStore): T
       if (!context.imageTarget || !context.describe) return { ok: false, text: 'No model that can see images is configured.' };
       let id: string;
       if (typeof args.attachmentId === 'string' && args.attachmentId) {
-        const info = await store.info(args.attachmentId);
-        if (!info) return { ok: false, text: `No stored image has the id "${args.attachmentId}".` };
+        const wanted = args.attachmentId.trim().toLowerCase();
+        const info = inConversation(wanted, context) ? await store.info(wanted) : undefined;
+        if (!info) return { ok: false, text: `No image in this conversation has the id "${args.attachmentId}". Use an id from an image label or stub in this conversation.` };
         id = info.id;
       } else if (typeof args.source === 'string' && args.source) {
         const result = await intake.admit({ source: args.source, origin: 'analyze_image', requestedBy: 'model' }, context.imageTarget, 'tool', { signal: context.signal });

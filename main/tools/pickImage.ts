@@ -30,3 +30,11 @@ export async function pickImage(value: unknown, context: Pick<ToolContext, 'imag
   if (!info) return { ok: false, text: `Image ${id} is no longer stored (it expired under the retention setting), so it cannot be looked into. Ask the user to attach it again.` };
   return { ok: true, info };
 }
+
+/**
+ * A model's tools reach only the images of its own conversation (architecture §3b "Scope"): an id
+ * read elsewhere (another chat, a guess) names nothing here.
+ */
+export function inConversation(id: string, context: Pick<ToolContext, 'images'>): boolean {
+  return Boolean(context.images?.shown.includes(id) || context.images?.retracted.includes(id));
+}
