@@ -26,6 +26,7 @@ const OPTIONS = {
   'session-idle-minutes': { type: 'string' },
   'keep-captures-mb': { type: 'string' },
   'keep-captures-hours': { type: 'string' },
+  'serve-originals': { type: 'boolean' },
 } as const;
 
 /** A positive number flag, or a usage error naming it. */
@@ -37,7 +38,7 @@ function positive(values: Record<string, unknown>, name: string, integer: boolea
   return n;
 }
 
-const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never]
+const SERVE_HELP = `Usage: glance mcp serve [--http] [--port N] [--host H] [--data-dir DIR] [--redact always|remote|never] [--serve-originals]
                         [--max-sessions N] [--session-idle-minutes N] [--keep-captures-mb N] [--keep-captures-hours N]
 
 Serves Glance's screen tools to another MCP client (Claude Desktop, Claude Code, Cursor, VS Code):
@@ -50,6 +51,9 @@ glance://captures/<sha256> resources.
   --port      the port for --http (default 0: any free port, printed)
   --host      127.0.0.1 (default), ::1 or localhost; anything else is refused
   --redact    what to hide before an image leaves (default "always": the caller's model is unknown)
+  --serve-originals
+              capture resources give the original as captured, secrets in the clear (default:
+              the original with the same regions filled as the capture's image)
   --provider, --base-url, --model, --api-key-env, --vision
               the vision model describe asks (default: Glance's settings, local first)
   --data-dir  where captures are kept (default the app's data directory)
@@ -94,7 +98,7 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   };
   const { services, dataDir, flags } = await cliContext(io, values, { noMcp: true });
   const visionModel = values.model ? { provider: flags.kind, name: values.model } : undefined;
-  const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, captureBudget, ...(visionModel ? { visionModel } : {}) };
+  const options = { capturer: new NodeScreenshotsCapturer(), redact, version: VERSION, captureBudget, ...(visionModel ? { visionModel } : {}), ...(values['serve-originals'] ? { serveOriginals: true } : {}) };
   try {
     if (!values.http) {
       io.err(`glance: MCP server on stdio (captures kept in ${dataDir}).\n`);

@@ -294,7 +294,7 @@ function createCore(options: CoreOptions): GlanceCore {
     .add(analyzeImageTool(intake, attachments))
     .add(zoomImageTool({ store: attachments, intake }))
     .add(readTextTool({ store: attachments, intake, ocr, limits }));
-  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake })).add(listWindowsTool({ capturer: options.capturer }));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress })).add(listWindowsTool({ capturer: options.capturer, egress }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
   const privacy = options.privacy;
   const engine = new ChatEngine({

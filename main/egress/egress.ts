@@ -52,8 +52,28 @@ export class Egress {
     if (!fitted.ok) return { ok: false, id, message: fitted.message };
     const got = await this.#store.get(fitted.attachment.id);
     if (!got) return { ok: false, id, message: GONE };
-    // The copy carries this use's name and origin (the record keeps the first ones).
-    return { ok: true, info: { ...got.info, name: info.name, origin: info.origin, ...(info.window ? { window: info.window } : {}) }, data: got.data };
+    // The copy carries this use's name and origin (the record keeps the first ones); a window's
+    // title and app go as the target may read them (the label names them).
+    const window = info.window ? (await this.windowFacts([info.window], target)).windows[0] : undefined;
+    return { ok: true, info: { ...got.info, name: info.name, origin: info.origin, ...(window ? { window } : {}) }, data: got.data };
+  }
+
+  /**
+   * An image's whole original as `target` may get it (mcp serve's capture resources): its upright
+   * pixels with what it hides for that target filled — or, only when the person asked for it
+   * (`glance mcp serve --serve-originals`), the bytes as kept.
+   */
+  async original(id: string, target: TextTarget, options: { clear?: boolean; signal?: AbortSignal } = {}): Promise<{ ok: true; data: Uint8Array; mime: string } | NotSent> {
+    const info = await this.#store.info(id);
+    if (!info) return { ok: false, id, message: GONE };
+    if (options.clear) {
+      const kept = (await this.#store.original(info)) ?? (await this.#store.get(id))?.data;
+      if (!kept) return { ok: false, id, message: GONE };
+      return 'sha256' in kept ? { ok: true, data: kept.data, mime: kept.mime } : { ok: true, data: kept, mime: info.mime };
+    }
+    const read = await this.#intake.admit({ attachmentId: id }, target, 'read', options.signal ? { signal: options.signal } : {});
+    if (!read.ok) return { ok: false, id, message: read.message };
+    return { ok: true, data: read.pixels.data, mime: read.pixels.mime };
   }
 
   /** Text made from an image, as `target` may get it: secrets replaced by `[hidden: kind]` when its images would be redacted. */

@@ -63,7 +63,14 @@ export function visionRefusal(target: Pick<ImageTarget, 'provider' | 'model' | '
 
 type AdmitOptions = { signal?: AbortSignal };
 /** What `read` hands local OCR: the kept original (or a region cut from it), never a fitted copy. */
-export type ReadPixels = { ok: true; attachment: AttachmentInfo; pixels: { data: Uint8Array; mime: string }; crop?: Crop };
+export type ReadPixels = {
+  ok: true;
+  attachment: AttachmentInfo;
+  pixels: { data: Uint8Array; mime: string };
+  crop?: Crop;
+  /** What the original hides for the reader's target and was filled before these pixels were made (in the original's pixels; for a crop, those that reach into it). */
+  hidden?: Redaction[];
+};
 type Refused = ImageRefusal | { ok: false; code: string; message: string };
 
 export type ImageIntakeDeps = {
@@ -300,12 +307,13 @@ export class ImageIntake {
       const crop = await cropAttachment(this.#store, info, options.region, this.#config.limits, { ...signal, fill: hidden.regions });
       if (!crop.ok) return crop;
       const pixels = await this.#readable({ data: crop.png, mime: 'image/png' }, crop.windows, textTarget);
-      return { ok: true, attachment: info, pixels, crop };
+      const inCrop = hidden.regions.filter((r) => overlaps(r, crop.source));
+      return { ok: true, attachment: info, pixels, crop, ...(inCrop.length ? { hidden: inCrop } : {}) };
     }
     const filled = hidden.regions.length ? await filledOriginal(data, mime, hidden.regions, this.#config.limits) : { data, mime };
     if (!filled) return { ok: false, code: 'corrupt', message: `Image ${info.id} could not be read.` };
     const pixels = await this.#readable(filled, windows, textTarget);
-    return { ok: true, attachment: info, pixels };
+    return { ok: true, attachment: info, pixels, ...(hidden.regions.length ? { hidden: hidden.regions } : {}) };
   }
 
   /** Pixels for local OCR whose text goes to `target`: the pixel stage fills excluded apps' windows (windows in these pixels). */
@@ -342,6 +350,10 @@ function describedCopy(
     ...(input.window ? { window: capturedWindowName(input.window) } : {}),
     ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
   };
+}
+
+function overlaps(a: Region, b: Region): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 /** The original's upright pixels with `regions` filled, as PNG (undefined when it cannot be decoded). */

@@ -7,6 +7,7 @@
 // in capture_screen's line, with zoom a call away for any region at full resolution.
 import { pngUnder } from '../images/pngUnder.ts';
 import type { CaptureShelf } from './captureShelf.ts';
+import type { ImageGate } from './serverImages.ts';
 
 /** Base64 characters a resource read may carry over stdio: under the SDK client's 10 MB line with room for the JSON around it. */
 export const STDIO_RESOURCE_BASE64 = 8 * 1024 * 1024;
@@ -27,9 +28,13 @@ const mb = (chars: number) => `${Math.round((chars / (1024 * 1024)) * 10) / 10} 
  * The contents of a capture resource, or undefined when no such capture is kept. `cap`: the most
  * base64 the blob may be (stdio); undefined sends the original as kept (HTTP).
  */
-export async function readCaptureResource(shelf: CaptureShelf, uri: string, sha256: string, cap: number | undefined): Promise<{ contents: Contents[] } | undefined> {
-  const kept = /^[a-f0-9]{64}$/.test(sha256) ? await shelf.originalOf(sha256) : undefined;
-  if (!kept) return undefined;
+export async function readCaptureResource(shelf: CaptureShelf, gate: Pick<ImageGate, 'original'>, uri: string, sha256: string, cap: number | undefined): Promise<{ contents: Contents[] } | undefined> {
+  const info = /^[a-f0-9]{64}$/.test(sha256) ? await shelf.byOriginal(sha256) : undefined;
+  if (!info) return undefined;
+  // Through the egress (architecture §3b): the original with what it hides filled, unless --serve-originals.
+  const got = await gate.original(info);
+  if (!got.ok) throw new Error(`The capture ${uri} could not be read: ${got.message}`);
+  const kept = { ...got, info };
   if (cap === undefined || base64Length(kept.data.length) <= cap) return { contents: [{ uri, mimeType: kept.mime, blob: Buffer.from(kept.data).toString('base64') }] };
   const fitted = await pngUnder(kept.data, Math.floor(cap / 4) * 3);
   const { width, height } = { width: kept.info.source.width, height: kept.info.source.height };

@@ -137,13 +137,6 @@ export class CaptureShelf {
     return { removed, bytes };
   }
 
-  /** The original bytes of a capture, for resources/read. */
-  async originalOf(sha256: string): Promise<{ data: Uint8Array; mime: string; info: AttachmentInfo } | undefined> {
-    const info = await this.byOriginal(sha256);
-    const original = info && (await this.#store.original(info));
-    return info && original ? { data: original.data, mime: original.mime, info } : undefined;
-  }
-
   /** What "image" names, or a refusal in words. */
   async resolve(ref: string): Promise<NamedImage | { ok: false; message: string }> {
     const value = ref.trim().toLowerCase();

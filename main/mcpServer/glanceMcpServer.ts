@@ -8,6 +8,7 @@ import type { TextReader } from '../ocr/textReader.ts';
 import { readCaptureResource } from './captureResource.ts';
 import { CAPTURE_SCHEME, type CaptureShelf } from './captureShelf.ts';
 import { captureScreen, listDisplays, listWindows, toolError, zoom, type CaptureDeps } from './captureTools.ts';
+import type { ImageGate } from './serverImages.ts';
 import { describe, readText, type Describer } from './textTools.ts';
 import { DEFAULT_WAIT_S, MAX_WAIT_S, waitFor } from './waitFor.ts';
 import { errorMessage } from '../errors.ts';
@@ -137,7 +138,7 @@ export function createSessionServer(deps: SessionDeps): McpServer {
       outputSchema: { windows: z.array(Window) },
       annotations: { title: 'List windows', ...READ_ONLY, idempotentHint: true },
     },
-    run(() => listWindows(deps.capturer)),
+    run(() => listWindows(deps.capturer, deps.gate)),
   );
 
   server.registerTool(
@@ -176,12 +177,12 @@ export function createSessionServer(deps: SessionDeps): McpServer {
     run((args, signal) => waitFor(deps, args, signal)),
   );
 
-  registerCaptures(server, deps.shelf, deps.resourceCap);
+  registerCaptures(server, deps.shelf, deps.gate, deps.resourceCap);
   return server;
 }
 
 /** glance://captures/<sha256>: the server's captures, listed newest first and read at full size. */
-function registerCaptures(server: McpServer, shelf: CaptureShelf, cap: number | undefined): void {
+function registerCaptures(server: McpServer, shelf: CaptureShelf, gate: ImageGate, cap: number | undefined): void {
   const template = new ResourceTemplate(`${CAPTURE_SCHEME}{sha256}`, {
     list: async () => ({
       resources: (await shelf.list()).map((info) => ({
@@ -193,7 +194,7 @@ function registerCaptures(server: McpServer, shelf: CaptureShelf, cap: number | 
     }),
   });
   server.registerResource('captures', template, { title: 'Screen captures', description: 'Full-size originals of the captures Glance made for MCP clients.' }, async (uri, variables) => {
-    const read = await readCaptureResource(shelf, uri.href, String(variables.sha256 ?? '').toLowerCase(), cap);
+    const read = await readCaptureResource(shelf, gate, uri.href, String(variables.sha256 ?? '').toLowerCase(), cap);
     if (!read) throw new Error(`No capture ${uri.href} is kept (it may have expired under the retention setting).`);
     return read;
   });

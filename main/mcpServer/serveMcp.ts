@@ -19,6 +19,8 @@ type ServeOptions = {
   capturer: ScreenCapturer;
   redact: RedactPolicy;
   version: string;
+  /** Capture resources give the original as kept, its secrets in the clear (--serve-originals); default: hidden regions filled. */
+  serveOriginals?: boolean;
   /** The model describe asks (--model); default Glance's settings, local first. */
   visionModel?: ModelSelection;
   /** How much the captures made for callers may hold (--keep-captures-mb, --keep-captures-hours). */
@@ -30,7 +32,7 @@ function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
   const store = services.attachments;
   return {
     capturer: serialCapturer(options.capturer),
-    gate: imageGate({ intake: services.intake, store, policy: options.redact }),
+    gate: imageGate({ intake: services.intake, egress: services.egress, policy: options.redact, ...(options.serveOriginals ? { serveOriginals: true } : {}) }),
     store,
     shelf: new CaptureShelf(store, { ...(options.captureBudget ? { budget: options.captureBudget } : {}), log: services.log }),
     limits: services.limits,
@@ -50,10 +52,9 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
       return { ok: false, message: `No vision model is reachable: ${services.scrubSecrets(errorMessage(error))}` };
     }
     if (!seer) return { ok: false, message: "None of Glance's configured models can see images: set a default model that sees, or a vision helper, in Glance's Settings." };
-    const fitted = await services.intake.admit({ attachmentId: info.id }, seer.target, 'tool', { signal });
-    if (!fitted.ok) return { ok: false, message: `The capture could not be prepared for ${seer.model} (${fitted.code}): ${fitted.message}` };
-    const payload = await services.attachments.get(fitted.attachment.id);
-    if (!payload) return { ok: false, message: 'The prepared capture could not be read back from the attachment store.' };
+    // Out through the egress: the copy made for the describing model from the original.
+    const payload = await services.egress.image(info.id, seer.target, { signal });
+    if (!payload.ok) return { ok: false, message: `The capture could not be prepared for ${seer.model}: ${payload.message}` };
     let text = '';
     try {
       for await (const event of seer.provider.stream({ model: seer.model, messages: [{ role: 'user', content: question, images: [{ data: payload.data, mime: payload.info.mime }] }] }, { signal })) {

@@ -4,7 +4,7 @@
 // for the server's redaction policy too: the caller's model is unknown, so the default is
 // "always" (architecture §14); what was hidden is said in every result.
 import type { AttachmentInfo, ImageRefusal } from '../../common/images.ts';
-import type { FileAttachmentStore } from '../images/attachmentStore.ts';
+import type { Egress } from '../egress/egress.ts';
 import type { Region } from '../images/cropImage.ts';
 import type { ImageIntake, ReadPixels } from '../images/imageIntake.ts';
 import type { ImageInput, ImageTarget } from '../images/types.ts';
@@ -32,18 +32,28 @@ export type ImageGate = {
   read(info: AttachmentInfo, region: Region | undefined, signal: AbortSignal): Promise<ReadPixels | { ok: false; code: string; message: string }>;
   /** Text made from an image (read_text, describe's answer) as the caller may get it: secrets replaced under the server's policy. */
   text(text: string): Promise<{ text: string; hidden: number }>;
+  /** Window titles and app names as the caller may get them (list_windows, a window capture's line). */
+  windowFacts<W extends { app: string; title: string }>(windows: readonly W[]): Promise<W[]>;
+  /** A capture's whole original for a resource read: its hidden regions filled, or as kept with --serve-originals. */
+  original(info: AttachmentInfo, signal?: AbortSignal): Promise<{ ok: true; data: Uint8Array; mime: string } | { ok: false; message: string }>;
+  /** The clear original is served (--serve-originals): the capture's line says so. */
+  servesOriginals: boolean;
 };
 
-export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStore; policy: RedactPolicy }): ImageGate {
+export function imageGate(deps: { intake: ImageIntake; egress: Egress; policy: RedactPolicy; serveOriginals?: boolean }): ImageGate {
+  // No model named: under "remote" what leaves counts as going to a remote model.
+  const caller = { redact: deps.policy, vision: 'unknown' } as const;
   return {
     policy: deps.policy,
+    servesOriginals: deps.serveOriginals === true,
     async admit(input, target, signal) {
       // The screen is the person's own: what enters is theirs ('user'), never a path a model named.
       // The server's policy is this copy's: the door's redact stage hides what it finds (architecture §3 "Redact").
       const attached = await deps.intake.admit({ ...input, requestedBy: 'user' }, { ...target, redact: deps.policy }, 'tool', { ...(signal ? { signal } : {}) });
       if (!attached.ok) return attached;
-      const payload = await deps.store.get(attached.attachment.id);
-      if (!payload) return { ok: false, code: 'source-unreachable', message: 'The prepared image could not be read back from the attachment store.' };
+      // Out through the egress: the copy the door just made for this caller, as made.
+      const payload = await deps.egress.image(attached.attachment.id, { ...target, redact: deps.policy }, { made: new Set([attached.attachment.id]), ...(signal ? { signal } : {}) });
+      if (!payload.ok) return { ok: false, code: 'source-unreachable', message: `The prepared image could not be read back from the attachment store (${payload.message}).` };
       const base64 = Buffer.from(payload.data).toString('base64');
       // The profile caps the bytes; this is the invariant callers rely on, checked where it is kept.
       if (base64.length > MAX_BASE64_CHARS) return { ok: false, code: 'too-large', message: `The prepared image is ${base64.length} characters of base64, over the 1 MB a result may carry.` };
@@ -51,12 +61,17 @@ export function imageGate(deps: { intake: ImageIntake; store: FileAttachmentStor
       return { ok: true, info: attached.attachment, base64, hidden };
     },
     read(info, region, signal) {
-      // Read for text that leaves under the server's policy: excluded apps' windows are filled first.
-      return deps.intake.admit({ attachmentId: info.id }, { redact: deps.policy, vision: 'unknown' }, 'read', { signal, ...(region ? { region } : {}) });
+      // Cut from the original with what it hides filled first (and excluded apps' windows).
+      return deps.intake.admit({ attachmentId: info.id }, caller, 'read', { signal, ...(region ? { region } : {}) });
     },
     text(text) {
-      // No model named: under "remote" the text counts as going to a remote model.
-      return deps.intake.redactText(text, { redact: deps.policy, vision: 'unknown' });
+      return deps.egress.text(text, caller);
+    },
+    async windowFacts(windows) {
+      return (await deps.egress.windowFacts(windows, caller)).windows;
+    },
+    original(info, signal) {
+      return deps.egress.original(info.id, caller, { clear: deps.serveOriginals === true, ...(signal ? { signal } : {}) });
     },
   };
 }

@@ -2,6 +2,7 @@
 // images from tool results (LM Studio, OpenAI-compatible backends, Claude Desktop a turn late).
 // read_text is local OCR of the kept original; describe asks the configured vision model (local
 // by default) and returns only its text. Without "image" both capture the screen anew.
+import { hiddenPhrase } from '../../common/privacy.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AttachmentInfo } from '../../common/images.ts';
 import { clampRegion } from '../images/cropImage.ts';
@@ -61,7 +62,7 @@ export async function readText(deps: CaptureDeps & { ocr: TextReader }, args: { 
   const shown = await deps.gate.text(reading.text);
   const kept = shown.hidden ? await Promise.all(words.map(async (w) => ((await deps.gate.text(w.text)).hidden || !shown.text.includes(w.text) ? { ...w, text: '[hidden]' } : w))) : words;
   const from = what.fresh ? `a fresh capture (${captureUri(info)}, screen pixels)` : space === 'original' ? `the original ${captureUri(info)}` : `image ${info.id} (in its ${size.width}×${size.height} pixels)`;
-  const header = `Text read by local OCR (${reading.engine}) from ${from}${args.region ? `, rectangle ${round(args.region.width)}×${round(args.region.height)} at ${round(args.region.x)},${round(args.region.y)}` : ''}, mean confidence ${Math.round(reading.confidence)}%, ${words.length} words${shown.hidden ? `, ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : ''}:`;
+  const header = `Text read by local OCR (${reading.engine}) from ${from}${args.region ? `, rectangle ${round(args.region.width)}×${round(args.region.height)} at ${round(args.region.x)},${round(args.region.y)}` : ''}, mean confidence ${Math.round(reading.confidence)}%, ${words.length} words${shown.hidden ? `, ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : ''}${pixels.hidden?.length ? `; filled before reading: ${hiddenPhrase(pixels.hidden)}` : ''}:`;
   const text = reading.text.trim() ? `${header}\n${shown.text}` : `Local OCR (${reading.engine}) found no text in ${from}.`;
   return { content: [{ type: 'text', text }], structuredContent: { text: shown.text, words: kept, image: captureUri(info), confidence: Math.round(reading.confidence) } };
 }

@@ -109,11 +109,12 @@ async function answer(deps: CaptureDeps, args: WaitArgs, capture: Capture, displ
   const waitedMs = o.now - o.started;
   const what = args.text !== undefined ? `the text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `the text ${JSON.stringify(args.gone)} to go` : 'the screen to change';
   const seconds = (waitedMs / 1000).toFixed(1);
+  const where = await capturedWhere(capture, deps.gate);
   const head = o.met
     ? o.already
-      ? `No wait: ${args.text !== undefined ? `${JSON.stringify(args.text)} is already on screen` : `${JSON.stringify(args.gone)} is already not on screen`} (${capturedWhere(capture)}).`
-      : `Waited ${seconds} s for ${what}: it did${o.changed ? ` (the change: ${fmt(o.changed)})` : ''}. This capture shows it (${capturedWhere(capture)}).`
-    : `Timed out after ${seconds} s waiting for ${what}: ${args.text !== undefined || args.gone !== undefined ? 'it did not happen' : 'nothing changed'}. This is the screen as it is now (${capturedWhere(capture)}).`;
+      ? `No wait: ${args.text !== undefined ? `${JSON.stringify(args.text)} is already on screen` : `${JSON.stringify(args.gone)} is already not on screen`} (${where}).`
+      : `Waited ${seconds} s for ${what}: it did${o.changed ? ` (the change: ${fmt(o.changed)})` : ''}. This capture shows it (${where}).`
+    : `Timed out after ${seconds} s waiting for ${what}: ${args.text !== undefined || args.gone !== undefined ? 'it did not happen' : 'nothing changed'}. This is the screen as it is now (${where}).`;
   const text =
     `${head} ${capture.width}×${capture.height} pixels, ${sent(served, shot.model)}. ${describeHidden(deps.gate.policy, served.hidden)}` +
     `${shot.notes.length ? ` ${shot.notes.join(' ')}` : ''}${args.text !== undefined || args.gone !== undefined ? ` Local OCR read ${o.ocrReads} time${o.ocrReads === 1 ? '' : 's'} (only what changed after the first).` : ''}`;

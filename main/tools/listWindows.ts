@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
+import type { Egress } from '../egress/egress.ts';
 import type { Tool } from './tool.ts';
 import { toolParameters } from './toolArgs.ts';
 
@@ -14,7 +15,7 @@ const MAX_WINDOWS = 50;
  * model can ask screenshot_desktop for one of them. Titles are the windows' own text (a web page
  * writes its tab's title): quoted, bounded, and said to be data.
  */
-export function listWindowsTool(deps: { capturer: ScreenCapturer }): Tool {
+export function listWindowsTool(deps: { capturer: ScreenCapturer; egress: Pick<Egress, 'windowFacts'> }): Tool {
   return {
     needsVision: true,
     // Window titles say what the person is doing (mail subjects, documents): consent for a remote model, as the screen.
@@ -26,8 +27,9 @@ export function listWindowsTool(deps: { capturer: ScreenCapturer }): Tool {
         'To look at one, call screenshot_desktop with "window" set to its title or app name.',
       parameters: toolParameters(Args),
     },
-    async run() {
-      const windows = await deps.capturer.listWindows();
+    async run(_args, context) {
+      // Titles and app names leave through the egress (architecture §3b): a terminal's title may hold a token.
+      const windows = (await deps.egress.windowFacts(await deps.capturer.listWindows(), context.imageTarget)).windows;
       if (windows.length === 0) return { ok: true, text: 'No windows are listed on this desktop (or this system does not say where windows are).' };
       const lines = windows.slice(0, MAX_WINDOWS).map((w, i) => {
         const named = windowPhrase(capturedWindowName(w));

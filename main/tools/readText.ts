@@ -3,6 +3,7 @@
 // Bounded like every OCR here: the pixel cap before decoding, at most OCR_MAX_PIXELS read, a
 // timeout on the worker.
 import { z } from 'zod';
+import { hiddenPhrase } from '../../common/privacy.ts';
 import type { Limits } from '../../common/limits.ts';
 import { parseRegion } from '../images/cropImage.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
@@ -50,7 +51,9 @@ export function readTextTool(deps: { store: AttachmentStore; intake: ImageIntake
       if (!reading.text.trim()) return { ok: true, text: `Local OCR (${reading.engine}) found no text in ${what}.` };
       // Text made from the image goes to the model as the image would: secrets hidden (architecture §3 "Redact").
       const shown = await deps.intake.redactText(reading.text, context.imageTarget);
-      const hidden = shown.hidden ? `; ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : '';
+      const hidden =
+        (shown.hidden ? `; ${shown.hidden} secret${shown.hidden === 1 ? '' : 's'} hidden on this device` : '') +
+        (pixels.hidden?.length ? `; filled before reading: ${hiddenPhrase(pixels.hidden)}` : '');
       return {
         ok: true,
         text: `Text read by local OCR (${reading.engine}) from ${what}, mean confidence ${Math.round(reading.confidence)}%${hidden}:\n<<<\n${shown.text}\n>>>`,

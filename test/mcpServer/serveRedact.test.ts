@@ -56,7 +56,55 @@ describe('glance mcp serve hides secrets (default "always")', () => {
       expect(read.isError, textOf(read)).toBeFalsy();
       const structured = read.structuredContent as { text: string; words: { text: string }[] };
       expect(shownBefore.filter((s) => readable(s, structured.text) || readable(s, textOf(read)) || readable(s, structured.words.map((w) => w.text).join(' '))), structured.text).toEqual([]);
-      expect(structured.text).toContain('[hidden');
+      // The card was filled in the original before reading; the text says what was hidden.
+      expect(textOf(read)).toMatch(/hidden on this device \([^)]*card number/);
+    } finally {
+      await serve.close();
+    }
+  }, 300_000);
+
+  it('the capture resource gives the original with the same regions filled; --serve-originals gives it as captured, and the line says so', async () => {
+    const serve = await stdioClient({ env: x.env, dataDir });
+    try {
+      const result = await serve.client.callTool({ name: 'capture_screen', arguments: {} });
+      expect(textOf(result)).toMatch(/original \(the resource link\) has the same regions filled/);
+      const link = partOf<{ type: 'resource_link'; uri: string }>(result, 'resource_link');
+      const read = await serve.client.readResource({ uri: link.uri });
+      const blob = Buffer.from((read.contents[0] as { blob: string }).blob, 'base64');
+      const text = await ocr(blob);
+      expect(planted.secrets.filter((s) => readable(s, text)), text).toEqual([]);
+    } finally {
+      await serve.close();
+    }
+    const clear = await stdioClient({ env: x.env, dataDir, extra: ['--serve-originals'] });
+    try {
+      const result = await clear.client.callTool({ name: 'capture_screen', arguments: {} });
+      expect(textOf(result)).toMatch(/served as captured, secrets in the clear: glance mcp serve runs with --serve-originals/);
+      const link = partOf<{ type: 'resource_link'; uri: string }>(result, 'resource_link');
+      const read = await clear.client.readResource({ uri: link.uri });
+      const text = await ocr(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64'));
+      expect(planted.secrets.some((s) => readable(s, text)), text).toBe(true);
+    } finally {
+      await clear.close();
+    }
+  }, 300_000);
+
+  it('a zoom or read_text of only the second half of the card number gives nothing readable', async () => {
+    const serve = await stdioClient({ env: x.env, dataDir });
+    try {
+      const result = await serve.client.callTool({ name: 'capture_screen', arguments: {} });
+      const { hidden } = result.structuredContent as { hidden: { x: number; y: number; width: number; height: number; kind: string }[] };
+      const card = hidden.find((h) => h.kind === 'card number');
+      expect(card, JSON.stringify(hidden)).toBeDefined();
+      const link = partOf<{ type: 'resource_link'; uri: string }>(result, 'resource_link');
+      const half = { x: Math.round(card!.x + card!.width / 2), y: card!.y, width: Math.round(card!.width / 2), height: card!.height };
+      const zoom = await serve.client.callTool({ name: 'zoom', arguments: { image: link.uri, ...half } });
+      expect(zoom.isError, textOf(zoom)).toBeFalsy();
+      const zoomed = await ocr(Buffer.from(partOf<Image>(zoom, 'image').data, 'base64'));
+      const read = await serve.client.callTool({ name: 'read_text', arguments: { image: link.uri, region: half } });
+      const words = textOf(read);
+      // Eight characters in a row of a secret are a leak (readable): the half of a 16-digit card is exactly that.
+      for (const text of [zoomed, words]) expect(planted.secrets.filter((s) => readable(s, text)), text).toEqual([]);
     } finally {
       await serve.close();
     }

@@ -86,7 +86,8 @@ describe('redaction in the engine (real tesseract, fixture model server)', () =>
     const readText = results.find((r) => r.name === 'read_text')!;
     expect(readText.ok, readText.text).toBe(true);
     for (const secret of screen.secrets) expect(readable(secret, readText.text), readText.text).toBe(false);
-    expect(readText.text).toMatch(/\[hidden: (card number|iban)\]/);
+    // The original's regions are filled before it is read (architecture §3b); the text says what was hidden.
+    expect(readText.text).toMatch(/filled before reading: \d+ regions? hidden on this device \([^)]*(card number|iban)/);
   }, 300_000);
 
   it("a blind model's OCR text holds none of the secrets", async () => {
