@@ -54,3 +54,11 @@ export async function sweepAtomicTemps(dir: string, options: { graceMs: number; 
   }
   return removed;
 }
+
+/**
+ * A stored file found damaged and set aside or left out, in words that say what and where (the
+ * CLI prints it on stderr, the app and the harness show it as a notice). `code` is one per file,
+ * so two damaged files are two notices.
+ */
+export type Damage = { code: string; message: string };
+export type OnDamaged = (damage: Damage) => void;

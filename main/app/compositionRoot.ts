@@ -85,6 +85,11 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
     emit: push,
     shell,
     ...(electron.openExternal ? { openUrl: electron.openExternal } : {}),
+    // A damaged conversation, drafts.json or image: what was set aside or left out, and where.
+    onDamaged: (damage) => {
+      log(damage.message);
+      notices.add('warning', damage.code, damage.message);
+    },
     // A server that cannot start is a notice the person sees, not only a log line.
     onMcpFailure: (server) => notices.add('error', `mcp-${server.name}`, server.message ?? `MCP server "${server.name}" is ${server.state}.`),
   });

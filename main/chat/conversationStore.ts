@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sweepAtomicTemps, writeFileAtomic } from '../fsAtomic.ts';
+import { sweepAtomicTemps, writeFileAtomic, type OnDamaged } from '../fsAtomic.ts';
 import { writeProblem } from './writeProblem.ts';
 import type { ConversationSummary } from '../../common/ipc.ts';
 import { Conversation, CONVERSATION_VERSION } from './conversation.ts';
@@ -22,9 +22,14 @@ export class ConversationStore {
   readonly dir: string;
   readonly #search: ConversationSearch;
 
-  constructor(dataDir: string) {
+  readonly #onDamaged: OnDamaged | undefined;
+  /** Files already said to be damaged, with the mtime they had (a repaired then re-damaged file is said again). */
+  readonly #reported = new Map<string, number>();
+
+  constructor(dataDir: string, options: { onDamaged?: OnDamaged } = {}) {
     this.dir = join(dataDir, 'conversations');
     this.#search = new ConversationSearch(this.dir);
+    this.#onDamaged = options.onDamaged;
   }
 
   /** Conversations whose title or message text holds every word of `query`. */
@@ -86,8 +91,9 @@ export class ConversationStore {
       try {
         const c = await this.get(name.slice(0, -5));
         if (c) out.push({ id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length });
-      } catch {
-        // An unreadable file is skipped in listings, never deleted: the user may recover it.
+      } catch (error) {
+        // An unreadable file is skipped in listings, never deleted: the user may recover it. It is said, once.
+        await this.#damaged(name.slice(0, -5), error);
       }
     }
     return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -96,6 +102,17 @@ export class ConversationStore {
   /** Temp files a save killed before its rename left (a minute's grace: a save takes milliseconds); run as the store starts. */
   sweepTemps(): Promise<number> {
     return sweepAtomicTemps(this.dir, { graceMs: STALE_TEMP_MS });
+  }
+
+  async #damaged(id: string, error: unknown): Promise<void> {
+    if (!this.#onDamaged || !(error instanceof StorageError) || !ID.test(id)) return;
+    const mtime = await stat(this.fileOf(id)).then((s) => s.mtimeMs, () => 0);
+    if (this.#reported.get(id) === mtime) return;
+    this.#reported.set(id, mtime);
+    this.#onDamaged({
+      code: `damaged-conversation-${id}`,
+      message: `Conversation ${id} cannot be read: its file is damaged (${this.fileOf(id)}). It is not listed; the file was left untouched, so it can be repaired by hand or removed.`,
+    });
   }
 
   /**

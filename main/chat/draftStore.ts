@@ -2,7 +2,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Draft } from '../../common/ipcPayloads.ts';
-import { sweepAtomicTemps, writeFileAtomic } from '../fsAtomic.ts';
+import { sweepAtomicTemps, writeFileAtomic, type OnDamaged } from '../fsAtomic.ts';
 
 /** A temp file this old was left by a killed save, not by one in progress. */
 const STALE_TEMP_MS = 60_000;
@@ -19,8 +19,11 @@ export class DraftStore {
   #drafts: Promise<Record<string, Draft>> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(dataDir: string) {
+  readonly #onDamaged: OnDamaged | undefined;
+
+  constructor(dataDir: string, options: { onDamaged?: OnDamaged } = {}) {
     this.path = join(dataDir, 'drafts.json');
+    this.#onDamaged = options.onDamaged;
   }
 
   async list(): Promise<Record<string, Draft>> {
@@ -58,7 +61,14 @@ export class DraftStore {
         try {
           return DraftFile.parse(JSON.parse(text)).drafts;
         } catch {
-          await rename(this.path, `${this.path}.bad-${Date.now()}`).catch(() => undefined);
+          const aside = `${this.path}.bad-${Date.now()}`;
+          const kept = await rename(this.path, aside).then(() => true, () => false);
+          this.#onDamaged?.({
+            code: 'damaged-drafts',
+            message: kept
+              ? `The unsent messages could not be read: ${this.path} is damaged. It was set aside as ${aside}, and the message boxes start empty.`
+              : `The unsent messages could not be read: ${this.path} is damaged (and could not be set aside). The message boxes start empty.`,
+          });
           return {};
         }
       },

@@ -66,7 +66,7 @@ export const askCommand = {
     for (const error of mcpConfig?.errors ?? []) io.err(`glance: ${formatConfigError(error)}\n`);
     for (const warning of mcpConfig?.warnings ?? []) io.err(`glance: warning: ${formatConfigError(warning)}\n`);
     const capturer = new NodeScreenshotsCapturer();
-    const { settings, flags, services } = await cliContext(io, values, {
+    const { settings, flags, services, damaged } = await cliContext(io, values, {
       capturer,
       ...(mcpConfig ? { mcpConfig } : {}),
       ...(deliveries !== undefined ? { limits: { maxImageDeliveriesPerTurn: deliveries } } : {}),
@@ -130,7 +130,8 @@ export const askCommand = {
       if (!values.json && outcome.text && !outcome.text.endsWith('\n')) io.out('\n');
       switch (outcome.status) {
         case 'done':
-          return EXIT.ok;
+          // A stored image or file found damaged (said on stderr as it was found): the turn ran without it.
+          return damaged.length ? EXIT.storage : EXIT.ok;
         case 'refused':
           return outcome.error?.code === 'not-stored' ? EXIT.storage : EXIT.imageRefused;
         case 'cancelled':

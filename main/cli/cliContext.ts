@@ -17,6 +17,7 @@ import { readCliSettings } from './cliSettings.ts';
 import { cliInteraction } from './mcpInteraction.ts';
 import { UsageError, type CommandIO } from './io.ts';
 import { errorMessage } from '../errors.ts';
+import type { Damage } from '../fsAtomic.ts';
 
 /** The values of MODEL_OPTIONS (io.ts) as parseArgs gives them. */
 type ModelFlagValues = { provider?: string; 'base-url'?: string; 'api-key-env'?: string; vision?: string };
@@ -71,6 +72,8 @@ type CliContext = {
   settings: Settings;
   flags: ModelFlags;
   services: Services;
+  /** Stored files this run found damaged (each already said on stderr): `ask` then exits 5. */
+  damaged: Damage[];
 };
 
 /**
@@ -87,6 +90,7 @@ export async function cliContext(
   if (warning) io.err(`glance: ${warning}\n`);
   const flags = parseModelFlags(values, io.env, settings);
   const secrets = new EnvSecretStore(io.env);
+  const damaged: Damage[] = [];
   // Known to the store, the key is redacted from every line the services print.
   if (flags.apiKey !== undefined) await secrets.set('cli-api-key', flags.apiKey);
   const services = composeServices({
@@ -104,6 +108,10 @@ export async function cliContext(
     env: io.env,
     endpoint: { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}), ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), env: io.env },
     log: (line) => io.err(`glance: ${line}\n`),
+    onDamaged: (damage) => {
+      damaged.push(damage);
+      io.err(`glance: ${damage.message}\n`);
+    },
   });
-  return { dataDir, settings, flags, services };
+  return { dataDir, settings, flags, services, damaged };
 }

@@ -21,6 +21,7 @@ import { sweepAttachments } from '../chat/retention.ts';
 import { DEFAULT_LIMITS } from '../../common/limits.ts';
 import type { PrivacySettings } from '../../common/privacy.ts';
 import { ChatEngine } from '../chat/chatEngine.ts';
+import type { OnDamaged } from '../fsAtomic.ts';
 import { DraftStore } from '../chat/draftStore.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { FileAttachmentStore } from '../images/attachmentStore.ts';
@@ -76,6 +77,11 @@ export type ComposeOptions = {
   ocr?: TextReader;
   /** Receives every line already redacted. */
   log?: (line: string) => void;
+  /**
+   * A stored file was found damaged and set aside or left out (a conversation, drafts.json, an
+   * image's record or bytes): the CLI prints it, the app and the harness show a notice.
+   */
+  onDamaged?: OnDamaged;
 };
 
 export type Services = GlanceCore & {
@@ -108,6 +114,7 @@ export function composeServices(options: ComposeOptions): Services {
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
+    ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
     secrets: secretValues,
     // Read at each image: a change in Settings → Privacy applies to the next one.
     privacy: () => settings.current().privacy,
@@ -224,6 +231,8 @@ type CoreOptions = {
   allowLoopbackFetch?: boolean;
   /** Local OCR (read_text, text for blind models). Default: tesseract.js, started on first use. */
   ocr?: TextReader;
+  /** A stored file was found damaged and set aside or left out. */
+  onDamaged?: OnDamaged;
   /**
    * The privacy settings (redaction before a model gets an image or its text). composeServices
    * always passes the settings' section; without it (unit tests of other parts) no copy is redacted.
@@ -266,9 +275,10 @@ const REDACT_OCR_TIMEOUT_MS = 90_000;
  */
 function createCore(options: CoreOptions): GlanceCore {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const attachments = new FileAttachmentStore(options.dataDir);
-  const conversations = new ConversationStore(options.dataDir);
-  const drafts = new DraftStore(options.dataDir);
+  const damaged = options.onDamaged ? { onDamaged: options.onDamaged } : {};
+  const attachments = new FileAttachmentStore(options.dataDir, damaged);
+  const conversations = new ConversationStore(options.dataDir, damaged);
+  const drafts = new DraftStore(options.dataDir, damaged);
   // Bytes a killed process left without a record, and its saves' temp files; close() waits for them.
   const swept = Promise.all([attachments.sweepOrphans(), conversations.sweepTemps(), drafts.sweepTemps()]).catch(() => undefined);
   // Text blocks only, on one tesseract worker per core, blocks already read not read again.

@@ -173,6 +173,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.ocr ? { ocr: options.ocr } : {}),
     log,
     emit: push,
+    // A damaged conversation, drafts.json or image: said in the page, as the app says it.
+    onDamaged: (damage) => {
+      log(damage.message);
+      push('app:notice', { id: `${damage.code}-${Date.now().toString(36)}`, level: 'warning', code: damage.code, message: damage.message });
+    },
     shell: {
       // One browser tab plays both windows: the page itself moves to the conversation.
       openMain: async (conversationId) => {

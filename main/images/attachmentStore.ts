@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, imageExtension } from '../../common/images.ts';
-import { isAtomicTemp, writeFileAtomic } from '../fsAtomic.ts';
+import { isAtomicTemp, writeFileAtomic, type OnDamaged } from '../fsAtomic.ts';
 import { displayName } from '../../common/fileNames.ts';
 import type { AttachmentStore, PreparedImage, StoredOriginal } from './types.ts';
 
@@ -33,6 +33,9 @@ export class FileAttachmentStore implements AttachmentStore {
   readonly #now: () => Date;
   readonly #settledMs: number;
   readonly #kept: number;
+  readonly #onDamaged: OnDamaged | undefined;
+  /** Images already said to be damaged (once per process). */
+  readonly #reported = new Set<string>();
   /**
    * Records already read, while the directory is unchanged: every put and remove (from this
    * process or another, such as the CLI) renames a file into it or deletes one, which moves its
@@ -46,9 +49,10 @@ export class FileAttachmentStore implements AttachmentStore {
   #recordsStamp = Number.NaN;
   #stamping: Promise<number> | undefined;
 
-  constructor(dataDir: string, options: { now?: () => Date; recordsSettledMs?: number; recordsKept?: number } = {}) {
+  constructor(dataDir: string, options: { now?: () => Date; recordsSettledMs?: number; recordsKept?: number; onDamaged?: OnDamaged } = {}) {
     this.directory = join(dataDir, 'attachments');
     this.originalsDirectory = join(this.directory, 'originals');
+    this.#onDamaged = options.onDamaged;
     this.#now = options.now ?? (() => new Date());
     this.#settledMs = options.recordsSettledMs ?? RECORDS_SETTLED_MS;
     this.#kept = options.recordsKept ?? RECORDS_KEPT;
@@ -111,14 +115,30 @@ export class FileAttachmentStore implements AttachmentStore {
     try {
       data = await readFile(this.pathOf(info));
     } catch {
+      this.#damaged(id, `its stored bytes are missing (${this.pathOf(info)})`);
       return undefined;
     }
     // A damaged or replaced payload is not the attachment the id names.
-    if (createHash('sha256').update(data).digest('hex') !== info.sha256) return undefined;
+    if (createHash('sha256').update(data).digest('hex') !== info.sha256) {
+      this.#damaged(id, `its stored bytes are damaged (${this.pathOf(info)} no longer matches its record)`);
+      return undefined;
+    }
     return { info, data };
   }
 
-  async info(id: string): Promise<AttachmentInfo | undefined> {
+  /** Said once per image and process: what is wrong with it and where, and that it was left out. */
+  #damaged(id: string, what: string): void {
+    if (!this.#onDamaged || this.#reported.has(id)) return;
+    this.#reported.add(id);
+    this.#onDamaged({ code: `damaged-image-${id}`, message: `Image ${id}: ${what}. It was left out (the model is told it is no longer available); the file was left as it is. Attach the image again to use it.` });
+  }
+
+  info(id: string): Promise<AttachmentInfo | undefined> {
+    return this.#info(id, true);
+  }
+
+  /** `report`: a damaged record is said (onDamaged); not while sweeping every record (list). */
+  async #info(id: string, report: boolean): Promise<AttachmentInfo | undefined> {
     if (!ID.test(id)) return undefined; // validated before the id touches a path
     const stamp = await this.#directoryStamp();
     if (stamp !== this.#recordsStamp) {
@@ -127,7 +147,7 @@ export class FileAttachmentStore implements AttachmentStore {
     }
     const known = this.#records.get(id);
     if (known) return structuredClone(known); // callers may change their copy
-    const info = await this.#readInfo(id);
+    const info = await this.#readInfo(id, report);
     // Kept only when the directory had settled before it was read (NaN: changed too recently).
     if (info && stamp === this.#recordsStamp && !Number.isNaN(stamp)) {
       if (this.#records.size >= this.#kept) this.#records.delete(this.#records.keys().next().value!);
@@ -151,19 +171,22 @@ export class FileAttachmentStore implements AttachmentStore {
     return this.#stamping;
   }
 
-  async #readInfo(id: string): Promise<AttachmentInfo | undefined> {
+  async #readInfo(id: string, report: boolean): Promise<AttachmentInfo | undefined> {
     let text: string;
     try {
       text = await readFile(this.#metaPath(id), 'utf8');
     } catch {
       return undefined;
     }
+    let parsed: ReturnType<typeof AttachmentInfo.safeParse> | undefined;
     try {
-      const parsed = AttachmentInfo.safeParse(JSON.parse(text));
-      return parsed.success && parsed.data.id === id ? parsed.data : undefined;
+      parsed = AttachmentInfo.safeParse(JSON.parse(text));
     } catch {
-      return undefined;
+      parsed = undefined;
     }
+    if (parsed?.success && parsed.data.id === id) return parsed.data;
+    if (report) this.#damaged(id, `its record is damaged (${this.#metaPath(id)} cannot be read)`);
+    return undefined;
   }
 
   /** Every stored record (for retention sweeps). */
@@ -177,7 +200,7 @@ export class FileAttachmentStore implements AttachmentStore {
     const out: AttachmentInfo[] = [];
     for (const name of names) {
       const id = name.endsWith('.json') ? name.slice(0, -5) : '';
-      const info = ID.test(id) ? await this.info(id) : undefined;
+      const info = ID.test(id) ? await this.#info(id, false) : undefined;
       if (info) out.push(info);
     }
     return out;

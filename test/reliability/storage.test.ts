@@ -8,6 +8,7 @@ import { access, copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeF
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConversationStore } from '../../main/chat/conversationStore.ts';
+import NodeWebSocket from 'ws';
 import { testServices } from '../support/testServices.ts';
 import { makeBarChart } from '../fixtures/chart.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
@@ -263,5 +264,92 @@ describe('storage faults in words, exit 5 (issue 45 item 2)', () => {
     expect(result.err).toContain('Nothing was sent: an attached image was not stored.');
     expect(result.err).not.toContain('Stopped before the image was read');
     expect(result.out).toBe('');
+  });
+});
+
+describe('damage said in words (issue 45 item 4)', () => {
+  it('glance ask on a conversation whose image has damaged bytes, then a damaged record: a line naming the file, the answer, exit 5', { timeout: 90_000 }, async () => {
+    const dataDir = join(dir, 'damaged-image');
+    const chart = join(dir, 'chart-damage.png');
+    await writeFile(chart, await makeBarChart());
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((done) => {
+        const child = spawn(process.execPath, [join(REPO, 'main/cli/main.ts'), 'ask', ...args, '--model', 'llava-seer', '--vision', 'yes', '--data-dir', dataDir], { env: { ...process.env, OLLAMA_HOST: server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => void (out += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => void (err += c.toString('utf8')));
+        child.on('close', (code) => done({ code, out, err }));
+      });
+    server.script({ text: 'a chart' });
+    const first = await run(['look', '--attach', chart, '--json']);
+    expect(first.code).toBe(0);
+    const id = (JSON.parse(first.out.trim().split('\n').at(-1)!) as { conversationId: string }).conversationId;
+    const store = join(dataDir, 'attachments');
+    const record = (await readdir(store)).find((n) => n.endsWith('.json'))!;
+    const image = record.slice(0, -5);
+    const payload = join(store, (await readdir(store)).find((n) => n.startsWith(image) && !n.endsWith('.json'))!);
+
+    await writeFile(payload, 'not the image any more');
+    server.script({ text: 'still here' });
+    const bytes = await run(['again', '--conversation', id]);
+    expect(bytes.code).toBe(5);
+    expect(bytes.out).toBe('still here\n');
+    expect(bytes.err).toContain(`glance: Image ${image}: its stored bytes are damaged (${payload} no longer matches its record). It was left out`);
+    expect(await readFile(payload, 'utf8')).toBe('not the image any more');
+
+    await writeFile(join(store, record), '{"id": "cut sh');
+    server.script({ text: 'and here' });
+    const meta = await run(['and again', '--conversation', id]);
+    expect(meta.code).toBe(5);
+    expect(meta.out).toBe('and here\n');
+    expect(meta.err).toContain(`glance: Image ${image}: its record is damaged (${join(store, record)} cannot be read). It was left out`);
+    expect(meta.err).not.toMatch(/^\s+at /m);
+  });
+
+  it('the harness says which conversation it does not list and where it set drafts.json aside, as notices', { timeout: 60_000 }, async () => {
+    const dataDir = join(dir, 'damaged-harness');
+    const conversations = join(dataDir, 'conversations');
+    await mkdir(conversations, { recursive: true });
+    const broken = join(conversations, '20260101-aaaaaaaaaaaa.json');
+    await writeFile(broken, '{"version": 1, "id": "20260101-aaaa');
+    await writeFile(join(dataDir, 'drafts.json'), '{"version": 1, "drafts": {"new": {"te');
+    const renderer = join(dir, 'renderer');
+    await mkdir(renderer, { recursive: true });
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><title>stub</title>');
+    const child = spawn(process.execPath, [join(REPO, 'test/reliability/harnessProcess.ts'), dataDir, renderer], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const h = await new Promise<{ port: number; token: string; origin: string }>((done) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          if (out.includes('\n')) done(JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string; origin: string });
+        });
+      });
+      const ws = new NodeWebSocket(`ws://127.0.0.1:${h.port}/api?token=${h.token}`, { headers: { Origin: h.origin } });
+      const notices: { code: string; message: string }[] = [];
+      const answers = new Map<number, (result: unknown) => void>();
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { id?: number; result?: unknown; event?: string; payload?: { code: string; message: string } };
+        if (m.event === 'app:notice' && m.payload) notices.push({ code: m.payload.code, message: m.payload.message });
+        if (typeof m.id === 'number') answers.get(m.id)?.(m.result);
+      });
+      await new Promise((done, fail) => ws.once('open', done).once('error', fail));
+      const call = (id: number, channel: string) => new Promise<unknown>((done) => (answers.set(id, done), ws.send(JSON.stringify({ id, channel, payload: {} }))));
+      expect(await call(1, 'conversations:list')).toEqual({ ok: true, value: [] });
+      expect(await call(2, 'drafts:list')).toEqual({ ok: true, value: {} });
+      // Said once: listing again is quiet.
+      expect(await call(3, 'conversations:list')).toEqual({ ok: true, value: [] });
+      ws.close();
+      const aside = (await readdir(dataDir)).find((n) => n.startsWith('drafts.json.bad-'));
+      expect(aside).toBeDefined();
+      expect(notices).toEqual([
+        { code: 'damaged-conversation-20260101-aaaaaaaaaaaa', message: `Conversation 20260101-aaaaaaaaaaaa cannot be read: its file is damaged (${broken}). It is not listed; the file was left untouched, so it can be repaired by hand or removed.` },
+        { code: 'damaged-drafts', message: `The unsent messages could not be read: ${join(dataDir, 'drafts.json')} is damaged. It was set aside as ${join(dataDir, aside!)}, and the message boxes start empty.` },
+      ]);
+      expect(await readFile(broken, 'utf8')).toBe('{"version": 1, "id": "20260101-aaaa');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
