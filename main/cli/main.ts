@@ -3,6 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { askCommand } from './ask.ts';
 import { checkImageCommand } from './checkImage.ts';
+import { installCommandCommand } from './installCommand.ts';
 import { EXIT, type CommandIO, UsageError, stdio } from './io.ts';
 import { StorageError } from '../chat/conversationStore.ts';
 import { writeProblem } from '../chat/writeProblem.ts';
@@ -17,6 +18,7 @@ const commands: Record<string, Command> = {
   'check-image': checkImageCommand,
   models: modelsCommand,
   mcp: mcpCommand,
+  'install-command': installCommandCommand,
 };
 
 const USAGE = `Usage: glance <command> [options]
