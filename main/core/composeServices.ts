@@ -258,10 +258,12 @@ type GlanceCore = {
 };
 
 /** The door's redact stage, reading words with the same local OCR as read_text (its readings are shared). */
-function redactStage(ocr: TextReader, limits: Limits, privacy: () => PrivacySettings): RedactStage {
+function redactStage(ocr: TextReader, limits: Limits, privacy: () => PrivacySettings, kept: FileAttachmentStore): RedactStage {
   return new RedactStage({
     privacy,
     limits,
+    // What is found is kept with the original (architecture §3b): a later send, zoom or process reuses it.
+    kept,
     readWords: (image, signal) => readImageWords(ocr, image, { limits, timeoutMs: REDACT_OCR_TIMEOUT_MS, ...(signal ? { signal } : {}) }),
   });
 }
@@ -295,7 +297,7 @@ function createCore(options: CoreOptions): GlanceCore {
     },
     store: attachments,
     readText: imageTextReader(ocr, limits),
-    ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy) } : {}),
+    ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy, attachments) } : {}),
   });
   // The one way out (architecture §3b): what a request carries, for that request's model.
   const egress = new Egress({ intake, store: attachments });

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttachmentInfo, imageExtension } from '../../common/images.ts';
+import { Redaction } from '../../common/privacy.ts';
 import { isAtomicTemp, writeFileAtomic, type OnDamaged } from '../fsAtomic.ts';
 import { displayName } from '../../common/fileNames.ts';
 import type { AttachmentStore, PreparedImage, StoredOriginal } from './types.ts';
@@ -306,6 +307,40 @@ export class FileAttachmentStore implements AttachmentStore {
     await writeFileAtomic(join(this.originalsDirectory, `${sha}.derived.json`), JSON.stringify(map) + '\n', { mode: 0o600 });
   }
 
+  /**
+   * What detection found in an original (architecture §3b "Regions belong to the original"), under
+   * `key` (the detector and the settings it ran with): kept beside the original, gone with it.
+   */
+  async hiddenRegions(sha256: string, key: string): Promise<Redaction[] | undefined> {
+    if (!SHA256.test(sha256)) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(await readFile(join(this.originalsDirectory, `${sha256}.hidden.json`), 'utf8'));
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+      const found = Redaction.array().safeParse((parsed as Record<string, unknown>)[key]);
+      return found.success ? found.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Keeps what detection found beside the original `sha256` (detection runs as the image enters,
+   * before the original is written). One that is never stored is swept with the originals no record
+   * names (sweepOriginals).
+   */
+  async keepHiddenRegions(sha256: string, key: string, regions: readonly Redaction[]): Promise<void> {
+    if (!SHA256.test(sha256) || !DERIVED_KEY.test(key)) return;
+    await mkdir(this.originalsDirectory, { recursive: true });
+    let map: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(await readFile(join(this.originalsDirectory, `${sha256}.hidden.json`), 'utf8'));
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) map = parsed as Record<string, unknown>;
+    } catch {
+      // none yet, or damaged: written anew
+    }
+    await writeFileAtomic(join(this.originalsDirectory, `${sha256}.hidden.json`), JSON.stringify({ ...map, [key]: regions }) + '\n', { mode: 0o600 });
+  }
+
   /** Deletes every kept original (and its derived map) whose sha256 is not in `keep`; answers how many went. */
   async sweepOriginals(keep: ReadonlySet<string>): Promise<number> {
     let names: string[];
@@ -319,7 +354,7 @@ export class FileAttachmentStore implements AttachmentStore {
       const sha = name.slice(0, 64);
       if (!SHA256.test(sha) || keep.has(sha)) continue;
       await rm(join(this.originalsDirectory, name), { force: true });
-      if (!name.endsWith('.derived.json')) removed++;
+      if (!name.endsWith('.json')) removed++;
     }
     return removed;
   }

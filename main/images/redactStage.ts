@@ -16,7 +16,7 @@ import { redactText, windowRegions } from '../privacy/detect.ts';
 import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
-import type { AdmitTarget, ImageInput, PixelStage, StageImage, StageRun, TextTarget } from './types.ts';
+import type { AdmitTarget, AttachmentStore, ImageInput, PixelStage, StageImage, StageRun, TextTarget } from './types.ts';
 
 /** Detection results kept for reuse (a send after the attach, a refit for another model). */
 const REMEMBERED = 32;
@@ -27,7 +27,15 @@ type RedactStageDeps = {
   /** The current privacy settings (read on every image: a change applies to the next one). */
   privacy: () => PrivacySettings;
   limits: Pick<Limits, 'maxInputPixels'>;
+  /** Where what was found is kept beside the original (the attachment store), so another process or a later send finds it without reading again. */
+  kept?: Pick<AttachmentStore, 'hiddenRegions' | 'keepHiddenRegions'>;
 };
+
+/**
+ * Names the detector whose findings are kept with an original: bump it when main/privacy's rules
+ * change what an image yields, so findings of an older detector are not reused.
+ */
+export const DETECTOR_VERSION = 'd4';
 
 /** The policy in force for `target`: its own (conversation, command) over the settings'. */
 export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<PrivacySettings, 'redact'>): RedactPolicy {
@@ -116,22 +124,32 @@ export class RedactStage implements PixelStage {
   }
 
   #detect(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, settings: PrivacySettings): Promise<RedactedImage> {
-    const key = createHash('sha256').update(image.data).update(fingerprint(settings)).update(JSON.stringify(image.windows ?? [])).digest('hex');
+    const sha256 = createHash('sha256').update(image.data).digest('hex');
+    // What detection depends on: the detector, the settings' rules and the capture's windows.
+    const depends = `${DETECTOR_VERSION}-${createHash('sha256').update(fingerprint(settings)).update(JSON.stringify(image.windows ?? [])).digest('hex').slice(0, 24)}`;
+    const key = `${sha256}:${depends}`;
     const known = this.#runs.get(key);
     if (known) {
       this.#runs.delete(key);
       this.#runs.set(key, known);
       return known;
     }
+    const kept = this.#deps.kept;
     const run = (async (): Promise<RedactedImage> => {
       const decoded = await decodedInput(image.data, image.mime, this.#deps.limits);
       if (!decoded.ok) return { ok: false, code: 'ocr-failed', message: decoded.message, ms: 0 };
-      return redactImage({ data: image.data, mime: image.mime }, { readWords: this.#deps.readWords, pixels: () => decoded.image() }, {
+      // Found before (this process or another) and kept with the original: filled again, not read again.
+      const known = await kept?.hiddenRegions?.(sha256, depends);
+      if (known) return { ok: true, regions: known, skipped: [], ms: 0, ...(known.length ? { png: await maskImage(decoded.image(), known) } : {}) };
+      const found = await redactImage({ data: image.data, mime: image.mime }, { readWords: this.#deps.readWords, pixels: () => decoded.image() }, {
         categories: settings.categories,
         patterns: settings.patterns,
         excludedApps: settings.excludedApps,
         ...(image.windows ? { windows: image.windows } : {}),
       });
+      // Only a whole reading is kept (a skipped own pattern may find more next time).
+      if (found.ok && !found.skipped.length) await kept?.keepHiddenRegions?.(sha256, depends, found.regions).catch(() => undefined);
+      return found;
     })();
     this.#runs.set(key, run);
     // A failure is not remembered: the next image (or a retry) reads again.

@@ -196,6 +196,10 @@ export interface AttachmentStore {
    * encoded after the model's copy went out); original() waits for it. Rejects when it cannot be kept.
    */
   keepOriginal(id: string, original: Promise<{ data: Uint8Array; mime: string }>, derivedKey?: string): Promise<AttachmentInfo>;
+  /** What detection found in an original, under the key of what it depended on (architecture §3b); undefined when not kept. */
+  hiddenRegions?(sha256: string, key: string): Promise<Redaction[] | undefined>;
+  /** Keeps what detection found beside a stored original. */
+  keepHiddenRegions?(sha256: string, key: string, regions: readonly Redaction[]): Promise<void>;
   /** Absolute path of the stored payload (for thumbnails in the harness/app). */
   pathOf(info: AttachmentInfo): string;
 }
