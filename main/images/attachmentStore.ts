@@ -116,15 +116,27 @@ export class FileAttachmentStore implements AttachmentStore {
     try {
       data = await readFile(this.pathOf(info));
     } catch {
-      this.#damaged(id, `its stored bytes are missing (${this.pathOf(info)})`);
+      await this.#lostBytes(info, `its stored bytes are missing (${this.pathOf(info)})`);
       return undefined;
     }
     // A damaged or replaced payload is not the attachment the id names.
     if (createHash('sha256').update(data).digest('hex') !== info.sha256) {
-      this.#damaged(id, `its stored bytes are damaged (${this.pathOf(info)} no longer matches its record)`);
+      await this.#lostBytes(info, `its stored bytes are damaged (${this.pathOf(info)} no longer matches its record)`);
       return undefined;
     }
     return { info, data };
+  }
+
+  /**
+   * A payload that cannot be read is said only when its original cannot be read either: with the
+   * original intact the door makes the copy again from it (the egress does, for every request).
+   */
+  async #lostBytes(info: AttachmentInfo, what: string): Promise<void> {
+    const kept = info.original;
+    const path = kept ? this.#originalPath(kept.sha256, kept.mime) : undefined;
+    const data = path ? await readFile(path).catch(() => undefined) : undefined;
+    if (kept && data && createHash('sha256').update(data).digest('hex') === kept.sha256) return;
+    this.#damaged(info.id, `${what}, and ${kept ? `its original (${path ?? kept.sha256}) is missing or damaged too` : 'no original was kept'}`);
   }
 
   /** Said once per image and process: what is wrong with it and where, and that it was left out. */

@@ -161,14 +161,16 @@ describe('temp files killed saves left (issue 45 item 3)', () => {
     const renderer = join(dir, 'renderer');
     await mkdir(renderer, { recursive: true });
     await writeFile(join(renderer, 'index.html'), '<!doctype html><title>stub</title>');
-    const child = spawn(process.execPath, [join(REPO, 'test/reliability/harnessProcess.ts'), dataDir, renderer], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(REPO, 'test/reliability/harnessProcess.ts'), dataDir, renderer], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
     await new Promise<void>((done) => child.stdout.once('data', () => done()));
     // Its close waits for the start's sweep.
     const code = await new Promise((done) => {
       child.on('close', done);
       child.kill('SIGTERM');
     });
-    expect(code).toBe(0);
+    expect(code, stderr).toBe(0);
     for (const path of old) expect(await exists(path), path).toBe(false);
   });
 });
@@ -268,7 +270,7 @@ describe('storage faults in words, exit 5 (issue 45 item 2)', () => {
 });
 
 describe('damage said in words (issue 45 item 4)', () => {
-  it('glance ask on a conversation whose image has damaged bytes, then a damaged record: a line naming the file, the answer, exit 5', { timeout: 90_000 }, async () => {
+  it('glance ask on a conversation whose image is damaged: bytes with the original intact are made again; bytes and original, or the record: a line naming the file, the answer, exit 5', { timeout: 120_000 }, async () => {
     const dataDir = join(dir, 'damaged-image');
     const chart = join(dir, 'chart-damage.png');
     await writeFile(chart, await makeBarChart());
@@ -289,13 +291,25 @@ describe('damage said in words (issue 45 item 4)', () => {
     const record = (await readdir(store)).find((n) => n.endsWith('.json'))!;
     const image = record.slice(0, -5);
     const payload = join(store, (await readdir(store)).find((n) => n.startsWith(image) && !n.endsWith('.json'))!);
+    const original = join(store, 'originals', (await readdir(join(store, 'originals'))).find((n) => !n.endsWith('.json'))!);
 
+    // The payload alone: the copy is made again from the original, and the model sees the chart.
     await writeFile(payload, 'not the image any more');
+    server.reset();
+    server.script({ text: 'seen again' });
+    const healed = await run(['again', '--conversation', id]);
+    expect(healed).toMatchObject({ code: 0, out: 'seen again\n' });
+    expect(healed.err).not.toContain('damaged');
+    expect(server.requests.at(-1)!.images).toHaveLength(1);
+
+    // The payload and the original: left out, and said.
+    await writeFile(payload, 'not the image any more');
+    await writeFile(original, 'nor this');
     server.script({ text: 'still here' });
-    const bytes = await run(['again', '--conversation', id]);
+    const bytes = await run(['and now?', '--conversation', id]);
     expect(bytes.code).toBe(5);
     expect(bytes.out).toBe('still here\n');
-    expect(bytes.err).toContain(`glance: Image ${image}: its stored bytes are damaged (${payload} no longer matches its record). It was left out`);
+    expect(bytes.err).toContain(`glance: Image ${image}: its stored bytes are damaged (${payload} no longer matches its record), and its original (${original}) is missing or damaged too. It was left out`);
     expect(await readFile(payload, 'utf8')).toBe('not the image any more');
 
     await writeFile(join(store, record), '{"id": "cut sh');
