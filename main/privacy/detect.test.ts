@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRedactions } from './detect.ts';
+import { detectRedactions, windowRegions } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 
 // Boxes are merged as they come: a new box that meets one already kept grows it, and the grown box
@@ -30,5 +30,19 @@ describe('detectRedactions merging boxes', () => {
     // No two regions meet.
     const [a, b] = out.regions;
     expect(a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height).toBe(false);
+  });
+});
+
+// A password manager whose window sets only the legacy WM_NAME title (node-screenshots reports ""
+// for it) or is known by its WM_CLASS alone is still an excluded app's window.
+describe('windowRegions', () => {
+  const size = { width: 1920, height: 1080 };
+  it('knows an excluded window by any name the system gives it', () => {
+    const win = { app: '', title: '', x: 100, y: 100, width: 800, height: 600 };
+    expect(windowRegions([win], ['KeePassXC'], size)).toEqual([]);
+    const legacy = windowRegions([{ ...win, names: ['Passwords.kdbx - KeePassXC'] }], ['KeePassXC'], size);
+    expect(legacy).toEqual([{ x: 100, y: 100, width: 800, height: 600, kind: 'excluded window', rule: 'window:Passwords.kdbx - KeePassXC' }]);
+    expect(windowRegions([{ ...win, names: ['keepassxc', 'KeePassXC'] }], ['KeePassXC'], size)).toHaveLength(1);
+    expect(windowRegions([{ ...win, app: 'gedit', title: 'notes.txt', names: ['gedit', 'Gedit'] }], ['KeePassXC'], size)).toEqual([]);
   });
 });

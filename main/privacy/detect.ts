@@ -3,8 +3,9 @@
 // which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
 import { DEFAULT_REDACT_CATEGORIES, type OwnPattern, type RedactCategory, type Redaction, type RedactionKind } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
+import { bigCodes, joinRows, labelledBelow, linesOf, wrappedOn } from './context.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
-import { ownPatternFindings } from './ownPatterns.ts';
+import { ownPatternMatches } from './ownPatterns.ts';
 import { secretlintFindings } from './secretlintScan.ts';
 
 /** What the person chose in Settings → Privacy (and per command). */
@@ -15,35 +16,82 @@ export type DetectOptions = {
 };
 
 /** A window on the captured screen, in the image's pixels (from the capture backend's window list). */
-export type ScreenWindow = { app: string; title: string; x: number; y: number; width: number; height: number };
+export type ScreenWindow = {
+  app: string;
+  title: string;
+  /**
+   * Every other name the system gives the window (X11: WM_NAME beside _NET_WM_NAME, WM_CLASS's
+   * instance and class): a password manager that sets only the legacy title is still known.
+   */
+  names?: readonly string[];
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+};
 
 type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
 
 /** Every finding in `text`: secretlint's rules (category keys), Glance's own, the person's patterns. */
 export async function findSecrets(text: string, options: DetectOptions = {}): Promise<{ findings: Finding[]; skipped: string[] }> {
+  const own = await ownPatternMatches([text], options.patterns ?? []);
+  const findings = await ruleSecrets(text, options);
+  findings.push(...(own.perText[0] ?? []));
+  return { findings, skipped: own.skipped };
+}
+
+/** The built-in rules' findings in `text` (secretlint's and Glance's own). */
+async function ruleSecrets(text: string, options: DetectOptions): Promise<Finding[]> {
   const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
   const findings = ruleFindings(text, categories);
   if (categories.keys) findings.push(...(await secretlintFindings(text)));
-  const own = ownPatternFindings(text, options.patterns ?? []);
-  findings.push(...own.findings);
-  return { findings, skipped: own.skipped };
+  return findings;
 }
 
 /** A generic rule's kind gives way to a specific one when their boxes meet ("aws key" over "key-like text"). */
 const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'password', 'secret']);
 
 /** The rectangles to fill in an image of `size`, given the words OCR read in it and the windows on it. */
-export async function detectRedactions(words: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[] } = {}): Promise<Detection> {
+export async function detectRedactions(read: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[] } = {}): Promise<Detection> {
   const regions: Redaction[] = windowRegions(options.windows ?? [], options.excludedApps ?? [], size);
+  // One row of text that OCR read as several lines is one line again (a card number in big digits).
+  const words = joinRows(read);
   const skipped = new Set<string>();
   const boxes: Array<Box & { kind: RedactionKind; rule: string }> = [];
-  for (const compact of [false, true]) {
-    const map = wordText(words, compact);
-    const found = await findSecrets(map.text, options);
-    for (const s of found.skipped) skipped.add(s);
-    for (const f of found.findings) {
-      const box = boxOver(words, wordsOf(f, map), size);
+  const lines = linesOf(words);
+  const lineOf = new Map<number, number>();
+  for (const l of lines) for (const w of l.words) lineOf.set(w, l.id);
+  /** One box per line the words are on: a wrapped secret's box never covers the text beside it. */
+  const boxEach = (indices: readonly number[], kind: RedactionKind, rule: string) => {
+    const byLine = new Map<number, number[]>();
+    for (const i of indices) byLine.set(lineOf.get(i) ?? -1, [...(byLine.get(lineOf.get(i) ?? -1) ?? []), i]);
+    for (const group of byLine.values()) {
+      const box = boxOver(words, group, size);
+      if (box) boxes.push({ ...box, kind, rule });
+    }
+  };
+  const maps = [wordText(words, false), wordText(words, true)];
+  // The person's patterns over both texts at once: one time budget for the image, off the main thread.
+  const own = await ownPatternMatches(maps.map((m) => m.text), options.patterns ?? []);
+  for (const s of own.skipped) skipped.add(s);
+  for (const [pass, map] of maps.entries()) {
+    const found = [...(await ruleSecrets(map.text, options)), ...(own.perText[pass] ?? [])];
+    for (const f of found) {
+      const picked = wordsOf(f, map);
+      const box = boxOver(words, picked, size);
       if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
+      // Its continuation when it wraps (a terminal's 80 columns, a narrow pane, a table cell).
+      const more = wrappedOn(words, picked, lines);
+      if (more.length) boxEach(more, f.kind, `${f.rule}+wrap`);
+    }
+  }
+  // Values whose label is not on their line: a column header, a caption, a big one-time code.
+  const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
+  if (categories.passwords) {
+    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines)]) {
+      boxEach(c.words, c.kind, c.rule);
+      const more = wrappedOn(words, c.words, lines);
+      if (more.length) boxEach(more, c.kind, `${c.rule}+wrap`);
     }
   }
   // Overlapping boxes are one region: the count the label gives is what a person would count.
@@ -86,18 +134,18 @@ function contains(outer: Box, inner: Box): boolean {
   return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 }
 
-/** Windows whose app name or title holds an excluded name (case-insensitive) are filled whole. */
+/** Windows whose app name, title or any other name the system gives holds an excluded name (case-insensitive) are filled whole. */
 export function windowRegions(windows: readonly ScreenWindow[], excludedApps: readonly string[], size: { width: number; height: number }): Redaction[] {
   const names = excludedApps.map((a) => a.trim().toLowerCase()).filter(Boolean);
   const out: Redaction[] = [];
   for (const w of windows) {
-    const app = w.app.toLowerCase(), title = w.title.toLowerCase();
-    const name = names.find((n) => app.includes(n) || title.includes(n));
+    const given = [w.app, w.title, ...(w.names ?? [])].map((n) => n.toLowerCase()).filter(Boolean);
+    const name = names.find((n) => given.some((g) => g.includes(n)));
     if (name === undefined) continue;
     const x = Math.max(0, Math.floor(w.x)), y = Math.max(0, Math.floor(w.y));
     const right = Math.min(size.width, Math.ceil(w.x + w.width)), bottom = Math.min(size.height, Math.ceil(w.y + w.height));
     if (right <= x || bottom <= y) continue;
-    out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || name}` });
+    out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || w.names?.find(Boolean) || name}` });
   }
   return out;
 }

@@ -57,7 +57,9 @@ describe('secret rules', () => {
 
   it('takes a garbled key for a key, not an identifier, a path or a word', async () => {
     expect(keyLike('Ab3dEf6hIj9kLm2nOp5qRs8t')).toBe(true);
-    expect(keyLike('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b')).toBe(true);
+    // A hash is an identifier, not a secret (DESIGN §3b): left alone unless a label names it.
+    expect(keyLike('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b')).toBe(false);
+    expect(keyLike('F7LA47EWBW6VGNV7MQ3XKZP2')).toBe(true);
     expect(keyLike('AbstractSingletonProxyFactoryBean')).toBe(false);
     expect(keyLike('node_modules/@secretlint/core/module/index.js')).toBe(false);
     expect(keyLike('internationalization')).toBe(false);
@@ -74,6 +76,46 @@ describe('secret rules', () => {
   it('a category turned off finds nothing of its kind', async () => {
     const card = randomCard();
     expect(await hidden(`pay ${card}`, { ...DEFAULT_REDACT_CATEGORIES, cards: false })).toEqual([]);
+  });
+});
+
+// What the independent corpus found (issue 41): OCR's confusions, look-alike identifiers, labels followed by words.
+describe('rules that survive OCR and leave look-alikes alone', () => {
+  it('reads confusable letters back as digits where digits belong, checksums still checked', async () => {
+    const iban = randomIban();
+    const misread = iban.slice(0, 4) + iban.slice(4).replace(/0/g, 'O').replace(/1/g, 'l');
+    if (misread !== iban) expect((await hidden(`IBAN ${misread}`)).map((f) => f.kind)).toContain('iban');
+    const card = randomCard().replace(/ /g, '');
+    expect((await hidden(`pay ${card.slice(0, 4)}${card.slice(4).replace(/1/g, 'l').replace(/0/g, 'O')} now`)).map((f) => f.rule)).toContain('luhn');
+    expect((await hidden('aws_access_key_id = AKTAP4C5C7AQMHWMRMX3')).map((f) => f.rule)).toContain('prefix-misread');
+  });
+
+  it('a grouped 16-digit number that fails Luhn counts only where the screen says card', async () => {
+    let n = '5105105105105100';
+    n = n.slice(0, 15) + String((Number(n[15]) + 3) % 10);
+    const grouped = n.replace(/(\d{4})(?=\d)/g, '$1 ');
+    expect(await hidden(`Tracking ${grouped} shipped`)).toEqual([]);
+    expect((await hidden(`Card number ${grouped}`)).map((f) => f.rule)).toContain('card-shape');
+  });
+
+  it('leaves hashes, UUIDs, trace ids, integrity strings, data URIs and pod names alone', async () => {
+    const lines = [
+      'commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+      'id 3f2b8c1e-9d4a-4b7e-8f21-0c6d5e4a3b2f',
+      'trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 pod=api-7c9d8f6b5-x2k4p',
+      '"integrity": "sha512-fWkR1g2VNFPisiJuCdl2qlfMGqtkTDFeDXI062evPyg4R1g9a0sUz+Fp3BsyyiREUBSazGE5Qx==",',
+      'background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAd0lEQVR4);',
+      'acme-1.4.2.tar.gz sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    ];
+    for (const line of lines) expect(await hidden(line), line).toEqual([]);
+  });
+
+  it("a label's value counts when it looks like a secret, not when it starts a sentence or names a setting", async () => {
+    expect(await hidden('Password: must be at least 12 characters and may not contain your user name.')).toEqual([]);
+    expect(await hidden('API key: see the Developers page.')).toEqual([]);
+    expect(await hidden('export const passwordMinLength = 12; tokenTtlSeconds = 3600')).toEqual([]);
+    expect(await hidden('and the staging db password is Harbor97?PD7m')).toContainEqual({ kind: 'password', rule: 'said', text: 'Harbor97?PD7m' });
+    expect(await hidden('DB_PASSWORD=hunter22')).toContainEqual({ kind: 'password', rule: 'label', text: 'hunter22' });
   });
 });
 

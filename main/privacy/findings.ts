@@ -64,6 +64,7 @@ function entropy(s: string): number {
  */
 export function keyLike(run: string): boolean {
   if (run.length < 20) return false;
+  if (identifier(run)) return false;
   const lower = /[a-z]/.test(run), upper = /[A-Z]/.test(run), digit = /\d/.test(run);
   if (!(lower || upper)) return false;
   if (!digit && !(lower && upper)) return false;
@@ -81,11 +82,130 @@ export function keyLike(run: string): boolean {
   return (run.length >= 32 && h >= 3.3 && digits >= 4) || (h >= 3.5 && digits >= 3 && run.length - digits >= 3);
 }
 
+/**
+ * Identifiers that are not secrets, though they are long and random: git and sha256 hashes, trace
+ * and span ids (hex of one case), UUIDs, subresource integrity strings, data URIs, Kubernetes pod
+ * names. Left alone unless a label or a vendor rule names them secret.
+ */
+export function identifier(run: string): boolean {
+  const s = run.replace(/^["'(]+|["'),;]+$/g, '');
+  // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
+  const bare = s.replace(/^[\w.-]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.-]*[=:]/i, '');
+  if (hexLike(bare)) return true;
+  if (/^(?:sha[0-9lIS]{1,3})[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
+  if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
+  // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
+  if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(s.split('-').slice(-2).join(''))) return true;
+  return false;
+}
+
+/**
+ * Hex of one case, as OCR reads it: a git or sha256 hash, a trace or span id, a UUID (its dashes
+ * aside). Nine in ten characters are hex digits once confusables are read as digits (B for 8, l for 1).
+ */
+function hexLike(v: string): boolean {
+  const dashes = (v.match(/-/g) ?? []).length;
+  const t = v.replace(/-/g, '');
+  if (t.length < 7 || (dashes > 0 && (dashes > 5 || t.length < 20))) return false;
+  const m = asDigits(t).toLowerCase();
+  const hex = m.replace(/[^0-9a-f]/g, '').length;
+  if (hex < t.length * 0.9 || !/\d/.test(m) || !/[a-f]/.test(m)) return false;
+  // One case: a key in base64 has both in plenty; OCR's odd capital in a hash is few.
+  const upper = t.replace(/[^A-Z]/g, '').length, lower = t.replace(/[^a-z]/g, '').length;
+  return Math.min(upper, lower) <= Math.max(3, t.length * 0.2);
+}
+
+/** What comes before a data URI's payload or an integrity string's hash (also when it wraps onto the next line). */
+const PAYLOAD_BEFORE = /(?:data:[^\s]*|base\w\w[,.;]|sha[0-9lIS]{2,3}[-:]|integrity["']?\s*[:=]\s*["']?)[^\n"'();]*$/i;
+
+/** A line that names what follows as a hash, an id or a payload (OCR's scraps of it are not keys). */
+export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|data:|base64|trace|span_?id|commit|digest|checksum|uuid|request_?id/i;
+
+/** Words that follow a label in a sentence or a type annotation, never as a secret. */
+const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', 'a', 'an', 'see', 'never', 'not', 'expires', 'required', 'optional', 'string', 'number', 'boolean', 'null', 'undefined', 'none', 'true', 'false', 'hidden', 'empty', 'set', 'unset', 'enter', 'use', 'your', 'this', 'that', 'at', 'in', 'of', 'to', 'for', 'from', 'and', 'or', 'with', 'will', 'can', 'may', 'str', 'int', 'bool', 'any', 'unknown', 'void', 'env', 'process', 'config', 'settings', 'options']);
+
+/**
+ * Whether what follows a secret's label is a value rather than words about it: a setting about
+ * the secret (`passwordMinLength`, `tokenTtlSeconds`) is not, nor a word that starts a sentence
+ * ("Password: must be…"), nor a small number; anything else is, whatever it looks like.
+ */
+export function labelValue(label: string, value: string, after: string): boolean {
+  if (/(?:min|max|length|len|ttl|timeout|seconds|secs|minutes|hours|days|count|expir|policy|hint|strength|rotation|field|input|type|reset|placeholder|url|path|file|header|name)/i.test(label.replace(/^(?:.*?)(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|bearer)/i, ''))) return false;
+  const v = value.replace(/[.,;:)]+$/, '');
+  if (NOT_VALUES.has(v.toLowerCase())) return false;
+  if (/^\d{1,3}$/.test(v)) return false;
+  // A lower-case word followed by more words on its line is the start of a sentence.
+  if (/^[a-z]+$/.test(v) && /^\s*[a-z]+\s+[a-z]+/i.test(after)) return false;
+  if (/^[a-z][a-z.]*\(/i.test(v)) return false; // a call: getPassword(), os.environ.get(
+  return true;
+}
+
 /** IBAN lengths of the countries whose accounts are most often on a screen (SWIFT's registry). */
 const IBAN_LENGTHS: Record<string, number> = {
   AT: 20, BE: 16, CH: 21, CZ: 24, DE: 22, DK: 18, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27, HU: 28, IE: 22,
   IT: 27, LU: 20, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24,
 };
+
+/** A digit as OCR may read it: O or o for 0, I, l or | for 1, S for 5, B for 8, Z for 2. */
+const D = '[0-9OoIl|SBZ]';
+const CONFUSED: Record<string, string> = { O: '0', o: '0', I: '1', l: '1', '|': '1', S: '5', B: '8', Z: '2' };
+const AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '2': 'Z' };
+/** `s` with confusable letters read as the digits they stand for. */
+export function asDigits(s: string): string {
+  return s.replace(/[OoIl|SBZ]/g, (c) => CONFUSED[c] ?? c);
+}
+
+const CARD_WORDS = /\b(?:card|visa|master\s?card|amex|american express|discover|credit|debit|cc|kreditkarte|carte|tarjeta|pan)\b/i;
+
+/**
+ * Each country's account number (BBAN) as SWIFT's registry gives it: n digits, a letters, c either.
+ * Where digits belong, a confusable letter is read as its digit; where letters do, the reverse.
+ */
+const BBAN: Record<string, string> = {
+  AT: '16n', BE: '12n', CH: '5n12c', CZ: '20n', DE: '18n', DK: '14n', ES: '20n', FI: '14n', FR: '10n11c2n', GB: '4a14n', GR: '7n16c', HU: '24n', IE: '4a14n',
+  IT: '1a10n12c', LU: '3n13c', NL: '4a10n', NO: '11n', PL: '24n', PT: '21n', RO: '4a16c', SE: '20n', SI: '15n', SK: '20n',
+};
+
+/** An IBAN as OCR read it, with confusables put back by its country's format; undefined when it does not fit one. */
+export function ibanAsRead(raw: string): string | undefined {
+  const s = raw.replace(/\s+/g, '');
+  const country = s.slice(0, 2).toUpperCase();
+  const format = BBAN[country];
+  if (!format) return undefined;
+  let out = country + asDigits(s.slice(2, 4));
+  let at = 4;
+  for (const [, n, t] of format.matchAll(/(\d+)([nac])/g)) {
+    for (let i = 0; i < Number(n); i++, at++) {
+      const ch = s[at];
+      if (ch === undefined) return undefined;
+      out += t === 'n' ? asDigits(ch) : t === 'a' ? (AS_LETTER[ch] ?? ch).toUpperCase() : ch.toUpperCase();
+    }
+  }
+  return at === s.length ? out : undefined;
+}
+
+/** Prefixes that name a vendor's key, and what its key is called. */
+const PREFIXES: ReadonlyArray<[string, RedactionKind]> = [
+  ['AKIA', 'aws key'], ['ASIA', 'aws key'], ['ghp_', 'github token'], ['gho_', 'github token'], ['ghs_', 'github token'], ['ghu_', 'github token'], ['github_pat_', 'github token'],
+  ['xoxb-', 'slack token'], ['xoxp-', 'slack token'], ['xoxa-', 'slack token'], ['sk_live_', 'api key'], ['rk_live_', 'api key'], ['sk_test_', 'api key'], ['AIza', 'cloud key'], ['sk-proj-', 'api key'], ['sk-ant-', 'api key'],
+];
+
+/** Runs that start with a vendor's prefix read with at most one character wrong, and go on like a key. */
+function* vendorPrefixes(text: string): Iterable<[number, number]> {
+  for (const m of text.matchAll(/[A-Za-z0-9_-]{12,}/g)) {
+    const run = m[0];
+    for (const [prefix] of PREFIXES) {
+      if (run.length < prefix.length + 8) continue;
+      let wrong = 0;
+      for (let i = 0; i < prefix.length && wrong < 2; i++) if (run[i] !== prefix[i]) wrong++;
+      if (wrong > 1) continue;
+      const rest = run.slice(prefix.length);
+      if (!/\d/.test(rest) || !/[A-Za-z]/.test(rest)) continue;
+      yield [m.index, m.index + run.length];
+      break;
+    }
+  }
+}
 
 const LABEL = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?|bearer)`;
 
@@ -105,11 +225,13 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\b(?:gh[pousr]|github_pat)[_ ]\s?[A-Za-z0-9]{6,}(?: ?[A-Za-z0-9_]{4,}){0,4}/g),
   },
   {
+    // Digits OCR read as letters (O for 0, l for 1, S for 5) are read back as digits; Luhn still decides.
     category: 'cards',
     kind: 'card number',
     rule: 'luhn',
-    find: (t) => matches(t, /(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d])/g, 0, (m) => {
-      const digits = m[0].replace(/\D/g, '');
+    find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])(?:${D}[ -]?){12,18}${D}(?![\w])`, 'g'), 0, (m) => {
+      if (m[0].replace(/\D/g, '').length < 10) return false;
+      const digits = asDigits(m[0]).replace(/\D/g, '');
       return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && !/^(\d)\1+$/.test(digits);
     }),
   },
@@ -117,22 +239,38 @@ const RULES: readonly Rule[] = [
     category: 'banking',
     kind: 'iban',
     rule: 'iban',
-    find: (t) => matches(t, /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, 0, (m) => ibanValid(m[0])),
+    find: (t) => matches(t, new RegExp(String.raw`\b[A-Z]{2}${D}{2}(?: ?[A-Z0-9Ol]){11,30}\b`, 'g'), 0, (m) => ibanValid(m[0]) || ibanValid(ibanAsRead(m[0]) ?? '')),
   },
   {
-    // The same for an IBAN: in groups of four with its country's length, a failed check is a misread.
+    // The same for an IBAN in groups of four with its country's length (one character more or less:
+    // OCR adds a stray one, "FRS58"), confusable letters read as digits: a failed check is a misread.
     category: 'banking',
     kind: 'iban',
     rule: 'iban-shape',
-    find: (t) => matches(t, /\b([A-Z]{2})\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?\b/g, 0, (m) => IBAN_LENGTHS[m[1] as string] === m[0].replace(/ /g, '').length),
+    find: (t) => matches(t, new RegExp(String.raw`\b([A-Z]{2})[A-Z0-9]?${D}{2}(?: [A-Z0-9Ol]{4}){2,7}(?: [A-Z0-9Ol]{1,4})?\b`, 'g'), 0, (m) => {
+      const want = IBAN_LENGTHS[m[1] as string];
+      return want !== undefined && Math.abs(want - m[0].replace(/ /g, '').length) <= 1;
+    }),
   },
   {
-    // OCR misreads a digit now and then (0 → 6), and a card number that fails Luhn by one misread
-    // digit is still one: printed in the networks' groups (4-4-4-4, Amex 4-6-5) it counts.
+    // A card number printed in the networks' groups (4-4-4-4, Amex 4-6-5) that fails Luhn by a
+    // misread digit is still one where the screen says "card" (an order or tracking number in
+    // groups is not: 16 digits that fail Luhn are left alone elsewhere).
     category: 'cards',
     kind: 'card number',
     rule: 'card-shape',
-    find: (t) => matches(t, /(?<![\d-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}|3[47]\d{2}([ -])\d{6}\2\d{5})(?![\d-])/g),
+    find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])(?:[3-6]${D}{3}([ -])${D}{4}\1${D}{4}\1${D}{4}|3[47]${D}{2}([ -])${D}{6}\2${D}{5})(?![\w-])`, 'g'), 0, (m) => {
+      if (m[0].replace(/\D/g, '').length < 12) return false;
+      if (luhnValid(asDigits(m[0]).replace(/\D/g, ''))) return true;
+      return CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
+    }),
+  },
+  {
+    // A vendor's prefix read with one character wrong (AKIA as AKTA, ghp_ as qhp_), with a key after it.
+    category: 'keys',
+    kind: 'api key',
+    rule: 'prefix-misread',
+    find: (t) => vendorPrefixes(t),
   },
   {
     category: 'keys',
@@ -152,7 +290,20 @@ const RULES: readonly Rule[] = [
     kind: 'password',
     rule: 'label',
     // KEY=value, key: value, "token": "value", Authorization: Bearer value. The value is hidden, not the label.
-    find: (t) => matches(t, new RegExp(String.raw`[\w.-]*${LABEL}[\w.-]*["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 1),
+    // A setting about a secret (passwordMinLength = 12) or a sentence after a label ("Password:
+    // must be 12 characters") is not one: the value must look like a secret (labelValue).
+    find: (t) => matches(t, new RegExp(String.raw`([\w.-]*${LABEL}[\w.-]*)["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 2, (m) => labelValue(m[1] as string, m[2] as string, m.input.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 80))),
+  },
+  {
+    // Said in a sentence: "the staging db password is Harbor97?PD7m" — a value that looks like one
+    // (digits, symbols or capitals inside), not "the password is required".
+    category: 'passwords',
+    kind: 'password',
+    rule: 'said',
+    find: (t) => matches(t, /\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|key)\s+(?:is|was|=)\s*:?\s+["'`]?([^\s"'`]{6,})/gi, 1, (m) => {
+      const v = (m[1] as string).replace(/[.,;:!?)]+$/, '');
+      return v.length >= 6 && !NOT_VALUES.has(v.toLowerCase()) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v));
+    }),
   },
   {
     // user:password@host in any URL, even when OCR garbled its scheme (secretlint needs it exact).
@@ -186,7 +337,8 @@ const RULES: readonly Rule[] = [
     category: 'highEntropy',
     kind: 'key-like text',
     rule: 'entropy',
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…").
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',

@@ -130,7 +130,11 @@ function lineBands(words: readonly ReadWord[]): Map<number, { top: number; botto
   // The upper median of tops and the lower median of bottoms: with as many inflated boxes as sound ones, the sound ones win.
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
   const bands = new Map<number, { top: number; bottom: number }>();
-  for (const [line, ws] of byLine) {
+  for (const [line, all] of byLine) {
+    // tesseract gives a line number or a dash now and then a box 1 px high: it says nothing of
+    // where the line's glyphs are, and with one other word it would squash the band to a sliver.
+    const tallest = Math.max(...all.map((w) => w.height));
+    const ws = all.length > 1 ? all.filter((w) => w.height >= tallest * 0.35) : all;
     const top = sorted(ws.map((w) => w.y))[Math.floor(ws.length / 2)] as number;
     const bottom = sorted(ws.map((w) => w.y + w.height))[Math.floor((ws.length - 1) / 2)] as number;
     const slack = (bottom - top) * 0.2;

@@ -11,12 +11,12 @@ describe('redactImage when detection fails', () => {
   const words: ReadWord[] = [{ text: 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', line: 1, x: 10, y: 10, width: 600, height: 20 }];
   const read = (w: ReadWord[]): ReadWords => async () => ({ ok: true, words: w, size: { width: 800, height: 600 } });
 
-  it('a fault while filling is a value that says so', async () => {
+  it('a fault in its pixels is a value that says so', async () => {
     const out = await redactImage(image, { readWords: read(words), pixels: () => sharp(Buffer.from('not an image')) });
     expect(out.ok).toBe(false);
     if (out.ok) return;
     expect(out.code).toBe('detect-failed');
-    expect(out.message).toMatch(/read this image but failed while hiding the secrets it found/);
+    expect(out.message).toMatch(/read this image but failed while looking again at what it could not read/);
     expect(out.message).toMatch(/not sent to a remote model/);
   });
 

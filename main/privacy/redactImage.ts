@@ -4,9 +4,10 @@
 import type { Sharp } from 'sharp';
 import { errorMessage } from '../../common/errors.ts';
 import type { Redaction } from '../../common/privacy.ts';
-import { detectRedactions, type DetectOptions, type ScreenWindow } from './detect.ts';
+import { detectRedactions, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
+import { alongInk, combineReads, greyOf, secondLook } from './secondLook.ts';
 import { isThisComputer } from '../thisComputer.ts';
 
 /** Local OCR as redaction needs it: words in the image's upright pixels. */
@@ -33,13 +34,20 @@ export async function redactImage(
   }
   // The words were read; a fault in finding or filling what to hide is said as that, not as a
   // failed read or a stop: the image was read, and it is not sent as it is.
-  let step = 'finding the secrets in the text it read';
+  let step = 'looking again at what it could not read';
   try {
-    const found = await detectRedactions(read.words, read.size, options);
-    if (found.regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
+    // A second look at ink the first read missed (faint, coloured, boxed, turned text); what is
+    // still unread and shaped like a token is hidden as it is (secondLook.ts).
+    const grey = await greyOf(deps.pixels());
+    const look = await secondLook(grey, read.words, async (crop) => deps.readWords(crop, options.signal), options.signal);
+    step = 'finding the secrets in the text it read';
+    const found = await detectRedactions(combineReads(read.words, look.words), read.size, options);
+    // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
+    const regions = mergeBoxes([...found.regions.map((r) => alongInk(grey, r)), ...look.failSafe]);
+    if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
-    const png = await maskImage(deps.pixels(), found.regions);
-    return { ok: true, regions: found.regions, skipped: found.skipped, ms: ms(), png };
+    const png = await maskImage(deps.pixels(), regions);
+    return { ok: true, regions, skipped: found.skipped, ms: ms(), png };
   } catch (error) {
     options.signal?.throwIfAborted();
     return { ok: false, code: 'detect-failed', message: `Glance read this image but failed while ${step} (${errorMessage(error)}), so it was not sent to a remote model as it is.`, ms: ms() };

@@ -1,0 +1,220 @@
+// Secrets a line alone does not show (DESIGN §3b "Rules"): a value whose label is not on its line —
+// a column header ("Password" over a password manager's column), a form's or a detail view's
+// caption above the value, a label on the line above — and a secret that wraps: its continuation
+// on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
+// words OCR read; detect.ts boxes what this picks.
+import type { RedactionKind } from '../../common/privacy.ts';
+import { identifier } from './findings.ts';
+import type { ReadWord } from './locate.ts';
+
+type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
+
+/** The image's lines, top to bottom, each with its words left to right. */
+export function linesOf(words: readonly ReadWord[]): Line[] {
+  const by = new Map<number, number[]>();
+  words.forEach((w, i) => by.set(w.line, [...(by.get(w.line) ?? []), i]));
+  const lines: Line[] = [];
+  for (const [id, ws] of by) {
+    ws.sort((a, b) => (words[a] as ReadWord).x - (words[b] as ReadWord).x);
+    const hs = ws.map((i) => (words[i] as ReadWord).height).sort((a, b) => a - b);
+    const height = hs[Math.floor(hs.length / 2)] as number;
+    const sound = ws.filter((i) => (words[i] as ReadWord).height >= height * 0.35);
+    const top = Math.min(...sound.map((i) => (words[i] as ReadWord).y));
+    const bottom = Math.max(...sound.map((i) => (words[i] as ReadWord).y + (words[i] as ReadWord).height));
+    const first = words[ws[0] as number] as ReadWord, last = words[ws.at(-1) as number] as ReadWord;
+    lines.push({ id, words: ws, top, bottom, height: Math.max(1, height), left: first.x, right: last.x + last.width });
+  }
+  return lines.sort((a, b) => a.top - b.top || a.left - b.left);
+}
+
+/**
+ * The words again, with lines OCR read apart that are one row of text joined (the reader reads the
+ * blocks it finds, and a card number in big digits can come back as three "lines"): same height,
+ * same middle, at most about a space apart. Ordered line by line, left to right, as wordText wants.
+ */
+export function joinRows(words: readonly ReadWord[]): ReadWord[] {
+  const lines = linesOf(words);
+  const into = new Map<number, number>();
+  const root = (id: number): number => {
+    let r = id;
+    while (into.has(r)) r = into.get(r) as number;
+    return r;
+  };
+  const byLeft = [...lines].sort((a, b) => a.left - b.left);
+  for (const a of byLeft) {
+    for (const b of byLeft) {
+      if (a === b || b.left < a.right - a.height * 0.5 || root(a.id) === root(b.id)) continue;
+      const h = Math.max(a.height, b.height);
+      if (Math.max(a.height, b.height) > Math.min(a.height, b.height) * 1.6) continue;
+      if (Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) > h * 0.3) continue;
+      if (b.left - a.right > h * 1.2) continue;
+      into.set(root(b.id), root(a.id));
+    }
+  }
+  if (!into.size) return [...words];
+  const order = new Map(lines.map((l, i) => [l.id, i]));
+  return words
+    .map((w) => ({ ...w, line: root(w.line) }))
+    .sort((p, q) => (order.get(p.line) ?? 0) - (order.get(q.line) ?? 0) || p.x - q.x);
+}
+
+/** Labels that name a secret when they stand alone in a cell, a header or a caption. */
+const LABEL = /\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|cvc|cvv)\b:?/gi;
+const OTP = /one[- ]time|verification|security code|2fa|otp|totp|cvc|cvv|pin|passcode/i;
+
+/** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
+export function secretValue(value: string, label: string): boolean {
+  const v = value.trim();
+  if (OTP.test(label)) return /^\d{3}[ -]?\d{3}$|^\d{3,8}$/.test(v);
+  if (v.length < 6 || v.length > 200) return false;
+  if (/\s\S+\s/.test(v)) return false; // three words or more: a sentence
+  if (/:\/\/|^www\.|@\w+\.\w|^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/.test(v)) return false;
+  if (/^(?:hidden|none|n\/a|not set|empty|unknown|active|inactive|expired|revoked|never|copy|show|reveal)$/i.test(v)) return false;
+  if (identifier(v)) return false;
+  const t = v.replace(/\s/g, '');
+  if (/^[•*·●.]+$/.test(t)) return false;
+  // Letters and digits, symbols, or capitals inside: what a generated or chosen secret has.
+  return /\d/.test(t) || /[^A-Za-z0-9]/.test(t) || /.[A-Z]/.test(t) || t.length >= 16;
+}
+
+export type ContextFinding = { words: number[]; kind: RedactionKind; rule: string };
+
+/**
+ * Values under a label that stands alone: each label cell's column below it (a header) or the line
+ * right below it (a caption), while the text in that column looks like the secret it names.
+ */
+export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const out: ContextFinding[] = [];
+  lines.forEach((line, li) => {
+    const text = lineText(words, line);
+    for (const m of text.text.matchAll(LABEL)) {
+      const start = m.index, end = start + m[0].length;
+      const cell = text.wordsIn(start, end);
+      if (!cell.length) continue;
+      const h = line.height;
+      const a = words[cell[0] as number] as ReadWord, z = words[cell.at(-1) as number] as ReadWord;
+      // Its row: OCR may read each cell of a table as a line of its own.
+      const mid = (line.top + line.bottom) / 2;
+      const row = words.map((_, i) => i).filter((i) => !cell.includes(i) && Math.abs((words[i] as ReadWord).y + (words[i] as ReadWord).height / 2 - mid) < h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
+      const before = row.filter((i) => (words[i] as ReadWord).x < a.x).at(-1);
+      const after = row.find((i) => (words[i] as ReadWord).x > z.x);
+      // A cell of its own: a column's gap (or nothing) before and after — not a word in a sentence.
+      const gapBefore = before === undefined ? Infinity : a.x - ((words[before] as ReadWord).x + (words[before] as ReadWord).width);
+      const gapAfter = after === undefined ? Infinity : (words[after] as ReadWord).x - (z.x + z.width);
+      if (gapBefore < h * 1.2 || gapAfter < h * 1.2) continue;
+      // The whole label cell must be the label (a word or two more is a heading, not a header).
+      const caption = row.length === 0;
+      const left = a.x - h * 1.5;
+      const right = after === undefined ? a.x + h * 60 : (words[after] as ReadWord).x - h * 0.3;
+      const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /key|token|secret|credential/i.test(m[0]) ? 'secret' : 'password';
+      let lastBottom = line.bottom;
+      for (let k = li + 1; k < lines.length; k++) {
+        const below = lines[k] as Line;
+        if ((below.top + below.bottom) / 2 < line.bottom) continue;
+        if (below.top - lastBottom > Math.max(h, below.height) * 3.5) break;
+        const inCol = below.words.filter((i) => {
+          const w = words[i] as ReadWord;
+          return w.x >= left && w.x < right;
+        });
+        if (!inCol.length) continue;
+        const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
+        // Another label in the column ends it (the next caption of a detail view).
+        if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
+        if (secretValue(value, m[0])) out.push({ words: inCol, kind, rule: caption ? 'caption' : 'column' });
+        lastBottom = below.bottom;
+        if (caption) break;
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * A one-time code shown big (an authenticator's list): a line that is six digits, or two groups of
+ * three, in text at least half again the height of the screen's usual line.
+ */
+export function bigCodes(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const out: ContextFinding[] = [];
+  for (const line of lines) {
+    const value = line.words.map((i) => (words[i] as ReadWord).text).join(' ');
+    if (/^\d{3} ?\d{3}$/.test(value) && line.height >= usual * 1.35) out.push({ words: [...line.words], kind: 'password', rule: 'one-time code' });
+  }
+  return out;
+}
+
+/** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
+function continuation(text: string): boolean {
+  const t = text.replace(/^["'(]+|["'),;]+$/g, '');
+  if (t.length < 3 || !/^[A-Za-z0-9+/=_.~%-]+$/.test(t)) return false;
+  if (identifier(t) && t.length < 20) return false;
+  return (/\d/.test(t) && /[A-Za-z]/.test(t)) || /.[A-Z].*[a-z]|.[a-z].*[A-Z]/.test(t) || /^[A-Za-z0-9+/]{12,}={0,2}$/.test(t);
+}
+
+/**
+ * The words that continue a secret on the lines below it, when it wraps: its last word ends its line
+ * (or its cell), and the next line starts under the secret's first word or at the line's left edge
+ * with a word that can be more of a key. Up to 12 lines (a JWT in a narrow pane).
+ */
+export function wrappedOn(words: readonly ReadWord[], picked: readonly number[], lines: readonly Line[] = linesOf(words)): number[] {
+  if (!picked.length) return [];
+  const lineOf = new Map<number, number>();
+  lines.forEach((l, li) => l.words.forEach((w) => lineOf.set(w, li)));
+  const sorted = [...picked].sort((a, b) => (lineOf.get(a) ?? 0) - (lineOf.get(b) ?? 0) || (words[a] as ReadWord).x - (words[b] as ReadWord).x);
+  const first = words[sorted[0] as number] as ReadWord;
+  let li = lineOf.get(sorted.at(-1) as number);
+  let last = sorted.at(-1) as number;
+  const out: number[] = [];
+  for (let n = 0; n < 12 && li !== undefined; n++) {
+    const line = lines[li] as Line;
+    const at = line.words.indexOf(last);
+    const after = line.words[at + 1];
+    const lw = words[last] as ReadWord;
+    if (after !== undefined && (words[after] as ReadWord).x - (lw.x + lw.width) < line.height * 1.2) break;
+    // The next line down with a word under the secret's start or at its line's left edge (OCR may
+    // have read the cells of a table row as lines of their own: the one below is not always next).
+    let next: Line | undefined, head: number | undefined, nextAt = -1;
+    for (let k = li + 1; k < lines.length; k++) {
+      const l = lines[k] as Line;
+      if ((l.top + l.bottom) / 2 < line.bottom) continue;
+      if (l.top - line.bottom > line.height * 1.2) break;
+      const h = Math.max(line.height, l.height);
+      head = l.words.find((i) => {
+        const w = words[i] as ReadWord;
+        return Math.abs(w.x - first.x) < h * 1.5 || Math.abs(w.x - line.left) < h * 1.5;
+      });
+      if (head !== undefined) {
+        next = l;
+        nextAt = k;
+        break;
+      }
+    }
+    if (!next || head === undefined || !continuation((words[head] as ReadWord).text)) break;
+    const h = Math.max(line.height, next.height);
+    // The first word below and what touches it on its line (a key OCR split).
+    const run = [head];
+    for (let j = next.words.indexOf(head) + 1; j < next.words.length; j++) {
+      const prev = words[run.at(-1) as number] as ReadWord, w = words[next.words[j] as number] as ReadWord;
+      if (w.x - (prev.x + prev.width) > h * 0.6 || !continuation(w.text)) break;
+      run.push(next.words[j] as number);
+    }
+    out.push(...run);
+    last = run.at(-1) as number;
+    li = nextAt;
+  }
+  return out;
+}
+
+type LineText = { text: string; wordsIn(start: number, end: number): number[] };
+
+function lineText(words: readonly ReadWord[], line: Line): LineText {
+  let text = '';
+  const spans: Array<[number, number, number]> = [];
+  for (const i of line.words) {
+    if (text) text += ' ';
+    spans.push([text.length, text.length + (words[i] as ReadWord).text.length, i]);
+    text += (words[i] as ReadWord).text;
+  }
+  return { text, wordsIn: (start, end) => spans.filter(([a, b]) => a < end && b > start).map(([, , i]) => i) };
+}

@@ -1,0 +1,94 @@
+// Redaction on screens nobody tuned to (issue 41), one rendered screen per cause of a leak or a false
+// positive the corpus found (bench/redactCorpus.bench.ts has the figures). Each screen comes from
+// test/fixtures/realScreens.ts with a fixed seed, rendered by Chromium; the production reader
+// (RegionReader over tesseract) reads it; a secret leaks when 6 consecutive characters show ink
+// outside the fills (test/fixtures/leakScore.ts).
+import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readImageWords } from '../../main/ocr/readImageWords.ts';
+import { ReaderPool } from '../../main/ocr/readerPool.ts';
+import { RegionReader } from '../../main/ocr/regionReader.ts';
+import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
+import { redactImage } from '../../main/privacy/redactImage.ts';
+import { scoreScreen } from '../fixtures/leakScore.ts';
+import { corpusScreen, type CorpusScreen } from '../fixtures/realScreens.ts';
+import { launchCorpusChromium, renderScreen } from '../fixtures/renderScreens.ts';
+
+let browser: Browser;
+const ocr = new RegionReader(new ReaderPool(() => new TesseractReader({ timeoutMs: 120_000 }), 1));
+const limits = { maxInputPixels: 100_000_000 };
+const SIZE = { name: '1280×800', width: 1280, height: 800, scale: 1 };
+
+beforeAll(async () => {
+  browser = await launchCorpusChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await ocr.close();
+});
+
+async function check(screen: CorpusScreen) {
+  const shown = await renderScreen(browser, screen);
+  const out = await redactImage(
+    { data: shown.png, mime: 'image/png' },
+    { readWords: (image, signal) => readImageWords(ocr, image, { limits, ...(signal ? { signal } : {}) }), pixels: () => sharp(shown.png) },
+    {},
+  );
+  if (!out.ok) throw new Error(out.message);
+  const score = await scoreScreen(shown, out.regions);
+  const leaked = score.secrets.filter((s) => s.leaked).map((s) => `${s.kind} ${s.text}`);
+  let total = 0, masked = 0;
+  for (const a of score.area.values()) {
+    total += a.total;
+    masked += a.masked;
+  }
+  return { score, leaked, maskedShare: total ? masked / total : 0, regions: out.regions };
+}
+
+const screen = (name: string, seed: number, theme = 'light+', fontPx = 14) => corpusScreen(name, { seed, size: SIZE, fontPx, theme });
+
+describe('redaction on realistic screens (real Chromium, real tesseract)', () => {
+  it("a password manager's Password column: values with no label on their line, under a header", async () => {
+    const r = await check(screen('password manager table', 11));
+    expect(r.score.secrets.length).toBe(6);
+    expect(r.leaked).toEqual([]);
+  });
+
+  it('a caption over its value (a detail view), a one-time code under "one-time password" and a CVC', async () => {
+    const r = await check(screen('password manager detail', 12, 'dark+'));
+    expect(r.leaked).toEqual([]);
+    const form = await check(screen('checkout form', 13));
+    expect(form.leaked).toEqual([]);
+  });
+
+  it("an authenticator's big codes", async () => {
+    const r = await check(screen('authenticator', 14));
+    expect(r.score.secrets.filter((s) => s.kind === 'totp').length).toBe(3);
+    expect(r.leaked).toEqual([]);
+  });
+
+  it('a token that wraps: in an 80-column terminal, in a table cell', async () => {
+    const term = await check(screen('terminal 80 columns', 15, 'monokai', 15));
+    expect(term.leaked).toEqual([]);
+    const wiki = await check(screen('wiki table', 16));
+    expect(wiki.leaked).toEqual([]);
+  });
+
+  it('text OCR reads badly the first time: light grey on white, pink inline code', async () => {
+    const grey = await check(screen('light grey text', 17));
+    expect(grey.leaked).toEqual([]);
+    const pink = await check(screen('pink inline code', 18));
+    expect(pink.leaked).toEqual([]);
+  });
+
+  // Each look-alike screen on its own: at most 5% of its text area filled (the corpus's target is 2% over all).
+  it.each(['git log', 'uuid table', 'package-lock', 'trace log', 'data uri css', 'orders with 16-digit numbers', 'prose about passwords', 'checksums'].map((name, i) => [name, i]))(
+    'look-alikes are left alone: %s',
+    async (name, i) => {
+      const r = await check(screen(name as string, 30 + (i as number), (i as number) % 2 ? 'dark+' : 'light+'));
+      expect(r.maskedShare, `${name}: ${(r.maskedShare * 100).toFixed(1)}% of its text masked`).toBeLessThanOrEqual(0.05);
+    },
+    120_000,
+  );
+});
