@@ -43,12 +43,30 @@ export const UserMessage = memo(function UserMessage({ turn }: { turn: TurnView 
           className="edit-message"
           onSubmit={(e) => {
             e.preventDefault();
-            const text = editing;
+            // Trailing new lines and spaces are not part of the message.
+            const text = editing.trimEnd();
+            if (busy || (!text.trim() && !images.length)) return;
             setEditing(null);
             void edit(turn.id, text);
           }}
         >
-          <textarea aria-label="Edited message" value={editing} autoFocus rows={3} onChange={(e) => setEditing(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(null)} />
+          <textarea
+            aria-label="Edited message"
+            aria-keyshortcuts="Enter"
+            title="Enter sends, Shift+Enter starts a new line"
+            value={editing}
+            autoFocus
+            rows={3}
+            onChange={(e) => setEditing(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setEditing(null);
+              // As in the message box: Enter (or Ctrl/Cmd+Enter) sends, Shift+Enter is a new line.
+              else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
+            }}
+          />
           <span className="field-row">
             <button type="submit" className="primary small" disabled={busy || (!editing.trim() && !images.length)}>
               Send edited

@@ -93,4 +93,25 @@ describe('answer versions', () => {
     expect((await answers(page).first().textContent()) ?? '').toContain('Half an');
     expect(await answers(page).count()).toBe(1);
   });
+  it('an edit is sent from the keyboard: Shift+Enter is a new line, Enter sends, no trailing newline goes (issue 44 item 8)', async () => {
+    const { page } = await suite.session();
+    suite.server().script({ text: 'First answer.' }, { text: 'Answer to the edit.' });
+    await ask(page, 'Hello there');
+    await finished(page, 1);
+    await page.getByRole('button', { name: 'Edit message' }).click();
+    const box = page.getByRole('textbox', { name: 'Edited message' });
+    await box.fill('Line one');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('Line two');
+    await box.press('Shift+Enter');
+    expect(await box.inputValue()).toBe('Line one\nLine two\n');
+    await box.press('Enter');
+    await answers(page).filter({ hasText: 'Answer to the edit.' }).waitFor();
+    await finished(page, 1);
+    const sent = suite.server().requests.at(-1)!.messages.filter((m) => m.role === 'user').map((m) => m.text);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('Line one\nLine two');
+    expect(sent[0]).not.toMatch(/Line two\s+$/);
+    expect(await page.getByRole('group', { name: 'Your message' }).allTextContents()).toEqual(['Line one\nLine two']);
+  });
 });
