@@ -35,7 +35,7 @@ type RedactStageDeps = {
  * Names the detector whose findings are kept with an original: bump it when main/privacy's rules
  * change what an image yields, so findings of an older detector are not reused.
  */
-export const DETECTOR_VERSION = 'd4';
+export const DETECTOR_VERSION = 'd5';
 
 /** The policy in force for `target`: its own (conversation, command) over the settings'. */
 export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<PrivacySettings, 'redact'>): RedactPolicy {
