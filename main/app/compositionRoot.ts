@@ -4,7 +4,7 @@
 import type { DesktopCapturer, Screen, SystemPreferences } from 'electron';
 import type { EventChannel, IpcEventPayload } from '../../common/ipc.ts';
 import { ElectronCapturer, FallbackCapturer } from '../capture/electronCapturer.ts';
-import { NodeScreenshotsCapturer, type PermissionStatus } from '../capture/nodeScreenshotsCapturer.ts';
+import { NodeScreenshotsCapturer } from '../capture/nodeScreenshotsCapturer.ts';
 import type { ScreenCapturer } from '../capture/screenCapturer.ts';
 import type { Shell } from '../api/apiHandlers.ts';
 import { composeApi } from '../api/composeApi.ts';
@@ -14,6 +14,7 @@ import { SafeStorageSecretStore, type SafeStorageLike, type SecretStore } from '
 import { SettingsStore } from '../settings/settingsStore.ts';
 import type { IpcHandlers } from '../api/ipcRouter.ts';
 import { Notices } from './notices.ts';
+import { macScreenPermission } from './screenPermission.ts';
 import { errorMessage } from '../errors.ts';
 
 export type PushEvent = <E extends EventChannel>(channel: E, payload: IpcEventPayload<E>) => void;
@@ -66,10 +67,7 @@ export async function createAppServices(dataDir: string, electron: ElectronParts
   }
   // Read once here for the retention sweep (MCP servers and limits follow later saves live).
 
-  const permission = async (): Promise<PermissionStatus> => {
-    const status = electron.systemPreferences.getMediaAccessStatus('screen');
-    return status === 'granted' ? 'granted' : status === 'denied' || status === 'restricted' ? 'denied' : 'unknown';
-  };
+  const permission = macScreenPermission(electron);
   const capturer = new FallbackCapturer(
     // Electron's memory cage: the native pixels are copied into V8's memory (node-screenshots' README).
     new NodeScreenshotsCapturer({ cursor: async () => electron.screen.getCursorScreenPoint(), checkPermission: permission, copyOutputData: true }),

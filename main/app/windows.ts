@@ -3,7 +3,7 @@
 import { BrowserWindow, shell, type BrowserWindowConstructorOptions, type Rectangle, type Screen, type Session, type WebContents } from 'electron';
 import { APP_ORIGIN } from './appProtocol.ts';
 import { sendEvent } from './ipcElectron.ts';
-import { contentSecurityPolicy, isExternalLink } from './security.ts';
+import { allowsDownload, allowsPermission, contentSecurityPolicy, isExternalLink } from './security.ts';
 import { fitBounds, type WindowStateStore } from './windowState.ts';
 
 type WindowKind = 'main' | 'ask';
@@ -161,12 +161,15 @@ export class Windows {
   }
 }
 
-/** Deny every permission, every remote request and every download for a session. */
+/** Deny every permission but the clipboard write, every remote request and every download but the viewer's Save, for a session. */
 export function hardenSession(session: Session, devServerUrl?: string): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
-  session.on('will-download', (event) => event.preventDefault());
   const dev = devServerUrl ? new URL(devServerUrl) : undefined;
+  const pages = [APP_ORIGIN, ...(dev ? [dev.origin] : [])];
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowsPermission(permission, details.requestingUrl, pages)));
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowsPermission(permission, requestingOrigin, pages));
+  session.on('will-download', (event, item) => {
+    if (!allowsDownload(item.getURL(), pages)) event.preventDefault();
+  });
   // No remote content: the renderer talks to main over IPC only (models are reached from main).
   session.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] }, (details, callback) => {
     const url = new URL(details.url);

@@ -33,7 +33,8 @@ import type { RawFrame } from '../../common/images.ts';
 
 type NativeModule = { Monitor: { all(): NativeMonitor[] }; Window: { all(): NativeWindow[] } };
 
-export type PermissionStatus = 'granted' | 'denied' | 'unknown';
+/** `asked`: macOS was just asked (its prompt is up); a grant applies after Glance is reopened. */
+export type PermissionStatus = 'granted' | 'denied' | 'unknown' | 'asked';
 
 export type NodeScreenshotsCapturerOptions = {
   /** Pointer position for 'under-cursor' (Electron: screen.getCursorScreenPoint()). Default: ask the X server on Linux/X11; elsewhere none (primary is used). */
@@ -117,7 +118,9 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   async #capture(scope: CaptureScope, options: CaptureOptions, signal: AbortSignal, mode: Mode): Promise<AnyResult> {
     let region = options.region;
     if (this.#platform === 'darwin' && this.#options.checkPermission) {
-      if ((await this.#options.checkPermission()) === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
+      const status = await this.#options.checkPermission();
+      if (status === 'asked') return { ok: false, code: 'permission-denied', message: MACOS_ASKED };
+      if (status === 'denied') return { ok: false, code: 'permission-denied', message: MACOS_PERMISSION };
     }
     const monitors = await this.#monitors(signal);
     if (!('displays' in monitors)) return monitors;
@@ -322,6 +325,10 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     return { ok: false, code: 'capture-unavailable', message: `Screen capture failed: ${detail}.` };
   }
 }
+
+const MACOS_ASKED =
+  'macOS is asking whether Glance may record the screen: choose Allow in its dialog (or turn Glance on in System Settings → Privacy & Security → ' +
+  'Screen & System Audio Recording), then quit and reopen Glance — macOS applies the permission when the app starts again.';
 
 const MACOS_PERMISSION =
   'On macOS, Glance needs the Screen Recording permission: open System Settings → Privacy & Security → Screen & System Audio Recording, ' +
