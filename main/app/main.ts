@@ -26,6 +26,7 @@ import { describeAccelerator, rebindHotkey, registerHotkey, type HotkeyState } f
 import { bindIpcRouter, broadcastEvent, sendEvent } from './ipcElectron.ts';
 import { createIpcRouter, createSenderCheck, type SenderInfo } from '../api/ipcRouter.ts';
 import { createTray } from './tray.ts';
+import { appLauncher, installCommand } from '../installCommand.ts';
 import { WindowStateStore } from './windowState.ts';
 import { Windows, hardenContents, hardenSession } from './windows.ts';
 import { errorMessage } from '../errors.ts';
@@ -156,6 +157,12 @@ async function start(): Promise<void> {
     openMain: () => void windows.showMain(),
     quit: () => app.quit(),
     dropFiles: (paths) => void attachDropped(paths),
+    // A `glance` launcher in ~/.local/bin running this app's binary as Node, for MCP clients; said as a notice.
+    installCommand: () =>
+      void installCommand({ launcher: appLauncher(process.execPath, app.getAppPath()) }).then(
+        (installed) => services.notices.add('info', 'install-command', installed.message),
+        (error: unknown) => services.notices.add('error', 'install-command', `The glance command could not be installed: ${errorMessage(error)}`),
+      ),
     hotkeyLabel: () => (hotkey.registered ? describeAccelerator(hotkey.accelerator, process.platform) : undefined),
   });
 

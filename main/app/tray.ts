@@ -1,4 +1,4 @@
-// The tray icon: Screenshot and ask, Open Glance, Quit. On macOS, images dropped on it are
+// The tray icon: Screenshot and ask, Open Glance, Install command in PATH, Quit. On macOS, images dropped on it are
 // attached in the chat window.
 import { Menu, Tray, nativeImage } from 'electron';
 
@@ -7,6 +7,8 @@ type TrayActions = {
   openMain: () => void;
   quit: () => void;
   dropFiles: (paths: string[]) => void;
+  /** Puts a `glance` command on PATH for MCP clients (main/installCommand.ts). */
+  installCommand: () => void;
   /** The hotkey as the menu shows it ("Ctrl+Shift+Space"), if registered. */
   hotkeyLabel: () => string | undefined;
 };
@@ -23,6 +25,8 @@ export function createTray(iconPath: string | undefined, actions: TrayActions): 
       Menu.buildFromTemplate([
         { label: hotkey ? `Screenshot and ask (${hotkey})` : 'Screenshot and ask', click: actions.screenshotAndAsk },
         { label: 'Open Glance', click: actions.openMain },
+        { type: 'separator' },
+        { label: 'Install command in PATH', click: actions.installCommand },
         { type: 'separator' },
         { label: 'Quit Glance', click: actions.quit },
       ]),

@@ -1,7 +1,7 @@
-// `glance install-command [--dir DIR] [--force]` (issue 43): puts a `glance` launcher on PATH so MCP
-// clients can start `glance mcp serve` by name. The work is main/mcpServer/installCommand.ts, which
+// `glance install-command [--dir DIR] [--force]`: puts a `glance` launcher on PATH so MCP
+// clients can start `glance mcp serve` by name. The work is main/installCommand.ts, which
 // the app's "Install command in PATH" calls too.
-import { InstallCommandError, defaultCommandDir, installCommand } from '../mcpServer/installCommand.ts';
+import { InstallCommandError, defaultCommandDir, installCommand } from '../installCommand.ts';
 import { EXIT, type CommandIO, UsageError, parseCommandArgs } from './io.ts';
 
 const OPTIONS = {

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appLauncher, installCommand, launcherText } from '../../main/mcpServer/installCommand.ts';
+import { appLauncher, installCommand, launcherText } from '../../main/installCommand.ts';
 import { CLI, ROOT } from './serveHelpers.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -229,10 +229,10 @@ describe('glance install-command', () => {
     }
   });
 
-  it("from the app: the app's binary run as Node on the app's bin/glance.js (the launcher for Windows too)", () => {
+  it("from the app: the app's binary run as Node on the app's built CLI (the launcher for Windows too)", () => {
     const launcher = appLauncher('/Applications/Glance.app/Contents/MacOS/Glance', '/Applications/Glance.app/Contents/Resources/app.asar');
     const sh = launcherText(launcher, 'darwin');
-    expect(sh.text).toContain(`exec ELECTRON_RUN_AS_NODE='1' '/Applications/Glance.app/Contents/MacOS/Glance' '/Applications/Glance.app/Contents/Resources/app.asar/bin/glance.js' "$@"`);
+    expect(sh.text).toContain(`exec ELECTRON_RUN_AS_NODE='1' '/Applications/Glance.app/Contents/MacOS/Glance' '/Applications/Glance.app/Contents/Resources/app.asar/dist/main/cli/main.js' "$@"`);
     const cmd = launcherText({ runtime: 'C:\\Glance\\Glance.exe', script: 'C:\\Glance\\resources\\app\\bin\\glance.js', env: { ELECTRON_RUN_AS_NODE: '1' } }, 'win32');
     expect(cmd.name).toBe('glance.cmd');
     expect(cmd.text).toContain('set "ELECTRON_RUN_AS_NODE=1"\r\n"C:\\Glance\\Glance.exe" "C:\\Glance\\resources\\app\\bin\\glance.js" %*');

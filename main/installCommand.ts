@@ -1,11 +1,13 @@
-// Putting a `glance` command on PATH (issue 43), as editors offer "Install command in PATH": MCP clients
+// Putting a `glance` command on PATH, as editors offer "Install command in PATH": MCP clients
 // start `glance mcp serve` by name, and nothing else puts it there (`npx glance` is another package).
 // A small launcher is written into a folder — ~/.local/bin by default, or the one given — that runs
 // this Glance with an absolute path to its runtime, so it works from a shell whose `node` is another
 // version and from a client that does not inherit the shell's PATH (give it the launcher's absolute
 // path). From a checkout the runtime is this Node and the script bin/glance.js; from the app it is the
 // app's own binary run as Node (ELECTRON_RUN_AS_NODE). The app's menu calls installCommand with
-// appLauncher(); the logic lives here so it is tested without Electron.
+// appLauncher() (the tray's "Install command in PATH"); the logic lives here, below every layer that
+// needs it, so it is tested without Electron.
+import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -17,7 +19,7 @@ const MARK = 'Written by "glance install-command"';
 export type Launcher = {
   /** The program that runs Glance's CLI script: Node, or the app's binary run as Node. */
   runtime: string;
-  /** bin/glance.js of this Glance. */
+  /** This Glance's CLI: bin/glance.js, or the built dist/main/cli/main.js inside the app. */
   script: string;
   /** Set before the runtime starts (the app's binary needs ELECTRON_RUN_AS_NODE=1). */
   env?: Record<string, string>;
@@ -25,12 +27,15 @@ export type Launcher = {
 
 /** From a checkout (or an npm install): this Node and this copy's bin/glance.js. */
 export function checkoutLauncher(): Launcher {
-  return { runtime: process.execPath, script: fileURLToPath(new URL('../../bin/glance.js', import.meta.url)) };
+  // main/installCommand.ts in a checkout, dist/main/installCommand.js once built: bin/ is at the top of either.
+  const script = ['../bin/glance.js', '../../bin/glance.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p));
+  if (!script) throw new InstallCommandError('bin/glance.js is not beside this Glance: run install-command from a checkout or an installed Glance.');
+  return { runtime: process.execPath, script };
 }
 
-/** From the app: its own binary as Node, on the bin/glance.js inside the app (app.getAppPath()). */
+/** From the app: its own binary as Node, on the built CLI inside the app (app.getAppPath(); the package holds dist/, not bin/). */
 export function appLauncher(execPath: string, appPath: string): Launcher {
-  return { runtime: execPath, script: join(appPath, 'bin', 'glance.js'), env: { ELECTRON_RUN_AS_NODE: '1' } };
+  return { runtime: execPath, script: join(appPath, 'dist', 'main', 'cli', 'main.js'), env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 /** Where the command goes by default: ~/.local/bin (the XDG user bin, on PATH in most shells), or Glance's own folder on Windows. */
