@@ -5,6 +5,7 @@ import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { ModelSelection, Settings } from '../../common/settings.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { sameRegion } from '../../common/sameRegion.ts';
+import { markKey } from './markupSlice.ts';
 import { findModel } from './modelsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
@@ -321,7 +322,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
               };
             }),
             // Marks are drawn in the original's pixels: they follow the image to its new copy.
-            ...(result.ok && result.value.id !== old && s.markup[old] ? { markup: { ...s.markup, [result.value.id]: s.markup[old] } } : {}),
+            ...(result.ok && result.value.id !== old && s.markup[markKey(item.key, old)] ? { markup: { ...s.markup, [markKey(item.key, result.value.id)]: s.markup[markKey(item.key, old)]! } } : {}),
           }));
         }),
       );

@@ -1,7 +1,7 @@
 import type { ConversationView, IpcEventPayload, IpcResult } from '../../common/ipc.ts';
 import type { MarksById } from '../../common/marks.ts';
 import type { Redaction } from '../../common/privacy.ts';
-import { currentMarks } from './markupSlice.ts';
+import { currentMarks, markKey } from './markupSlice.ts';
 import type { RefusalNotice } from './attachmentsSlice.ts';
 import { awaitingGate, initialChatState, isRunning, missedEvents, reduceChat, runningTurnId, type AttachmentLike, type ChatAction, type ChatState, type TurnView, type Versions } from './chatReducer.ts';
 import { NEW_CHAT } from './draftsSlice.ts';
@@ -206,7 +206,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       if (runningTurnId(state.chat) !== undefined || state.pending.some((p) => p.status === 'checking')) return false;
       const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
       if (text.trim() === '' && ready.length === 0) return false;
-      const drawn = Object.fromEntries(ready.map((a) => [a.id, currentMarks(state.markup[a.id])]));
+      const drawn = Object.fromEntries(state.pending.flatMap((p) => (p.status === 'ready' ? [[p.attachment.id, currentMarks(state.markup[markKey(p.key, p.attachment.id)])]] : [])));
       const turnId = newTurnId();
       // Text alone is sent at once; images wait in the box for the gate (main checks them again for this model).
       if (ready.length) set({ refusals: [], heldSend: { turnId, keys: state.pending.map((p) => p.key) } });

@@ -23,8 +23,11 @@ function imagesOf(pending: readonly PendingAttachment[]): Draft['images'] {
   });
 }
 
+/** Each draft's items have keys of their own: the same image in two drafts is two attachments (their marks are kept apart). */
+let draftSeq = 0;
+
 function pendingOf(draft: Draft): PendingAttachment[] {
-  return draft.images.map((image) => ({ key: `d-${image.id}`, name: image.name, status: 'ready' as const, attachment: image }));
+  return draft.images.map((image) => ({ key: `d${++draftSeq}-${image.id}`, name: image.name, status: 'ready' as const, attachment: image }));
 }
 
 export function watchDrafts(store: StoreApi<AppState>, api: Pick<GlanceApi, 'draftsList' | 'draftsSet'>, target: Timers = window): () => void {

@@ -6,15 +6,22 @@ import type { SliceCreator } from './store.ts';
 type MarkHistory = { states: Mark[][]; at: number };
 
 export type MarkupSlice = {
-  /** By attachment id (the image as attached), until it is sent. */
+  /**
+   * By the attachment in its draft (markKey: the composer item's key and its image's id), until it is
+   * sent. Not by the image's id alone: the same bytes attached in another chat are another attachment,
+   * and must not come back with marks drawn there.
+   */
   markup: Record<string, MarkHistory>;
-  /** The attachment open in the mark-up editor. */
-  markupOpen: { id: string; name: string; width: number; height: number } | null;
+  /** The attachment open in the mark-up editor (`key`: its markKey). */
+  markupOpen: { key: string; id: string; name: string; width: number; height: number } | null;
   openMarkup(image: MarkupSlice['markupOpen']): void;
   addMark(id: string, mark: Mark): void;
   undoMark(id: string): void;
   redoMark(id: string): void;
 };
+
+/** Where an attachment's marks are kept: the composer item (`pendingKey`) holding that image (`id`); a crop is another image, so its marks start afresh. */
+export const markKey = (pendingKey: string, id: string) => `${pendingKey}:${id}`;
 
 const EMPTY: MarkHistory = { states: [[]], at: 0 };
 

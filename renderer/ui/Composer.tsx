@@ -37,7 +37,7 @@ function PendingList({ items, held }: { items: readonly PendingAttachment[]; hel
             {p.status === 'ready' && <WhatGoes item={p} model={model} />}
           </span>
           {p.status === 'ready' && <HiddenBadge item={p} />}
-          {p.status === 'ready' && <MarkupButton attachment={p.attachment} />}
+          {p.status === 'ready' && <MarkupButton pendingKey={p.key} attachment={p.attachment} />}
           <button type="button" className="ghost icon-button small" aria-label={`Remove ${p.name}`} disabled={held} onClick={() => remove(p.key)}>
             <CloseIcon />
           </button>

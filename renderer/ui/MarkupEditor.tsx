@@ -28,15 +28,15 @@ export function MarkupDialog() {
   return (
     <div className="markup-backdrop">
       <div role="dialog" aria-modal="true" aria-label={`Mark up ${open.name}`} className="markup-dialog">
-        <MarkupEditor key={open.id} image={open} onDone={() => close(null)} />
+        <MarkupEditor key={open.key} image={open} onDone={() => close(null)} />
       </div>
     </div>
   );
 }
 
-function MarkupEditor({ image, onDone }: { image: { id: string; name: string; width: number; height: number }; onDone: () => void }) {
+function MarkupEditor({ image, onDone }: { image: { key: string; id: string; name: string; width: number; height: number }; onDone: () => void }) {
   const size = useMemo(() => ({ width: image.width, height: image.height }), [image.width, image.height]);
-  const history = useApp((s) => s.markup[image.id]);
+  const history = useApp((s) => s.markup[image.key]);
   const marks = currentMarks(history);
   const add = useApp((s) => s.addMark);
   const undo = useApp((s) => s.undoMark);
@@ -64,7 +64,7 @@ function MarkupEditor({ image, onDone }: { image: { id: string; name: string; wi
       setStatus(tool === 'text' ? 'Type the text in Note first.' : 'Too small to mark: nothing added.');
       return;
     }
-    add(image.id, mark);
+    add(image.key, mark);
     setStatus(`${labelOf(mark.kind)} ${marks.length + 1} added.`);
   };
 
@@ -153,11 +153,11 @@ function MarkupEditor({ image, onDone }: { image: { id: string; name: string; wi
   };
 
   const doUndo = () => {
-    undo(image.id);
+    undo(image.key);
     setStatus(canUndo ? 'Undone.' : 'Nothing to undo.');
   };
   const doRedo = () => {
-    redo(image.id);
+    redo(image.key);
     setStatus(canRedo ? 'Redone.' : 'Nothing to redo.');
   };
   const canUndo = (history?.at ?? 0) > 0;

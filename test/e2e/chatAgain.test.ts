@@ -2,6 +2,7 @@
 // every width and keeps it when the Context meter and the "Hide secrets" select appear.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { solidPng, WHITE } from '../fixtures/images.ts';
 import { seriousFindings } from './axe.ts';
 import { ask, chatSuite, finished, messageBox } from './chatSuite.ts';
 
@@ -35,5 +36,48 @@ describe('the message box (issue 44 item 2)', () => {
     if (viewport.width >= 1280) expect(after.box).toBeGreaterThan(800);
     expect(await seriousFindings(page)).toEqual([]);
     await shot(`composer-${viewport.width}`);
+  });
+});
+
+/** A drag on the mark-up canvas between two points given as fractions of the image. */
+async function drag(page: Page, from: [number, number], to: [number, number]) {
+  const box = (await page.getByRole('group', { name: 'Mark-up canvas' }).boundingBox())!;
+  await page.mouse.move(box.x + from[0] * box.width, box.y + from[1] * box.height);
+  await page.mouse.down();
+  await page.mouse.move(box.x + to[0] * box.width, box.y + to[1] * box.height, { steps: 6 });
+  await page.mouse.up();
+}
+
+async function dropWhite(page: Page) {
+  await page.locator('main').drop({ files: { name: 'white.png', mimeType: 'image/png', buffer: await solidPng(800, 500, WHITE) } });
+  const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem', { name: 'white.png' });
+  await item.getByRole('img', { name: 'white.png', exact: true }).waitFor();
+  return item;
+}
+
+describe('marks belong to the attachment in its draft (issue 44 item 1)', () => {
+  it('marks drawn in one chat do not come back, nor reach the model, when the same file is attached in a new chat', async () => {
+    const { page } = await suite.session();
+    const item = await dropWhite(page);
+    await item.getByRole('button', { name: 'Mark up white.png' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark up white.png' });
+    await dialog.getByRole('img', { name: 'white.png' }).waitFor();
+    await drag(page, [0.2, 0.2], [0.5, 0.5]);
+    await dialog.getByRole('status').filter({ hasText: 'Box 1 added.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await item.filter({ hasText: '1 mark' }).waitFor();
+    suite.server().script({ text: 'Seen with a box.' }, { text: 'Seen plain.' });
+    await ask(page, 'What is boxed?');
+    await finished(page, 1);
+    expect(suite.server().requests.at(-1)!.messages.find((m) => m.role === 'user')!.text).toContain('marks: 1 box');
+
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await expect.poll(() => page.getByRole('article', { name: 'Assistant message' }).count()).toBe(0);
+    const again = await dropWhite(page);
+    expect(await again.textContent()).not.toMatch(/mark:|marks:/);
+    await ask(page, 'And this one?');
+    await finished(page, 1);
+    expect(suite.server().requests.at(-1)!.messages.find((m) => m.role === 'user')!.text).not.toContain('marks:');
+    expect(await seriousFindings(page)).toEqual([]);
   });
 });
