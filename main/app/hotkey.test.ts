@@ -16,6 +16,9 @@ function shortcuts(takenByOthers: string[] = []) {
     unregister(accelerator: string) {
       held.delete(accelerator);
     },
+    unregisterAll() {
+      held.clear();
+    },
     isRegistered(accelerator: string) {
       return held.has(accelerator);
     },
@@ -63,5 +66,42 @@ describe('hotkey', () => {
     const moved = rebindHotkey(s, next, 'Alt+H', () => undefined, X11);
     expect(moved).toEqual({ accelerator: 'Alt+H', registered: true });
     expect([...s.held.keys()]).toEqual(['Alt+H']);
+  });
+});
+
+describe('the Wayland GlobalShortcuts portal as Electron 45 drives it', () => {
+  /** register answers true at once (the desktop has not said anything yet); unregister leaves a portal binding in place; unregisterAll clears them. */
+  function portal() {
+    const bound = new Set<string>();
+    return {
+      bound,
+      register(accelerator: string) {
+        bound.add(accelerator);
+        return true;
+      },
+      unregister() {
+        // a portal binding is not released this way
+      },
+      unregisterAll() {
+        bound.clear();
+      },
+      isRegistered(accelerator: string) {
+        return bound.has(accelerator);
+      },
+    };
+  }
+  const env = { platform: 'linux' as const, wayland: true };
+
+  it('says a binding was only handed to the portal, and where to look when the key does nothing', () => {
+    const state = registerHotkey(portal(), 'CommandOrControl+Shift+Space', () => undefined, env);
+    expect(state.registered).toBe(true);
+    expect(state.message).toMatch(/handed to your desktop's shortcut portal.*If the key does nothing/);
+  });
+
+  it('a new key replaces the old one: the old binding does not keep capturing', () => {
+    const shortcuts = portal();
+    const first = registerHotkey(shortcuts, 'Alt+Shift+G', () => undefined, env);
+    rebindHotkey(shortcuts, first, 'Alt+Shift+H', () => undefined, env);
+    expect([...shortcuts.bound]).toEqual(['Alt+Shift+H']);
   });
 });

@@ -4,7 +4,7 @@
 import type { GlobalShortcut } from 'electron';
 
 export type HotkeyState = { accelerator: string; registered: boolean; message?: string };
-type Shortcuts = Pick<GlobalShortcut, 'register' | 'unregister' | 'isRegistered'>;
+type Shortcuts = Pick<GlobalShortcut, 'register' | 'unregister' | 'isRegistered' | 'unregisterAll'>;
 
 const KEY_NAMES: Record<string, { mac: string; other: string }> = {
   commandorcontrol: { mac: 'Cmd', other: 'Ctrl' },
@@ -43,6 +43,12 @@ export function registerHotkey(shortcuts: Shortcuts, accelerator: string, onPres
   } catch {
     return { accelerator, registered: false, message: `"${accelerator}" is not a shortcut Glance understands — pick another in Settings.` };
   }
+  // On Wayland the binding goes to the desktop's GlobalShortcuts portal: Electron answers true at once,
+  // before the desktop has said anything (it may ask the person, or drop the binding), so "registered"
+  // here only means "asked for" — said so, with where to look when the key does nothing.
+  if (registered && env.wayland) {
+    return { accelerator, registered: true, message: `${keys} was handed to your desktop's shortcut portal; your desktop may ask you to confirm it. If the key does nothing, allow or set it for Glance in your system's keyboard shortcut settings.` };
+  }
   if (registered) return { accelerator, registered: true };
   const message = env.wayland
     ? `${keys} could not be registered: on Wayland global shortcuts go through the desktop's shortcut portal, which refused or is missing. Allow Glance in your system's shortcut settings, or pick another in Settings.`
@@ -53,7 +59,12 @@ export function registerHotkey(shortcuts: Shortcuts, accelerator: string, onPres
 /** Swap the shortcut; the old one stays if the new one cannot be had. */
 export function rebindHotkey(shortcuts: Shortcuts, current: HotkeyState, next: string, onPress: () => void, env: HotkeyEnvironment): HotkeyState {
   if (next === current.accelerator && current.registered) return current;
-  if (current.registered) shortcuts.unregister(current.accelerator);
+  // A portal binding is not released by unregister (Electron 45 only clears portal bindings with
+  // unregisterAll): without it the old key and the new one would both capture. Glance holds one key.
+  if (current.registered) {
+    if (env.wayland) shortcuts.unregisterAll();
+    else shortcuts.unregister(current.accelerator);
+  }
   const state = registerHotkey(shortcuts, next, onPress, env);
   if (state.registered || next.trim() === '' || !current.registered) return state;
   const restored = registerHotkey(shortcuts, current.accelerator, onPress, env);

@@ -30,6 +30,7 @@ import { appLauncher, installCommand } from '../installCommand.ts';
 import { WindowStateStore } from './windowState.ts';
 import { Windows, hardenContents, hardenSession } from './windows.ts';
 import { errorMessage } from '../errors.ts';
+import { DESKTOP_FILE, ensureDesktopEntry } from './desktopEntry.ts';
 
 const fromHere = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 // Layout of the build (dist/): main/app/main.js, preload/index.cjs, renderer/, icons/.
@@ -44,8 +45,10 @@ const wayland = process.platform === 'linux' && (process.env.XDG_SESSION_TYPE ==
 // Before `ready`: the app:// scheme, the shared data folder, the .desktop name, the portal.
 protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);
 app.setPath('userData', defaultDataDir());
-if (process.platform === 'linux') app.setDesktopName('glance.desktop');
-if (wayland) app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
+// The GlobalShortcuts portal knows an app by a reverse-DNS id that must match an installed .desktop
+// file (GNOME drops the binding otherwise). Electron 45 turns the portal on by itself on Wayland, so
+// no --enable-features is appended (that would replace the person's own features).
+if (process.platform === 'linux') app.setDesktopName(DESKTOP_FILE);
 app.on('web-contents-created', (_event, contents) => hardenContents(contents));
 
 if (!app.requestSingleInstanceLock()) {
@@ -129,7 +132,11 @@ async function start(): Promise<void> {
   };
   const onPress = () => void screenshotAndAsk();
   const report = (next: HotkeyState) => {
-    if (next.message) {
+    if (next.message && next.registered) {
+      // Wayland: asked of the portal, not yet known to work — said once, quietly.
+      services.log(next.message);
+      services.notices.add('info', 'hotkey-unavailable', next.message);
+    } else if (next.message) {
       services.log(next.message);
       services.notices.add('warning', 'hotkey-unavailable', next.message);
       if (Notification.isSupported()) new Notification({ title: 'Glance', body: next.message }).show();
@@ -138,6 +145,8 @@ async function start(): Promise<void> {
     }
     return next;
   };
+  // The portal needs a .desktop file named after Glance's id before the first binding (npm start installs none).
+  if (wayland) await ensureDesktopEntry(process.env, [process.execPath, ...(app.isPackaged ? [] : [app.getAppPath()])]).catch((error: unknown) => services.log(`could not write ${DESKTOP_FILE}: ${errorMessage(error)}`));
   hotkey = report(registerHotkey(globalShortcut, services.settings.current().hotkey, onPress, env));
 
   // ---- images dropped on the tray (macOS) or the dock icon go to the chat window

@@ -55,7 +55,7 @@ describe('main process (real main.ts, fake electron)', () => {
 
   it('registers the app:// scheme before ready and names the .desktop file', () => {
     expect(of('registerSchemesAsPrivileged')).toEqual([[{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]]);
-    expect(of('setDesktopName')).toEqual(['glance.desktop']);
+    expect(of('setDesktopName')).toEqual(['dev.glance.app.desktop']);
     expect(of('protocol.handle')).toEqual(['app']);
   });
 
