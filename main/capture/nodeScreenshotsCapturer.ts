@@ -26,6 +26,7 @@ import type {
   WindowInfo,
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
+import { withLegacyNames } from './x11WindowNames.ts';
 import { abortable } from '../abortable.ts';
 import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
 import { errorText } from '../errors.ts';
@@ -85,7 +86,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     const native = await this.#loadNative();
     if ('ok' in native) return [];
     try {
-      return nativeWindows(native.Window.all());
+      // A window with only the legacy WM_NAME, or no class, comes back "": X is asked for those.
+      return await withLegacyNames(nativeWindows(native.Window.all()));
     } catch {
       return []; // no window list (no window manager hints): display captures still work
     }

@@ -18,7 +18,7 @@ export function parseDisplayName(name: string): ParsedDisplay | undefined {
 }
 
 /** One open connection: the screen's root window; `send` a request with no reply, `request` one with. */
-type X11Connection = { root: number; send(req: Buffer): void; request(req: Buffer): Promise<Buffer> };
+type X11Connection = { root: number; /** The first id this client may give a resource it creates. */ idBase: number; send(req: Buffer): void; request(req: Buffer): Promise<Buffer> };
 
 /** Opens DISPLAY, hands the connection to `use`, and closes it after; bounded by a timeout (2 s) and `signal`. */
 export async function withX11Connection<T>(displayName: string, options: X11Options, use: (c: X11Connection) => Promise<T>): Promise<T> {
@@ -32,9 +32,11 @@ export async function withX11Connection<T>(displayName: string, options: X11Opti
   try {
     const reader = new Reader(socket, signal);
     socket.write(setupRequest(cookie));
-    const root = parseSetup(await reader.readSetup(), parsed.screen);
+    const setup = await reader.readSetup();
+    const root = parseSetup(setup, parsed.screen);
     const conn: X11Connection = {
       root,
+      idBase: setup.readUInt32LE(12),
       send: (req) => void socket.write(req),
       request: async (req) => {
         socket.write(req);
