@@ -103,6 +103,8 @@ describe('rules that survive OCR and leave look-alikes alone', () => {
       'commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
       'id 3f2b8c1e-9d4a-4b7e-8f21-0c6d5e4a3b2f',
       'trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 pod=api-7c9d8f6b5-x2k4p',
+      // as OCR reads them: = as -, a letter or two that is not hex, a hash group a character long
+      'trace id-65f976e556395765e2e03cT435c0sba6 span_id-b5237481175Tbb00 pod=api-1ldmSpS5cms-5jvijq',
       '"integrity": "sha512-fWkR1g2VNFPisiJuCdl2qlfMGqtkTDFeDXI062evPyg4R1g9a0sUz+Fp3BsyyiREUBSazGE5Qx==",',
       'background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAd0lEQVR4);',
       'acme-1.4.2.tar.gz sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',

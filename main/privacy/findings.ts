@@ -90,7 +90,8 @@ export function keyLike(run: string): boolean {
 export function identifier(run: string): boolean {
   const s = run.replace(/^["'(]+|["'),;]+$/g, '');
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
-  const bare = s.replace(/^[\w.-]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.-]*[=:]/i, '');
+  // OCR reads = as - now and then: after a name, a dash is its equals sign.
+  const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
   if (hexLike(bare)) return true;
   if (/^(?:sha[0-9lIS]{1,3})[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
