@@ -27,11 +27,28 @@ export function MarkupDialog() {
   if (!open) return null;
   return (
     <div className="markup-backdrop">
-      <div role="dialog" aria-modal="true" aria-label={`Mark up ${open.name}`} className="markup-dialog">
+      <div role="dialog" aria-modal="true" aria-label={`Mark up ${open.name}`} className="markup-dialog" onKeyDown={trapTab}>
         <MarkupEditor key={open.key} image={open} onDone={() => close(null)} />
       </div>
     </div>
   );
+}
+
+/** Tab and Shift+Tab go round the dialog's own controls, never to the page behind it. */
+function trapTab(e: ReactKeyboardEvent<HTMLDivElement>) {
+  if (e.key !== 'Tab' || e.altKey || e.ctrlKey || e.metaKey) return;
+  const focusable = [...e.currentTarget.querySelectorAll<HTMLElement>('button, input, select, textarea, [tabindex]:not([tabindex="-1"])')].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+  if (!focusable.length) return;
+  const first = focusable[0]!;
+  const last = focusable[focusable.length - 1]!;
+  const at = focusable.indexOf(document.activeElement as HTMLElement);
+  if (e.shiftKey && (at <= 0)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === -1 || at === focusable.length - 1)) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 function MarkupEditor({ image, onDone }: { image: { key: string; id: string; name: string; width: number; height: number }; onDone: () => void }) {
@@ -51,7 +68,10 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
   const [drag, setDrag] = useState<{ from: Point; to: Point; points: Point[] } | null>(null);
   const [cursor, setCursor] = useState<Point | null>(null);
   const [anchor, setAnchor] = useState<Point | null>(null);
+  /** A Text mark's place, clicked before its text was typed: Enter in the Note box puts it there. */
+  const [textAt, setTextAt] = useState<Point | null>(null);
   const surface = useRef<HTMLDivElement>(null);
+  const noteBox = useRef<HTMLInputElement>(null);
   const hintId = useId();
 
   useEffect(() => {
@@ -59,13 +79,29 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
   }, [thumb, load, image.id]);
   useEffect(() => surface.current?.focus(), []);
 
-  const commit = (mark: Mark | undefined) => {
+  const commit = (mark: Mark | undefined, at?: Point) => {
     if (!mark) {
+      if (tool === 'text' && at) {
+        // Click, then type: the place is kept and the text is typed in the Note box; Enter puts it there.
+        setTextAt(at);
+        setStatus(`Type the text and press Enter to place it at ${describePoint(at, size)}.`);
+        noteBox.current?.focus();
+        return;
+      }
       setStatus(tool === 'text' ? 'Type the text in Note first.' : 'Too small to mark: nothing added.');
       return;
     }
     add(image.key, mark);
+    // The note was for this mark: the next one starts without it.
+    setNote('');
+    setTextAt(null);
     setStatus(`${labelOf(mark.kind)} ${marks.length + 1} added.`);
+  };
+  const onNoteKey = (e: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter' || tool !== 'text' || !textAt) return;
+    e.preventDefault();
+    commit(markFrom('text', textAt, textAt, color, note));
+    surface.current?.focus();
   };
 
   // What the overlay shows: the marks, then the one being drawn.
@@ -73,7 +109,9 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
     ? markFrom(tool, drag.from, drag.to, color, note || ' ', drag.points)
     : anchor && cursor
       ? markFrom(tool, anchor, cursor, color, note || ' ')
-      : undefined;
+      : textAt && tool === 'text'
+        ? markFrom('text', textAt, textAt, color, note || ' ')
+        : undefined;
   const overlay = marksSvg(draft && (tool !== 'text' || note.trim()) ? [...marks, draft] : marks, size);
 
   const at = (e: PointerEvent): Point => {
@@ -87,7 +125,7 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
     e.preventDefault();
     const p = at(e);
     if (!takesTwoPoints(tool)) {
-      commit(markFrom(tool, p, p, color, note));
+      commit(markFrom(tool, p, p, color, note), p);
       return;
     }
     e.currentTarget.setPointerCapture(e.pointerId);
@@ -121,7 +159,7 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
         setAnchor(cursor);
         setStatus(`First point at ${describePoint(cursor, size)}. Move to the second and press Enter.`);
       } else {
-        commit(markFrom(tool, anchor ?? cursor, cursor, color, note));
+        commit(markFrom(tool, anchor ?? cursor, cursor, color, note), cursor);
         setAnchor(null);
       }
     } else if (isMarkArrow(e.key)) {
@@ -167,13 +205,25 @@ function MarkupEditor({ image, onDone }: { image: { key: string; id: string; nam
       <div role="toolbar" aria-label="Mark up" className="markup-toolbar">
         <div role="radiogroup" aria-label="Tool" className="markup-tools">
           {TOOLS.map((t) => (
-            <button key={t.kind} type="button" role="radio" aria-checked={tool === t.kind} className="small" onClick={() => setTool(t.kind)}>
+            <button key={t.kind} type="button" role="radio" aria-checked={tool === t.kind} className="small" onClick={() => {
+                setTool(t.kind);
+                setTextAt(null);
+              }}>
               {t.label}
             </button>
           ))}
         </div>
         <input type="color" aria-label="Colour" value={color} onChange={(e) => setColor(e.target.value)} />
-        <input type="text" aria-label="Note" placeholder={tool === 'text' ? 'Text to place' : 'Note for the next mark'} value={note} maxLength={300} onChange={(e) => setNote(e.target.value)} />
+        <input
+          ref={noteBox}
+          type="text"
+          aria-label="Note"
+          placeholder={tool === 'text' ? (textAt ? 'Type, then Enter' : 'Text to place') : 'Note for the next mark'}
+          value={note}
+          maxLength={300}
+          onChange={(e) => setNote(e.target.value)}
+          onKeyDown={onNoteKey}
+        />
         <button type="button" className="small" disabled={!canUndo} onClick={doUndo}>
           Undo
         </button>

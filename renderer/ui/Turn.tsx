@@ -15,7 +15,7 @@ import { VersionSwitch } from './VersionSwitch.tsx';
 function SentMarks({ marks, ids }: { marks: MarksById; ids: readonly string[] }) {
   const drawn = ids.flatMap((id) => marks[id] ?? []);
   if (!drawn.length) return null;
-  return <div className="muted small sent-marks">Marked: {summariseMarks(drawn)}</div>;
+  return <div className="muted small sent-marks">Sent with {summariseMarks(drawn)}</div>;
 }
 
 export const UserMessage = memo(function UserMessage({ turn }: { turn: TurnView }) {

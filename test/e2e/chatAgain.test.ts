@@ -81,3 +81,48 @@ describe('marks belong to the attachment in its draft (issue 44 item 1)', () => 
     expect(await seriousFindings(page)).toEqual([]);
   });
 });
+
+describe('mark-up (issue 44 item 3)', () => {
+  it('a note goes with the next mark only, a Text mark is placed by click-and-type, Tab stays in the dialog, the sent message says it once', async () => {
+    const { page } = await suite.session();
+    const item = await dropWhite(page);
+    await item.getByRole('button', { name: 'Mark up white.png' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark up white.png' });
+    const toolbar = dialog.getByRole('toolbar', { name: 'Mark up' });
+    await dialog.getByRole('img', { name: 'white.png' }).waitFor();
+
+    await toolbar.getByRole('textbox', { name: 'Note' }).fill('tallest bar');
+    await drag(page, [0.1, 0.1], [0.3, 0.3]);
+    await dialog.getByRole('status').filter({ hasText: 'Box 1 added.' }).waitFor();
+    expect(await toolbar.getByRole('textbox', { name: 'Note' }).inputValue()).toBe('');
+    await drag(page, [0.5, 0.5], [0.7, 0.7]);
+    await dialog.getByRole('status').filter({ hasText: 'Box 2 added.' }).waitFor();
+
+    // Text: click where it goes, type it, Enter.
+    await toolbar.getByRole('radio', { name: 'Text' }).click();
+    const canvas = (await page.getByRole('group', { name: 'Mark-up canvas' }).boundingBox())!;
+    await page.mouse.click(canvas.x + canvas.width * 0.6, canvas.y + canvas.height * 0.2);
+    await expect.poll(() => page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null')).toBe('Note');
+    await page.keyboard.type('look here');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('status').filter({ hasText: 'Text 3 added.' }).waitFor();
+
+    // Tab goes round the dialog's controls and never reaches the page behind it.
+    for (let i = 0; i < 16; i++) {
+      await page.keyboard.press(i % 5 === 4 ? 'Shift+Tab' : 'Tab');
+      expect(await page.evaluate<boolean>('!!document.activeElement?.closest(\'[role="dialog"]\')')).toBe(true);
+    }
+    expect(await seriousFindings(page)).toEqual([]);
+    await toolbar.getByRole('button', { name: 'Done' }).click();
+
+    suite.server().script({ text: 'Marked up.' });
+    await ask(page, 'Which is tallest?');
+    await finished(page, 1);
+    const label = suite.server().requests.at(-1)!.messages.find((m) => m.role === 'user')!.text;
+    expect(label.match(/tallest bar/g)).toHaveLength(1);
+    expect(label).toContain('"look here"');
+    const sent = page.getByRole('group', { name: 'Your message' });
+    await sent.getByText('Sent with 3 marks: 2 boxes, 1 text').waitFor();
+    expect(await sent.textContent()).not.toMatch(/Marked: \d+ marks?/);
+  });
+});

@@ -134,12 +134,12 @@ describe('mark-up', () => {
     const r = Math.round;
     expect(label).toContain(`marks: 1 box (${r(320 * sx)},${r(300 * sy)},${r(400 * sx)},${r(200 * sy)}) "this button"; 2 box (${r(1120 * sx)},${r(600 * sy)},${r(160 * sx)},${r(200 * sy)})]`);
     const message = page.getByRole('group', { name: 'Your message' });
-    await message.getByText('Marked: 2 marks: 2 boxes').waitFor();
+    await message.getByText('Sent with 2 marks: 2 boxes').waitFor();
 
     // 4. After a reload the marks are still on the message (stored with the conversation).
     await page.reload();
     await answers(page).first().waitFor();
-    await page.getByRole('group', { name: 'Your message' }).getByText('Marked: 2 marks: 2 boxes').waitFor();
+    await page.getByRole('group', { name: 'Your message' }).getByText('Sent with 2 marks: 2 boxes').waitFor();
 
     // 5. Another model: Regenerate re-fits the image for it and draws the marks again at its size.
     await pickModel(page, 'gemma3:4b');
