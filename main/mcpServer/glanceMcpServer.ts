@@ -110,7 +110,8 @@ const TOOL_WAIT_FOR = tool({
   description:
     'Wait until "text" appears on screen (or "gone" leaves it), or — with neither — until the captured area changes, instead of capturing again and again. ' +
     `Returns as soon as it happens, with the capture that shows it, or after "timeout" seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}) with the screen as it is and met: false. ` +
-    '"window", "display" and "region" narrow what is watched, as for capture_screen. Text is found by local OCR (case and spacing ignored).',
+    '"window", "display" and "region" narrow what is watched, as for capture_screen. Text is found by local OCR (case and spacing ignored). ' +
+        'Many clients give up on a request after 60 s: keep "timeout" under your client\'s limit.',
   inputSchema: {
     text: z.string().min(1).max(500).optional().describe('Return when this text is on screen.'),
     gone: z.string().min(1).max(500).optional().describe('Return when this text is no longer on screen.'),
