@@ -3,6 +3,7 @@
 // OCR, the vision model) are made once per process and shared by every session, so two
 // clients on one HTTP server see the same captures and concurrent calls share one capturer.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { TextReader } from '../ocr/textReader.ts';
 import { readCaptureResource } from './captureResource.ts';
@@ -111,7 +112,7 @@ const TOOL_WAIT_FOR = tool({
     'Wait until "text" appears on screen (or "gone" leaves it), or — with neither — until the captured area changes, instead of capturing again and again. ' +
     `Returns as soon as it happens, with the capture that shows it, or after "timeout" seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}) with the screen as it is and met: false. ` +
     '"window", "display" and "region" narrow what is watched, as for capture_screen. Text is found by local OCR (case and spacing ignored). ' +
-        'Many clients give up on a request after 60 s: keep "timeout" under your client\'s limit.',
+        'Many clients give up on a request after 60 s: keep "timeout" under your client\'s limit, or send a progressToken (progress is reported every poll).',
   inputSchema: {
     text: z.string().min(1).max(500).optional().describe('Return when this text is on screen.'),
     gone: z.string().min(1).max(500).optional().describe('Return when this text is no longer on screen.'),
@@ -150,9 +151,10 @@ export function createSessionServer(deps: SessionDeps): McpServer {
         'wait_for waits until text appears or goes, or the screen changes, instead of capturing again and again.',
     },
   );
-  const run = <A>(handler: (args: A, signal: AbortSignal) => ReturnType<typeof captureScreen>) => async (args: A, extra: { signal: AbortSignal }) => {
+  type Extra = { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> };
+  const run = <A>(handler: (args: A, signal: AbortSignal, extra: Extra) => ReturnType<typeof captureScreen>) => async (args: A, extra: Extra) => {
     try {
-      return await handler(args, extra.signal);
+      return await handler(args, extra.signal, extra);
     } catch (error) {
       if (extra.signal.aborted) throw error;
       return toolError(`Glance failed: ${errorMessage(error)}`);
@@ -198,7 +200,13 @@ export function createSessionServer(deps: SessionDeps): McpServer {
   server.registerTool(
     'wait_for',
     TOOL_WAIT_FOR,
-    run((args, signal) => waitFor(deps, args, signal)),
+    run((args, signal, extra) => {
+      // A client that sent a progressToken hears how long it has waited, so it can keep its own request timer going.
+      const token = extra._meta?.progressToken;
+      const progress = token === undefined ? undefined : (waitedMs: number, totalMs: number) =>
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: waitedMs, total: totalMs, message: `waited ${(waitedMs / 1000).toFixed(1)} s` } }).catch(() => undefined);
+      return waitFor(deps, args, signal, Date.now, progress);
+    }),
   );
 
   registerCaptures(server, deps.shelf, deps.gate, deps.resourceCap);

@@ -25,7 +25,13 @@ type Line = { text: string; y: number; height: number; x: number };
 
 const normal = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
-export async function waitFor(deps: CaptureDeps & { ocr: TextReader }, args: WaitArgs, signal: AbortSignal, now: () => number = Date.now): Promise<CallToolResult> {
+export async function waitFor(
+  deps: CaptureDeps & { ocr: TextReader },
+  args: WaitArgs,
+  signal: AbortSignal,
+  now: () => number = Date.now,
+  progress?: (waitedMs: number, totalMs: number) => void,
+): Promise<CallToolResult> {
   if (args.text !== undefined && args.gone !== undefined) return toolError('Give "text" or "gone", not both: wait for one thing at a time.');
   const needle = args.text ?? args.gone;
   if (needle !== undefined && !normal(needle)) return toolError('"text" and "gone" need some words to look for.');
@@ -75,6 +81,7 @@ export async function waitFor(deps: CaptureDeps & { ocr: TextReader }, args: Wai
     const left = deadline - now();
     if (left <= 0) break;
     await sleep(Math.min(wait, left), signal);
+    progress?.(now() - started, timeoutS * 1000);
     const next = await take();
     if ('content' in next) return next;
     last = next;

@@ -103,4 +103,18 @@ describe('wait_for on a real display', () => {
     const tooLong = await stdio.client.callTool({ name: 'wait_for', arguments: { timeout: 100_000 } });
     expect(tooLong.isError).toBe(true);
   }, 180_000);
+
+  it('reports progress to a client that asks, so a wait longer than its request timeout is not cut off', async () => {
+    const heard: number[] = [];
+    // The client's own timer is 3 s; the wait is 6 s. Progress resets the timer each poll.
+    const result = await stdio.client.callTool({ name: 'wait_for', arguments: { text: 'still never shows', timeout: 6 } }, undefined, {
+      timeout: 3000,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => heard.push(p.progress),
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect((result.structuredContent as Waited).met).toBe(false);
+    expect(heard.length).toBeGreaterThan(2);
+    expect(heard.at(-1)!).toBeGreaterThan(3000);
+  }, 120_000);
 });
