@@ -49,6 +49,9 @@ describe('secret rules', () => {
     expect((await hidden(pem)).find((f) => f.rule === 'pem')?.text).toBe(pem);
     const cut = '-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAvZb8nUqM3Jm1xY2\nQw9dHk2LmPz7Rt5VbNcXy1Ae3Gh\n$ ls';
     expect((await hidden(cut)).find((f) => f.rule === 'pem')?.text).toBe(cut.slice(0, cut.indexOf('\n$')));
+    // OCR's stray characters inside the base64 (seen in the corpus) do not end it.
+    const stray = '~----BEGIN EC PRIVATE KEY-----\nY59yOyyOKD6KiUPFXWNteiSpI+cSEIRLtwnV+iVGDZM5pTk08KWhBA1indgxct 20\nPMWGhVNH711T9V£480v1256uFiOxI7 TomFqZgBpedmUKTOHz t rOD40VgGEK ys]\n$ ls';
+    expect((await hidden(stray)).find((f) => f.rule === 'pem')?.text).toBe(stray.slice(1, stray.indexOf('\n$')));
     expect(await hidden('DATABASE_URL=p0stgres:l/billing:Xy7pQ2mZ@db.internal:5432')).toContainEqual({ kind: 'password', rule: 'url-password', text: 'Xy7pQ2mZ' });
     expect(await hidden('DB_PASSWORD=hunter22 and api_key: "zz9plural"')).toEqual(
       expect.arrayContaining([{ kind: 'password', rule: 'label', text: 'hunter22' }, { kind: 'password', rule: 'label', text: 'zz9plural' }]),

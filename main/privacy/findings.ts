@@ -377,7 +377,9 @@ function* pemBlocks(text: string): Iterable<[number, number]> {
       while (at >= 0) {
         const next = text.indexOf('\n', at + 1);
         const line = text.slice(at + 1, next < 0 ? undefined : next).trim();
-        if (!/^[A-Za-z0-9+/=]{16,}$/.test(line.replace(/\s/g, ''))) break;
+        // A base64 line as OCR reads it: a stray £ or ] among 64 characters does not end the key.
+        const packed = line.replace(/\s/g, '');
+        if (packed.length < 16 || packed.replace(/[^A-Za-z0-9+/=]/g, '').length < packed.length * 0.9) break;
         end = next < 0 ? text.length : next;
         at = next;
       }
