@@ -18,6 +18,12 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
         {size && <span className="size">{size}</span>}
         {!image.sentAsText && formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
         {image.sentAsText && <SentAsText reading={image.sentAsText} />}
+        {/* After sending: how many regions the model's copy had hidden (the viewer shows that copy beside the original). */}
+        {image.redactions && image.redactions.length > 0 && (
+          <span className="hidden-badge sent-hidden" title="Regions hidden on this device before the model got this image: open it to see what the model got">
+            {image.redactions.length} hidden
+          </span>
+        )}
         {image.description && (
           <details className="helper-description">
             <summary>Described by {image.description.model}</summary>

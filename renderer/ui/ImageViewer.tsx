@@ -5,7 +5,8 @@ import type { IpcValue } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from '../state/chatReducer.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { CloseIcon } from './icons.tsx';
-import { sizeText } from './Thumbnail.tsx';
+import { regionWords } from './regionWords.ts';
+import { sizeText, Thumbnail } from './Thumbnail.tsx';
 import { errorMessage } from '../../common/errors.ts';
 
 type Original = { state: 'loading' } | { state: 'error'; message: string } | ({ state: 'ready' } & IpcValue<'attachments:original'>);
@@ -168,6 +169,7 @@ export function ImageViewer() {
               <p className="muted">Loading…</p>
             )}
           </div>
+          {image.redactions && image.redactions.length > 0 && <WhatTheModelGot image={image} original={ready ? { width: ready.width, height: ready.height } : undefined} />}
           <figcaption>
             <span className="viewer-title">
               <span className="name">{image.name}</span>
@@ -215,5 +217,26 @@ export function ImageViewer() {
         </figure>
       )}
     </dialog>
+  );
+}
+
+/**
+ * Beside the original: the copy the model got (the sent attachment's own pixels, hidden boxes
+ * filled, as main's door made it) and each hidden region in words.
+ */
+function WhatTheModelGot({ image, original }: { image: ImageView; original: { width: number; height: number } | undefined }) {
+  const regions = image.redactions ?? [];
+  // Regions are in the original's pixels.
+  const size = original;
+  return (
+    <section className="viewer-sent-copy" aria-label="What the model got">
+      <h3>What the model got: {regions.length} hidden</h3>
+      <Thumbnail key={image.id} image={{ ...image, name: `${image.name} as the model got it` }} edge={512} box={240} />
+      <ul className="small-text">
+        {regions.map((r, i) => (
+          <li key={i}>{regionWords(r, size)}</li>
+        ))}
+      </ul>
+    </section>
   );
 }

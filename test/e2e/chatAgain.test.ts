@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { solidPng, WHITE } from '../fixtures/images.ts';
+import { secretScreen } from '../fixtures/secretScreens.ts';
 import { seriousFindings } from './axe.ts';
+import { setRedactPolicy } from './browserHarness.ts';
 import { ask, chatSuite, finished, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -125,4 +127,31 @@ describe('mark-up (issue 44 item 3)', () => {
     await sent.getByText('Sent with 3 marks: 2 boxes, 1 text').waitFor();
     expect(await sent.textContent()).not.toMatch(/Marked: \d+ marks?/);
   });
+});
+
+describe('after sending, what was hidden (issue 44 item 6)', () => {
+  it('the sent image says "N hidden", and the viewer shows the copy the model got beside the original, its region in words', async () => {
+    const { page, shot } = await suite.session();
+    const screen = await secretScreen('devtools', { width: 1280, height: 720, seed: 1 });
+    await setRedactPolicy(page, /^Always/);
+    await page.locator('main').drop({ files: { name: 'devtools.png', mimeType: 'image/png', buffer: screen.png } });
+    const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem', { name: 'devtools.png' });
+    await item.getByRole('button', { name: /^\d+ hidden/ }).waitFor({ timeout: 180_000 });
+    suite.server().script({ text: 'A browser with developer tools.' });
+    await ask(page, 'What is on this screen?');
+    await finished(page, 1);
+
+    const sent = page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'devtools.png' });
+    await sent.getByText(/^\d+ hidden$/).waitFor();
+    await sent.getByRole('img', { name: 'devtools.png', exact: true }).click();
+    const viewer = page.getByRole('dialog', { name: 'devtools.png' });
+    const copy = viewer.getByRole('region', { name: 'What the model got' });
+    await copy.getByRole('img', { name: 'devtools.png as the model got it' }).waitFor();
+    await copy.getByRole('listitem').filter({ hasText: /^[a-z ]+, (top|bottom|centre|left|right)/ }).first().waitFor();
+    expect(await copy.textContent()).not.toMatch(/at \d+,\d+/);
+    await viewer.getByRole('img', { name: 'devtools.png', exact: true }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await shot('sent-image-what-the-model-got');
+    // Detection runs local OCR on a 2-core machine: minutes, not seconds.
+  }, 300_000);
 });
