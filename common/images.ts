@@ -113,6 +113,8 @@ export const AttachmentInfo = z.object({
     .array(z.object({ app: z.string().max(500), title: z.string().max(1000), x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive() }))
     .max(500)
     .optional(),
+  /** The person's own patterns that did not finish within the image's time budget (so were not applied): named, never silent. */
+  patternsSkipped: z.array(z.string().max(300)).max(100).optional(),
   /** Local OCR could not check this copy for secrets, and the person chose "Send anyway" for it. */
   uncheckedOnRequest: z.literal(true).optional(),
   /** Regions found but left visible in this copy because the person chose "Show anyway" for one send (the durable record of that choice). */

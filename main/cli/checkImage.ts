@@ -109,6 +109,7 @@ export const checkImageCommand = {
             legibility: image.legibility,
             rule: rule ? { family: rule.family, from: rule.source, notes: rule.notes } : null,
             ...(redact || image.redactions ? { redactions: image.redactions ?? [] } : {}),
+            ...(image.patternsSkipped?.length ? { patternsSkipped: image.patternsSkipped } : {}),
           }) + '\n',
         );
       } else {
@@ -120,6 +121,7 @@ export const checkImageCommand = {
         );
         if (image.redactions?.length) io.out(`${hiddenPhrase(image.redactions)}: ${image.redactions.map((r) => `${r.kind} at ${r.x},${r.y} ${r.width}×${r.height}`).join('; ')}\n`);
         else if (redact && redact !== 'never') io.out('No secrets found to hide.\n');
+        if (image.patternsSkipped?.length) io.out(`Not applied (ran out of the image's time budget): your pattern${image.patternsSkipped.length === 1 ? '' : 's'} ${image.patternsSkipped.map((p) => JSON.stringify(p)).join(', ')}.\n`);
         if (image.legibility.smallText) {
           io.out(`Small screen text will be about ${image.legibility.textPx} px as the model sees it: likely unreadable. Crop to the part that matters.\n`);
         }

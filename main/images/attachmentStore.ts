@@ -453,8 +453,8 @@ export class FileAttachmentStore implements AttachmentStore {
 }
 
 /** The fields that describe the bytes for the model they were prepared for (absent on old PreparedImage-likes). */
-function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest'>>) {
-  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest'>> = {};
+function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest' | 'patternsSkipped'>>) {
+  const out: Partial<Pick<AttachmentInfo, 'modelInput' | 'tokens' | 'legibility' | 'redactions' | 'redactionMs' | 'shownOnRequest' | 'uncheckedOnRequest' | 'patternsSkipped'>> = {};
   if (image.modelInput !== undefined) out.modelInput = image.modelInput;
   if (image.tokens !== undefined) out.tokens = image.tokens;
   if (image.legibility !== undefined) out.legibility = image.legibility;
@@ -463,6 +463,7 @@ function forModel(image: Partial<Pick<PreparedImage, 'modelInput' | 'tokens' | '
   if ((image.redactions?.length || image.shownOnRequest?.length) && image.redactionMs !== undefined) out.redactionMs = image.redactionMs;
   if (image.shownOnRequest?.length) out.shownOnRequest = image.shownOnRequest;
   if (image.uncheckedOnRequest) out.uncheckedOnRequest = true;
+  if (image.patternsSkipped?.length) out.patternsSkipped = image.patternsSkipped;
   return out;
 }
 

@@ -200,13 +200,14 @@ export class ImageIntake {
     if (settled && 'ok' in settled) return settled;
     const unchecked = settled !== undefined && 'unchecked' in settled;
     const staged = settled && 'data' in settled ? settled : undefined;
+    const skipped = settled && 'skipped' in settled ? settled.skipped : undefined;
     const pixels = staged?.data ?? decoded;
     const kind: { kind: SniffedKind; mime: string } = staged ? { kind: 'png', mime: 'image/png' } : sniffed.kind === 'heic' ? { kind: 'png', mime: sniffed.mime } : sniffed;
     const normalised = await normaliseImage(pixels, kind, profile, this.#config.limits, { signal });
     if (!normalised.ok) return normalised;
     // Kept as they came (architecture §3 "Store"): the model gets the derived copy.
     const image = describedCopy(normalised.image, input, profile, staged, unchecked, input.name ?? resolved.name, resolved.data.byteLength);
-    return { ok: true, image: { ...image, original: { data: resolved.data, mime: sniffed.mime } } };
+    return { ok: true, image: { ...image, ...(skipped?.length ? { patternsSkipped: skipped } : {}), original: { data: resolved.data, mime: sniffed.mime } } };
   }
 
   /**
@@ -224,12 +225,13 @@ export class ImageIntake {
     if (settled && 'ok' in settled) return settled;
     const unchecked = settled !== undefined && 'unchecked' in settled;
     const staged = settled && 'data' in settled ? settled : undefined;
+    const skipped = settled && 'skipped' in settled ? settled.skipped : undefined;
     const normalised = staged
       ? await normaliseImage(staged.data, { kind: 'png', mime: 'image/png' }, target.profile, this.#config.limits, { signal })
       : await normaliseFrame(frame, target.profile, this.#config.limits);
     if (!normalised.ok) return normalised;
     signal?.throwIfAborted();
-    const image = describedCopy(normalised.image, input, target.profile, staged, unchecked, input.name, frame.data.byteLength);
+    const image = { ...describedCopy(normalised.image, input, target.profile, staged, unchecked, input.name, frame.data.byteLength), ...(skipped?.length ? { patternsSkipped: skipped } : {}) };
     const attachment = await this.#store.put(image, input.origin);
     // Not awaited: the caller sends now. A failed write is reported by the caller; the bytes stay in memory.
     const originalKept = this.#store.keepOriginal(attachment.id, original().then((data) => ({ data, mime: 'image/png' })), this.#key(target)).then(

@@ -77,15 +77,16 @@ export class RedactStage implements PixelStage {
         const out = await abortable(run, signal);
         // Unchecked: refused, unless the person chose "Send anyway" for this image (recorded on the copy).
         if (!out.ok) return target.sendAnyway ? { unchecked: true } : refusal(out.message);
-        if (!out.png) return undefined;
+        const skipped = out.skipped.length ? { skipped: out.skipped } : {};
+        if (!out.png) return out.skipped.length ? { skipped: out.skipped } : undefined;
         // "Show anyway" (this send only): the regions the person named stay visible, the rest are
         // filled again from the original, and the copy records which were shown on request.
         const shown = out.regions.filter((r) => asked.some((a) => sameRegion(a, r)));
-        if (!shown.length) return { data: out.png, redactions: out.regions, ms: out.ms };
+        if (!shown.length) return { data: out.png, redactions: out.regions, ms: out.ms, ...skipped };
         const hidden = out.regions.filter((r) => !shown.includes(r));
         const decoded = await decodedInput(await bytes, image.mime, this.#deps.limits);
         if (!decoded.ok) return refusal(decoded.message);
-        return { data: await maskImage(decoded.image(), hidden), redactions: hidden, shown, ms: out.ms };
+        return { data: await maskImage(decoded.image(), hidden), redactions: hidden, shown, ms: out.ms, ...skipped };
       },
     };
   }

@@ -132,7 +132,7 @@ export interface StageRun {
    * PNG pixels to make the target's copy from (oriented as shown), with what was hidden in them, or
    * undefined to use the image unchanged; a refusal stops the image here (it could not be checked for secrets).
    */
-  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; shown?: Redaction[]; ms?: number } | { unchecked: true } | ImageRefusal | undefined>;
+  settle(): Promise<{ data: Uint8Array; redactions?: Redaction[]; shown?: Redaction[]; ms?: number; skipped?: string[] } | { skipped: string[] } | { unchecked: true } | ImageRefusal | undefined>;
 }
 
 /** Dependencies of the chokepoint, made once in a composition root. */
@@ -171,6 +171,8 @@ export type PreparedImage = {
   redactionMs?: number;
   shownOnRequest?: Redaction[];
   uncheckedOnRequest?: true;
+  /** Own patterns that ran out of the image's time budget. */
+  patternsSkipped?: string[];
   /** A screen capture's windows (ImageInput.windows), kept on the record for later copies. */
   windows?: ImageInput['windows'];
 };

@@ -2,7 +2,7 @@
 // original's pixels and --out writes the redacted payload; ask --redact always sends the screen
 // masked and prints image_redacted. Real tesseract, the fixture model server.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,25 @@ describe('glance --redact', () => {
     expect(JSON.parse(p.out)).toMatchObject({ ok: true, redactions: [] });
     const plainRead = await ocr(await readFile(plain));
     expect(screen.secrets.some((s) => readable(s, plainRead)), plainRead).toBe(true);
+  }, 240_000);
+
+  it("own patterns that run out of the image's time budget are named in the output, never dropped silently", async () => {
+    const data = join(dir, 'slow-patterns');
+    await mkdir(data, { recursive: true });
+    // Polynomial backtracking on any line of text: each pattern alone takes seconds on an 80-character line.
+    const slow = Array.from({ length: 50 }, (_, i) => ({ name: `slow ${i}`, pattern: String.raw`[\w .:=/-]*[\w .:=/-]*[\w .:=/-]*[\w .:=/-]*[\w .:=/-]*[\w .:=/-]*#` }));
+    await writeFile(join(data, 'settings.json'), JSON.stringify({ version: 1, privacy: { redact: 'always', patterns: slow } }));
+    let out = '';
+    let err = '';
+    const env = { ...process.env, OLLAMA_HOST: server.url, GLANCE_DATA_DIR: data };
+    const code = await main(['check-image', screenPath, '--redact', '--json'], { out: (t) => void (out += t), err: (t) => void (err += t), env });
+    expect(code, err).toBe(0);
+    const report = JSON.parse(out) as { patternsSkipped?: string[] };
+    expect(report.patternsSkipped?.length ?? 0).toBeGreaterThan(0);
+    expect(report.patternsSkipped![0]).toMatch(/^slow \d+/);
+    out = '';
+    await main(['check-image', screenPath, '--redact'], { out: (t) => void (out += t), err: () => undefined, env });
+    expect(out).toMatch(/Not applied \(ran out of the image's time budget\): your patterns? "slow \d+/);
   }, 240_000);
 
   it('check-image --redact without --json says what was hidden in words', async () => {
