@@ -1,4 +1,4 @@
-// Every name X gives a window (issue 41): node-screenshots reports a window's title from
+// Every name X gives a window: node-screenshots reports a window's title from
 // _NET_WM_NAME and its app from WM_CLASS, and a window that sets only the legacy WM_NAME (or no
 // class) comes back "" — a password manager then is not known as one and is not filled. This reads
 // the properties themselves over the tiny X11 client (x11Connection.ts) for the windows that came
