@@ -77,6 +77,8 @@ export type AttachmentsSlice = {
    * makes the copy (what the dialog then shows is what goes); null, or why it could not.
    */
   showAnyway(key: string, region: Redaction): Promise<string | null>;
+  /** Undoes "Show anyway" for one region: the copy is made again with it hidden; null, or why it could not. */
+  hideAgain(key: string, region: Redaction): Promise<string | null>;
   /** "Send anyway" on a `redaction-failed` refusal: the person's choice, for that image only (main records it on the copy). */
   sendAnyway(refusalKey: string): Promise<void>;
   /** The refused image again, for the model now selected (a model on this computer, which needs no check), without "Send anyway". */
@@ -288,6 +290,18 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const result = await api.attachmentsPreview({ id: item.attachment.id, shown, ...(selected ? { model: selected } : {}), ...inConversation() });
       if (!result.ok) return result.message;
       const attachment: AttachmentLike = { ...toLike(result.value), shown };
+      set((s) => ({ pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...p, attachment } : p)) }));
+      return null;
+    },
+
+    async hideAgain(key, region) {
+      const item = get().pending.find((p) => p.key === key);
+      if (!item || item.status !== 'ready') return 'That image is no longer waiting to be sent.';
+      const shown = (item.attachment.shown ?? []).filter((r) => !sameRegion(r, region));
+      const selected = model();
+      const result = await api.attachmentsPreview({ id: item.attachment.id, shown, ...(selected ? { model: selected } : {}), ...inConversation() });
+      if (!result.ok) return result.message;
+      const attachment: AttachmentLike = { ...toLike(result.value), ...(shown.length ? { shown } : {}) };
       set((s) => ({ pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...p, attachment } : p)) }));
       return null;
     },

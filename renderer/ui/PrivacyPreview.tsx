@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Redaction } from '../../common/privacy.ts';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { useApp } from '../state/store.ts';
+import { regionWords } from './regionWords.ts';
 import { Thumbnail } from './Thumbnail.tsx';
 
 type Ready = Extract<PendingAttachment, { status: 'ready' }>;
@@ -26,13 +27,15 @@ export function HiddenBadge({ item }: { item: Ready }) {
   );
 }
 
-function regionText(r: Redaction): string {
-  return `${r.kind} (${r.rule}) at ${r.x},${r.y}, ${r.width}×${r.height}`;
+/** A region in words ("jwt, top centre, 724×21 px"); its place is in the original's pixels. */
+function regionText(r: Redaction, size: { width?: number; height?: number }): string {
+  return regionWords(r, size);
 }
 
 function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => void }) {
   const item = useApp((s) => s.pending.find((p): p is Ready => p.key === itemKey && p.status === 'ready'));
   const showAnyway = useApp((s) => s.showAnyway);
+  const hideAgain = useApp((s) => s.hideAgain);
   const dialog = useRef<HTMLDialogElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,6 +48,12 @@ function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => 
   }, [item, onClose]);
   if (!item) return null;
   const a = item.attachment;
+  const size = a.source ?? { width: a.width, height: a.height };
+  const hide = async (r: Redaction) => {
+    setBusy(true);
+    setProblem(await hideAgain(item.key, r));
+    setBusy(false);
+  };
   const show = async (r: Redaction) => {
     setBusy(true);
     setProblem(await showAnyway(item.key, r));
@@ -63,7 +72,7 @@ function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => 
         <ul aria-labelledby={`privacy-${item.key}-hidden`} className="hidden-regions">
           {a.redactions.map((r) => (
             <li key={`${r.x},${r.y},${r.width},${r.height},${r.rule}`} aria-label={r.kind}>
-              <span>{regionText(r)}</span>
+              <span title={`Found by the rule "${r.rule}" at ${r.x},${r.y}`}>{regionText(r, size)}</span>
               <button type="button" disabled={busy} onClick={() => void show(r)} title="Send this region as it is, for this message only">
                 Show anyway
               </button>
@@ -78,7 +87,12 @@ function PrivacyPreview({ itemKey, onClose }: { itemKey: string; onClose: () => 
           <h3 id={`privacy-${item.key}-shown`}>Shown on your request (this message only)</h3>
           <ul aria-labelledby={`privacy-${item.key}-shown`}>
             {a.shown.map((r) => (
-              <li key={`${r.x},${r.y},${r.width},${r.height},${r.rule}`}>{regionText(r)}</li>
+              <li key={`${r.x},${r.y},${r.width},${r.height},${r.rule}`} aria-label={`${r.kind}, shown`}>
+                <span>{regionText(r, size)}</span>
+                <button type="button" disabled={busy} onClick={() => void hide(r)} title="Hide this region again in the copy the model gets">
+                  Hide again
+                </button>
+              </li>
             ))}
           </ul>
         </>

@@ -155,3 +155,36 @@ describe('after sending, what was hidden (issue 44 item 6)', () => {
     // Detection runs local OCR on a 2-core machine: minutes, not seconds.
   }, 300_000);
 });
+
+describe('"What the model gets" (issue 44 item 9)', () => {
+  it('has no heavy border, keeps Close on screen after "Show anyway" at 800 px, hides a region again, and says where regions are in words', async () => {
+    const { page } = await suite.session({ viewport: { width: 1280, height: 800 } });
+    const screen = await secretScreen('devtools', { width: 1280, height: 720, seed: 1 });
+    await setRedactPolicy(page, /^Always/);
+    await page.locator('main').drop({ files: { name: 'devtools.png', mimeType: 'image/png', buffer: screen.png } });
+    const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem', { name: 'devtools.png' });
+    const badge = item.getByRole('button', { name: /^\d+ hidden/ });
+    await badge.waitFor({ timeout: 180_000 });
+    const hidden = Number((await badge.textContent())!.match(/^(\d+)/)![1]);
+    await badge.click();
+    const dialog = page.getByRole('dialog', { name: 'What the model gets' });
+    const jwt = dialog.getByRole('listitem', { name: 'jwt', exact: true });
+    await jwt.waitFor();
+    expect(await jwt.textContent()).toMatch(/^jwt, (top|middle|bottom|centre|left|right)[a-z ,]*, \d+×\d+ px/);
+    expect(await jwt.textContent()).not.toMatch(/ at \d+,\d+/);
+    expect(await page.evaluate<string>('getComputedStyle(document.querySelector("dialog.privacy-preview")).borderTopWidth')).toBe('0px');
+
+    await jwt.getByRole('button', { name: 'Show anyway' }).click();
+    const shown = dialog.getByRole('listitem', { name: 'jwt, shown' });
+    await shown.waitFor();
+    const close = dialog.getByRole('button', { name: 'Close' });
+    const box = (await close.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    await shown.getByRole('button', { name: 'Hide again' }).click();
+    await jwt.waitFor();
+    expect(await shown.count()).toBe(0);
+    expect(await seriousFindings(page)).toEqual([]);
+    await close.click();
+    await item.getByRole('button', { name: `${hidden} hidden` }).waitFor();
+  }, 300_000);
+});
