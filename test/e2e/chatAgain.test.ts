@@ -188,3 +188,21 @@ describe('"What the model gets" (issue 44 item 9)', () => {
     await item.getByRole('button', { name: `${hidden} hidden` }).waitFor();
   }, 300_000);
 });
+
+describe('smaller things (issue 44 item 10)', () => {
+  it('"Hide secrets: as in Settings (…)" is not cut off at 1280 px', async () => {
+    const { page } = await suite.session({ viewport: { width: 1280, height: 800 } });
+    suite.server().script({ text: 'An answer.' });
+    await ask(page, 'Hello');
+    await finished(page, 1);
+    await page.getByRole('combobox', { name: 'Hide secrets in this chat' }).waitFor();
+    // The chosen option's text, measured in the select's own font, against the room the select gives it (arrow and padding: 24 px).
+    const fits = await page.evaluate<{ text: number; room: number }>(`(() => {
+      const select = document.querySelector('select.redaction-choice');
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(select).font;
+      return { text: ctx.measureText(select.selectedOptions[0].textContent).width, room: select.clientWidth - 24 };
+    })()`);
+    expect(fits.room).toBeGreaterThanOrEqual(fits.text);
+  });
+});
