@@ -108,6 +108,11 @@ describe('answer versions', () => {
     await box.press('Enter');
     await answers(page).filter({ hasText: 'Answer to the edit.' }).waitFor();
     await finished(page, 1);
+    // The version arrows are targets a finger or a shaky hand can hit (issue 44 item 10: they were 23×25 px).
+    for (const name of ['Previous version', 'Next version']) {
+      const arrow = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(Math.min(arrow.width, arrow.height)).toBeGreaterThanOrEqual(32);
+    }
     const sent = suite.server().requests.at(-1)!.messages.filter((m) => m.role === 'user').map((m) => m.text);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('Line one\nLine two');
