@@ -6,5 +6,7 @@ import { startHarness } from '../../main/harness/startHarness.ts';
 
 const [dataDir, rendererDir] = process.argv.slice(2);
 const harness = await startHarness({ dataDir: dataDir!, rendererDir: rendererDir!, log: (line) => console.error(`[harness] ${line}`) });
-console.log(JSON.stringify({ port: harness.port, token: harness.token, origin: harness.pageOrigin }));
+// The handler before the first line: a test signals as soon as it reads that line, and a loaded
+// machine can run the test before this process reaches its next statement (then SIGTERM killed it).
 process.once('SIGTERM', () => void harness.close().then(() => process.exit(0)));
+console.log(JSON.stringify({ port: harness.port, token: harness.token, origin: harness.pageOrigin }));
