@@ -1,5 +1,5 @@
 // Issue 25 in the browser: Settings → Privacy sets the policy; a screen with a JWT on it, attached,
-// says "1 hidden"; "What the model gets" shows the copy and lists the region; the fixture model
+// says how many regions are hidden; "What the model gets" shows the copy and lists the region; the fixture model
 // server receives the masked copy (OCR of the very bytes finds no piece of the token); "Show
 // anyway" goes through main, so the next request holds the token, and the stored copy records it
 // was shown on request; policy "never" hides nothing.
@@ -37,7 +37,7 @@ async function drop(page: Page, png: Buffer) {
 }
 
 describe('privacy in the chat window', () => {
-  it('"1 hidden", what the model gets, Show anyway for one send, and the policy from Settings', async () => {
+  it('"N hidden", what the model gets, Show anyway for one send, and the policy from Settings', async () => {
     const { page, dataDir, shot } = await suite.session();
     const screen = await secretScreen('devtools', { width: 1280, height: 720, seed: 1 });
     // The fixture server is on loopback, so the default ("remote") would send it as it is.
@@ -54,7 +54,8 @@ describe('privacy in the chat window', () => {
 
     await drop(page, screen.png);
     const item = attachments(page).getByRole('listitem', { name: 'devtools.png' });
-    const badge = item.getByRole('button', { name: '1 hidden' });
+    // The JWT, and whatever else the detector finds on this screen (its count changes with the rules).
+    const badge = item.getByRole('button', { name: /^\d+ hidden$/ });
     await badge.waitFor({ timeout: 180_000 });
     await badge.click();
     const dialog = page.getByRole('dialog', { name: 'What the model gets' });
@@ -72,7 +73,7 @@ describe('privacy in the chat window', () => {
     expect(masked).toBeDefined();
     const maskedText = await readAll(masked!);
     expect(screen.secrets.filter((s) => readable(s, maskedText)), maskedText).toEqual([]);
-    expect(suite.server().requests.at(-1)!.messages.map((m) => m.text).join('\n')).toMatch(/1 region hidden on this device \(jwt\)/);
+    expect(suite.server().requests.at(-1)!.messages.map((m) => m.text).join('\n')).toMatch(/\d+ regions? hidden on this device \([^)]*jwt/);
 
     // Show anyway: this image, this send only.
     await drop(page, screen.png);
@@ -80,9 +81,9 @@ describe('privacy in the chat window', () => {
     await badge.click();
     await dialog.getByRole('listitem', { name: 'jwt' }).getByRole('button', { name: 'Show anyway' }).click();
     await dialog.getByRole('heading', { name: /Shown on your request/ }).waitFor();
-    expect(await dialog.getByRole('button', { name: 'Show anyway' }).count()).toBe(0);
+    expect(await dialog.getByRole('listitem', { name: 'jwt' }).getByRole('button', { name: 'Show anyway' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await item.getByRole('button', { name: '0 hidden, 1 shown' }).waitFor();
+    await item.getByRole('button', { name: /^\d+ hidden, 1 shown$/ }).waitFor();
     await messageBox(page).fill('And now?');
     await messageBox(page).press('Enter');
     await finished(page, 2);
