@@ -124,14 +124,24 @@ export async function captureScreen(deps: CaptureDeps, args: CaptureArgs, signal
     `To read small text, call zoom with image "${served.info.id}" and a rectangle in this image's pixels, or read_text.`;
   return {
     content: [imageContent(served), originalLink(served, capture.width, capture.height), { type: 'text', text }],
-    structuredContent: {
-      ...imageFacts(served, capture.width, capture.height),
-      display: { id: capture.display.id, name: capture.display.name },
-      ...(capture.region ? { region: capture.region } : {}),
-      ...(capture.window ? { window: windowFacts(capture.window) } : {}),
-      displays: displays.map(displayFacts),
-      capturedAt: capture.capturedAt,
-    },
+    structuredContent: await capturedFacts(served, capture, displays, deps.gate),
+  };
+}
+
+/**
+ * A capture's structured facts (capture_screen, wait_for): the image, the display, the region, and
+ * the window with its title and app through the egress (architecture §3b) — structured content
+ * leaves for the client as the text line does.
+ */
+export async function capturedFacts(served: ServedImage, capture: Capture, displays: readonly DisplayInfo[], gate: Pick<ImageGate, 'windowFacts'>) {
+  const window = capture.window ? (await gate.windowFacts([windowFacts(capture.window)]))[0] : undefined;
+  return {
+    ...imageFacts(served, capture.width, capture.height),
+    display: { id: capture.display.id, name: capture.display.name },
+    ...(capture.region ? { region: capture.region } : {}),
+    ...(window ? { window } : {}),
+    displays: displays.map(displayFacts),
+    capturedAt: capture.capturedAt,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Capture } from '../capture/screenCapturer.ts';
 import { changedBox, smallFrame } from '../images/smallFrame.ts';
 import { readImageText } from '../ocr/readImageText.ts';
 import type { TextReader } from '../ocr/textReader.ts';
-import { admitShot, capturedWhere, captureScope, displayFacts, imageContent, imageFacts, originalLink, sent, toolError, windowFacts, type CaptureDeps, type Rect } from './captureTools.ts';
+import { admitShot, capturedFacts, capturedWhere, captureScope, imageContent, originalLink, sent, toolError, type CaptureDeps, type Rect } from './captureTools.ts';
 import { describeHidden } from './serverImages.ts';
 
 export const POLL_MIN_MS = 200;
@@ -133,12 +133,7 @@ async function answer(deps: CaptureDeps, args: WaitArgs, capture: Capture, displ
       ...(o.changed ? { changed: o.changed } : {}),
       ocrReads: o.ocrReads,
       ocrPixels: o.ocrPixels,
-      ...imageFacts(served, capture.width, capture.height),
-      display: { id: capture.display.id, name: capture.display.name },
-      ...(capture.region ? { region: capture.region } : {}),
-      ...(capture.window ? { window: windowFacts(capture.window) } : {}),
-      displays: displays.map(displayFacts),
-      capturedAt: capture.capturedAt,
+      ...(await capturedFacts(served, capture, displays, deps.gate)),
     },
   };
 }
