@@ -1,9 +1,24 @@
 // How image sizes and costs read in the UI and the CLI. No zod here: the renderer's first
 // script imports these, and zod would double its size.
+import { fallbackImageTokens } from './tokens.ts';
 
 /** "≈1,105 tokens" for thumbnails; empty when unknown. */
 export function formatTokens(tokens: number | null | undefined): string {
   return typeof tokens === 'number' ? `≈${groupDigits(tokens)} tokens` : '';
+}
+
+/**
+ * A thumbnail's cost for every model: its model's estimate, else — the model's image rule not
+ * known — what the Context meter counts for an image of its size (one token per 28-px square),
+ * with a title that says it is a guess. Empty only when the size is not known either.
+ */
+export function imageTokensText(image: { tokens?: number | null; width?: number; height?: number }): { text: string; title?: string } {
+  if (typeof image.tokens === 'number') return { text: formatTokens(image.tokens) };
+  if (!image.width || !image.height) return { text: '' };
+  return {
+    text: formatTokens(fallbackImageTokens(image.width, image.height)),
+    title: "Estimated from the image's size: Glance does not know how this model turns images into tokens",
+  };
 }
 
 /**

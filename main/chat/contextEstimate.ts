@@ -10,7 +10,7 @@ import { GONE } from '../egress/egress.ts';
 import { buildMessages } from './buildMessages.ts';
 import type { ChatEngineDeps, ModelChoice } from './chatEngine.ts';
 import type { Conversation, StoredUserMessage } from './conversation.ts';
-import { answerReserve, estimateMessageTokens, fitHistory } from './historyBudget.ts';
+import { answerReserve, estimateMessageTokens, fitHistory, imageTokens } from './historyBudget.ts';
 import { turnSystemPrompt } from './turnLoop.ts';
 import type { Tool } from '../tools/tool.ts';
 import { fitToolSpecs, toolSpecTokens } from '../tools/toolSpecFit.ts';
@@ -91,7 +91,7 @@ async function draftMessage(deps: EstimateDeps, request: ContextRequest): Promis
 
 /** The request in the meter's parts; they add up to the whole (tool descriptions aside). */
 function splitParts(sent: readonly ModelMessage[], emptyDraft: boolean): { system: number; history: number; draft: number; images: number } {
-  const imageCost = (m: ModelMessage) => (m.role === 'user' ? (m.images ?? []).reduce((k, i) => k + (i.tokens ?? 0), 0) : 0);
+  const imageCost = (m: ModelMessage) => (m.role === 'user' ? (m.images ?? []).reduce((k, i) => k + imageTokens(i), 0) : 0);
   const parts = { system: 0, history: 0, draft: 0, images: 0 };
   sent.forEach((m, i) => {
     const images = imageCost(m);

@@ -57,8 +57,13 @@ export function estimateMessageTokens(m: ModelMessage): number {
     for (const call of m.toolCalls ?? []) tokens += MESSAGE_OVERHEAD + estimateTextTokens(call.name + JSON.stringify(call.arguments));
     if (m.thinking) tokens += estimateTextTokens(m.thinking);
   }
-  if (m.role === 'user') for (const image of m.images ?? []) tokens += image.tokens ?? unknownImageTokens(image.data);
+  if (m.role === 'user') for (const image of m.images ?? []) tokens += imageTokens(image);
   return tokens;
+}
+
+/** One image's share of a request: its model's estimate, else one from its size (the Context meter's "Images" counts the same). */
+export function imageTokens(image: { data: Uint8Array; tokens?: number | null }): number {
+  return image.tokens ?? unknownImageTokens(image.data);
 }
 
 /** An image without an estimate: its size from the PNG/JPEG/WebP/GIF header when readable, else a 1568×882 screen's. */

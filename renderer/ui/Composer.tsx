@@ -1,6 +1,6 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatTokens, groupDigits } from '../../common/imageFormat.ts';
+import { groupDigits, imageTokensText } from '../../common/imageFormat.ts';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
@@ -61,10 +61,14 @@ function WhatGoes({ item, model }: { item: Extract<PendingAttachment, { status: 
       </>
     );
   }
-  const tokens = formatTokens(item.attachment.tokens);
+  const cost = imageTokensText(item.attachment);
   return (
     <>
-      {tokens && !item.describedBy && <span className="tokens">{tokens}</span>}
+      {cost.text && !item.describedBy && (
+        <span className="tokens" title={cost.title}>
+          {cost.text}
+        </span>
+      )}
       {item.describedBy && <span className="refit-note">{`${model} cannot see images: ${item.describedBy} will describe this one, and ${model} gets its words.`}</span>}
     </>
   );

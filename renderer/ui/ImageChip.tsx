@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatTokens, groupDigits } from '../../common/imageFormat.ts';
+import { groupDigits, imageTokensText } from '../../common/imageFormat.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
@@ -8,6 +8,7 @@ import { sizeText, Thumbnail } from './Thumbnail.tsx';
 export function ImageChip({ image, box = 96, children }: { image: ImageView; box?: number; children?: ReactNode }) {
   const openViewer = useApp((s) => s.openViewer);
   const size = sizeText(image);
+  const cost = imageTokensText(image);
   return (
     <li className="image-chip" aria-label={image.name}>
       <Thumbnail image={image} edge={256} box={box} onOpen={() => openViewer(image)} />
@@ -16,7 +17,11 @@ export function ImageChip({ image, box = 96, children }: { image: ImageView; box
           {image.name}
         </span>
         {size && <span className="size">{size}</span>}
-        {!image.sentAsText && formatTokens(image.tokens) && <span className="tokens">{formatTokens(image.tokens)}</span>}
+        {!image.sentAsText && cost.text && (
+          <span className="tokens" title={cost.title}>
+            {cost.text}
+          </span>
+        )}
         {image.sentAsText && <SentAsText reading={image.sentAsText} />}
         {/* After sending: how many regions the model's copy had hidden (the viewer shows that copy beside the original). */}
         {image.redactions && image.redactions.length > 0 && (

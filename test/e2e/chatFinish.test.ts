@@ -1,0 +1,52 @@
+// The chat window, finished (issue 44, what chatAgain.test.ts left), each in Chromium through the
+// harness: the Context meter's parts add up, settings are not lost, a server that goes away is
+// seen, a pasted image keeps its own name, marks show on thumbnails, and the smaller things.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { BLUE, GREEN, RED, solidPng } from '../fixtures/images.ts';
+import { seriousFindings } from './axe.ts';
+import { chatSuite } from './chatSuite.ts';
+
+const suite = chatSuite();
+
+/** "≈2,378" → 2378 */
+const figure = (text: string) => Number(text.replace(/[≈,]/g, ''));
+
+async function dropImage(page: Page, name: string, buffer: Buffer) {
+  await page.locator('main').drop({ files: { name, mimeType: 'image/png', buffer } });
+  const item = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem', { name });
+  await item.getByRole('img', { name, exact: true }).waitFor();
+  return item;
+}
+
+describe('the Context meter (issue 44 item 7)', () => {
+  it("counts a vision model's images under Images, not This message, and every thumbnail shows its tokens", async () => {
+    // llava-seer sees, and Glance knows no image rule for it: its images are estimated from their size.
+    const { page } = await suite.session();
+    const items = [
+      await dropImage(page, 'red.png', await solidPng(640, 480, RED)),
+      await dropImage(page, 'green.png', await solidPng(800, 500, GREEN)),
+      await dropImage(page, 'blue.png', await solidPng(300, 200, BLUE)),
+    ];
+    let thumbnails = 0;
+    for (const item of items) {
+      const tokens = item.locator('.tokens');
+      await tokens.waitFor();
+      expect(await tokens.textContent()).toMatch(/^≈[\d,]+ tokens$/);
+      thumbnails += figure((await tokens.textContent())!.replace(' tokens', ''));
+    }
+    const breakdown = page.getByLabel('What fills the context');
+    const part = async (name: string) => {
+      const line = (await breakdown.locator('li').filter({ hasText: `${name}:` }).textContent())!;
+      return figure(/≈([\d,]+)/.exec(line)![1]!);
+    };
+    await expect.poll(() => part('Images')).toBe(thumbnails);
+    // Three file names and no words: the message's own text is a few dozen tokens, not the images.
+    expect(await part('This message')).toBeLessThan(100);
+    const total = Number(await page.getByRole('meter', { name: 'Context' }).getAttribute('value'));
+    const parts = (await part('The system prompt')) + (await part('The conversation so far')) + (await part('This message')) + (await part('Images'));
+    const tools = (await breakdown.locator('li').filter({ hasText: 'Tool descriptions:' }).count()) ? await part('Tool descriptions') : 0;
+    expect(parts + tools).toBe(total);
+    expect(await seriousFindings(page)).toEqual([]);
+  });
+});
