@@ -26,7 +26,7 @@ import type {
   WindowInfo,
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
-import { withLegacyNames } from './x11WindowNames.ts';
+import { withX11Facts } from './x11WindowNames.ts';
 import { abortable } from '../abortable.ts';
 import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
 import { errorText } from '../errors.ts';
@@ -87,7 +87,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     if ('ok' in native) return [];
     try {
       // A window with only the legacy WM_NAME, or no class, comes back "": X is asked for those.
-      return await withLegacyNames(nativeWindows(native.Window.all()));
+      return await withX11Facts(nativeWindows(native.Window.all()));
     } catch {
       return []; // no window list (no window manager hints): display captures still work
     }

@@ -34,6 +34,8 @@ export type WindowInfo = {
   y: number;
   width: number;
   height: number;
+  /** The window with its window manager's decorations (title bar, borders), where the desktop says; x, y, width, height are its content. */
+  frame?: { x: number; y: number; width: number; height: number };
 };
 
 /** A window as it sits in a capture: its rectangle in the captured image's pixels (clipped to it). */

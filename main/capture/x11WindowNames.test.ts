@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXvfb, type XServer } from '../../test/fixtures/xvfb.ts';
 import { withX11Connection } from './x11Connection.ts';
-import { withLegacyNames, x11WindowNames } from './x11WindowNames.ts';
+import { withX11Facts, x11WindowNames } from './x11WindowNames.ts';
 
 let x: XServer;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('x11WindowNames', () => {
       const names = await x11WindowNames([id, conn.root + 99999], { env: x.env });
       expect(names.get(id)).toEqual({ wmName: 'Passwords.kdbx - KeePassXC', wmClass: ['keepassxc', 'KeePassXC'] });
       expect(names.get(conn.root + 99999)).toEqual({});
-      const filled = await withLegacyNames([{ id: String(id), app: '', title: '', focused: false, x: 0, y: 0, width: 100, height: 80 }], { env: x.env });
+      const filled = await withX11Facts([{ id: String(id), app: '', title: '', focused: false, x: 0, y: 0, width: 100, height: 80 }], { env: x.env });
       expect(filled[0]).toMatchObject({ app: 'KeePassXC', title: 'Passwords.kdbx - KeePassXC' });
     });
   });

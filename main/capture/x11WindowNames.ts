@@ -2,7 +2,8 @@
 // _NET_WM_NAME and its app from WM_CLASS, and a window that sets only the legacy WM_NAME (or no
 // class) comes back "" — a password manager then is not known as one and is not filled. This reads
 // the properties themselves over the tiny X11 client (x11Connection.ts) for the windows that came
-// back without a title or an app, and fills in what the system does say.
+// back without a title or an app, and fills in what the system does say. The same pass reads each
+// window's frame: the window manager's parent window (title bar and borders) as the X server has it.
 import { withX11Connection, type X11Options } from './x11Connection.ts';
 import type { WindowInfo } from './screenCapturer.ts';
 
@@ -39,20 +40,76 @@ export async function x11WindowNames(ids: readonly number[], options: X11Options
   return out;
 }
 
-/** `windows` with an empty title or app filled from the names X gives (node-screenshots left them ""). */
-export async function withLegacyNames(windows: WindowInfo[], options: X11Options = {}): Promise<WindowInfo[]> {
-  const missing = windows.filter((w) => (!w.title || !w.app) && /^\d+$/.test(w.id));
-  if (process.platform !== 'linux' || !missing.length) return windows;
+/**
+ * `windows` with an empty title or app filled from the names X gives (node-screenshots left them
+ * ""), and each one's frame where a window manager put it in one.
+ */
+export async function withX11Facts(windows: WindowInfo[], options: X11Options = {}): Promise<WindowInfo[]> {
+  const listed = windows.filter((w) => /^\d+$/.test(w.id));
+  if (process.platform !== 'linux' || !listed.length) return windows;
+  const missing = listed.filter((w) => !w.title || !w.app);
   try {
-    const names = await x11WindowNames(missing.map((w) => Number(w.id)), { timeoutMs: 500, ...options });
+    const timed = { timeoutMs: 500, ...options };
+    const [names, frames] = await Promise.all([missing.length ? x11WindowNames(missing.map((w) => Number(w.id)), timed) : new Map<number, X11Names>(), x11WindowFrames(listed.map((w) => Number(w.id)), timed)]);
     return windows.map((w) => {
       const n = names.get(Number(w.id));
-      if (!n) return w;
-      return { ...w, title: w.title || n.netWmName || n.wmName || '', app: w.app || n.wmClass?.at(-1) || n.wmClass?.[0] || '' };
+      const frame = frames.get(Number(w.id));
+      const named = n ? { title: w.title || n.netWmName || n.wmName || '', app: w.app || n.wmClass?.at(-1) || n.wmClass?.[0] || '' } : {};
+      return { ...w, ...named, ...(frame ? { frame } : {}) };
     });
   } catch {
-    return windows; // no X server to ask (Wayland without XWayland): the names stay as given
+    return windows; // no X server to ask (Wayland without XWayland): the facts stay as given
   }
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * The frame of each window: its top-level ancestor (the child of the root a window manager
+ * reparents it into), where that differs from the window itself — its place on the root and its
+ * size, as `xwininfo -id <frame>` gives them. Windows no manager framed are left out.
+ */
+export async function x11WindowFrames(ids: readonly number[], options: X11Options = {}): Promise<Map<number, Box>> {
+  const name = (options.env ?? process.env).DISPLAY;
+  const out = new Map<number, Box>();
+  if (!name || !ids.length) return out;
+  await withX11Connection(name, options, async (conn) => {
+    for (const id of ids) {
+      try {
+        let top = id;
+        for (let depth = 0; depth < 8; depth++) {
+          const tree = await conn.request(xidRequest(15, top)); // QueryTree: root at 8, parent at 12
+          const parent = tree.readUInt32LE(12);
+          if (parent === tree.readUInt32LE(8) || parent === 0) break;
+          top = parent;
+        }
+        if (top === id) continue;
+        const geometry = await conn.request(xidRequest(14, top)); // GetGeometry: width 16, height 18
+        const at = await conn.request(translate(top, conn.root)); // TranslateCoordinates: dst x 12, y 14
+        out.set(id, { x: at.readInt16LE(12), y: at.readInt16LE(14), width: geometry.readUInt16LE(16), height: geometry.readUInt16LE(18) });
+      } catch {
+        // the window closed while it was listed (BadWindow)
+      }
+    }
+  });
+  return out;
+}
+
+function xidRequest(opcode: number, id: number): Buffer {
+  const req = Buffer.alloc(8);
+  req.writeUInt8(opcode, 0);
+  req.writeUInt16LE(2, 2);
+  req.writeUInt32LE(id, 4);
+  return req;
+}
+
+function translate(window: number, root: number): Buffer {
+  const req = Buffer.alloc(16);
+  req.writeUInt8(40, 0); // TranslateCoordinates of (0, 0)
+  req.writeUInt16LE(4, 2);
+  req.writeUInt32LE(window, 4);
+  req.writeUInt32LE(root, 8);
+  return req;
 }
 
 function internAtom(name: string): Buffer {
