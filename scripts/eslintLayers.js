@@ -10,7 +10,7 @@ import { isBuiltin } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/privacy', 'main/egress', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/mcpServer', 'main/cli', 'main/harness', 'main/app'];
+const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/accessibility', 'main/ocr', 'main/privacy', 'main/egress', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/mcpServer', 'main/cli', 'main/harness', 'main/app'];
 // main/privacy is left out: redaction is the image door's stage, reached only through it.
 const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/egress', 'main/tools', 'main/mcp', 'main/chat'];
 
@@ -35,6 +35,8 @@ export const LAYERS = {
   'main/images': { layers: ['common', 'main/util', 'main/privacy'], packages: ['node:*', 'sharp', 'file-type', 'libheif-js', 'pako'] },
   // electron only in main/capture/electron* (eslint.config.js says so per file).
   'main/capture': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', 'node-screenshots', 'electron'] },
+  // A window's own words (architecture §7): its accessible text over AT-SPI (D-Bus, pure JS).
+  'main/accessibility': { layers: ['common', 'main/util'], packages: ['node:*', 'dbus-next'] },
   'main/ocr': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*', 'sharp', 'tesseract.js'] },
   // The one way out (architecture §3b): what leaves for a model or an MCP client is handed over here.
   'main/egress': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*'] },

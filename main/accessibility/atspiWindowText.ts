@@ -1,0 +1,364 @@
+// A window's own words on Linux: the AT-SPI tree of the application that owns it, read over the
+// accessibility bus (atspiBus.ts). GTK, Qt, VTE terminals and Chromium/Electron (with accessibility
+// on) expose their text this way. Facts this follows (at-spi2-core, seen with pyatspi as a control):
+// - the registry's root lists one accessible per application; an application's children are its
+//   top-level windows (role frame, dialog, window), named by their title, with extents in screen
+//   coordinates (Component.GetExtents(0));
+// - a text view holds all its text, scrolled-off lines included (Text.GetText over CharacterCount);
+// - an element that is not on screen reports extents of INT_MIN, or lacks the SHOWING state;
+// - a password entry has role "password text": its text is never asked for (it would be bullets
+//   anyway, but an application may not be so careful).
+// Bounded: one time limit for the whole read (Deadline), a node budget, a character budget.
+import { performance } from 'node:perf_hooks';
+import { AccessibilityBus, BusUnavailable, Deadline, TimedOut } from './atspiBus.ts';
+import { READ_DEFAULTS, type Box, type ReadOptions, type TextElement, type WindowRef, type WindowText, type WindowTextResult } from './windowText.ts';
+
+const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+const TEXT = 'org.a11y.atspi.Text';
+const COMPONENT = 'org.a11y.atspi.Component';
+const REGISTRY = 'org.a11y.atspi.Registry';
+const ROOT = '/org/a11y/atspi/accessible/root';
+const COORD_SCREEN = 0;
+// AtspiStateType bit numbers (atspi-constants.h).
+const STATE_DEFUNCT = 6;
+const STATE_SHOWING = 25;
+const STATE_VISIBLE = 30;
+/** Calls in flight at once: they pipeline over the one socket; more only queue in the application. */
+const CONCURRENCY = 24;
+/** Part of the time limit the search for the window may take: an application that does not answer is left out. */
+const MATCH_SHARE = 0.4;
+/** matchScore of an exact title on a showing window it overlaps by 3/4 or more. */
+const SURE_MATCH = 4.5;
+const OBJECT_REPLACEMENT = /\uFFFC/g;
+
+type Ref = { bus: string; path: string };
+type TopLevel = { ref: Ref; app: string; appRef: Ref; name: string; extents?: Extents; showing: boolean };
+type Extents = { x: number; y: number; width: number; height: number };
+/** An element found, and where it sits in the tree: its child index at each level below the window. */
+export type Visited = { order: number[]; element: TextElement };
+
+export class AtspiWindowText implements WindowText {
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.env = env;
+  }
+
+  async read(window: WindowRef, options: ReadOptions = {}): Promise<WindowTextResult> {
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    const timeoutMs = options.timeoutMs ?? READ_DEFAULTS.timeoutMs;
+    const deadline = new Deadline(timeoutMs, options.signal);
+    const stopped = "Reading the window's text over accessibility was stopped; its text is read by OCR.";
+    let bus: AccessibilityBus | undefined;
+    try {
+      bus = await AccessibilityBus.open(this.env, deadline);
+      const matchDeadline = new Deadline(Math.max(1, timeoutMs * MATCH_SHARE), options.signal);
+      let found: { best?: TopLevel; silent: number };
+      try {
+        found = await findWindow(bus, window, matchDeadline, deadline);
+      } finally {
+        matchDeadline.clear();
+      }
+      if (!found.best) {
+        const message = options.signal?.aborted
+          ? stopped
+          : found.silent > 0
+            ? `No application answered for this window over accessibility within the time limit (${found.silent} did not answer); its text is read by OCR.`
+            : `No application exposes this window over accessibility (accessibility is off in it, or it has none); its text is read by OCR.`;
+        return { ok: false, code: found.silent > 0 ? 'timeout' : 'no-window', message, ms: ms() };
+      }
+      const walked = await new Walk(bus, deadline, window, options).run(found.best.ref);
+      if (walked.timedOut && walked.elements.length === 0) {
+        const message = options.signal?.aborted ? stopped : `${found.best.app || 'The application'} did not answer over accessibility within ${timeoutMs} ms; its text is read by OCR.`;
+        return { ok: false, code: 'timeout', message, ms: ms() };
+      }
+      return { ok: true, app: found.best.app, elements: walked.elements, truncated: walked.truncated, nodes: walked.nodes, ms: ms() };
+    } catch (error) {
+      if (error instanceof TimedOut) {
+        const message = options.signal?.aborted ? stopped : `The accessibility bus did not answer within ${timeoutMs} ms; the window's text is read by OCR.`;
+        return { ok: false, code: 'timeout', message, ms: ms() };
+      }
+      if (error instanceof BusUnavailable) {
+        return { ok: false, code: 'not-available', message: `Accessibility is not available: ${error.message}; the window's text is read by OCR.`, ms: ms() };
+      }
+      throw error;
+    } finally {
+      deadline.clear();
+      bus?.close();
+    }
+  }
+}
+
+/** The top-level accessible that is this window: the best of every application's, by pid, title and place. */
+async function findWindow(bus: AccessibilityBus, window: WindowRef, deadline: Deadline, overall: Deadline): Promise<{ best?: TopLevel; silent: number }> {
+  const apps = refs((await bus.call(REGISTRY, ROOT, ACCESSIBLE, 'GetChildren', '', [], overall))[0]);
+  let silent = 0;
+  let best: TopLevel | undefined;
+  let bestScore = 0;
+  const consider = (tops: TopLevel[]) => {
+    for (const top of tops) {
+      const score = matchScore(window, top.name, top.extents, top.showing);
+      if (score > bestScore) [best, bestScore] = [top, score];
+    }
+  };
+  await new Promise<void>((resolve) => {
+    let left = apps.length;
+    if (left === 0) resolve();
+    for (const appRef of apps) {
+      void (async () => {
+        try {
+          if (window.pid !== undefined) {
+            // The bus daemon answers this, never the application: a stalled application costs nothing here.
+            const [pid] = await bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', 's', [appRef.bus], overall);
+            if (pid !== window.pid) return;
+          }
+          consider(await topLevels(bus, appRef, deadline));
+          // Its title and place both agree: no need to wait for applications that are slow to answer.
+          if (bestScore >= SURE_MATCH) resolve();
+        } catch (error) {
+          if (error instanceof TimedOut) silent++;
+        } finally {
+          if (--left === 0) resolve();
+        }
+      })();
+    }
+  });
+  return { best, silent };
+}
+
+async function topLevels(bus: AccessibilityBus, appRef: Ref, deadline: Deadline): Promise<TopLevel[]> {
+  const [app, kids] = await Promise.all([bus.property(appRef.bus, appRef.path, ACCESSIBLE, 'Name', deadline), bus.call(appRef.bus, appRef.path, ACCESSIBLE, 'GetChildren', '', [], deadline)]);
+  return Promise.all(
+    refs(kids[0]).map(async (ref) => {
+      const [name, extents, state] = await Promise.all([
+        bus.property(ref.bus, ref.path, ACCESSIBLE, 'Name', deadline),
+        bus.call(ref.bus, ref.path, COMPONENT, 'GetExtents', 'u', [COORD_SCREEN], deadline).then(
+          (body) => toExtents(body[0]),
+          () => undefined,
+        ),
+        bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetState', '', [], deadline).then((body) => states(body[0])),
+      ]);
+      return { ref, app: typeof app === 'string' ? app : '', appRef, name: typeof name === 'string' ? name : '', extents, showing: state.has(STATE_SHOWING) };
+    }),
+  );
+}
+
+/**
+ * How well a top-level accessible matches the window: its title (exact, else one containing the
+ * other) and how much its extents overlap the window's rectangle (window managers frame a client,
+ * so they seldom agree exactly). 0 means no match; a pid mismatch never reaches here.
+ */
+export function matchScore(window: WindowRef, name: string, extents: Extents | undefined, showing: boolean): number {
+  const title = window.title.trim();
+  const own = name.trim();
+  let score = 0;
+  if (title && own) {
+    if (own === title) score += 3;
+    else if (title.includes(own) || own.includes(title)) score += 1;
+  }
+  const overlap = extents ? overlapRatio(window, extents) : 0;
+  score += 2 * overlap;
+  if (score < 1.5 && !(window.pid !== undefined && overlap > 0)) return 0;
+  return showing ? score : score - 1;
+}
+
+/** Intersection over union of two rectangles. */
+export function overlapRatio(a: Extents, b: Extents): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
+
+/** Screen extents → the window's pixels, clipped to it; undefined when off screen or outside the window. */
+export function toWindowBox(extents: Extents | undefined, window: WindowRef): Box | undefined {
+  if (!extents || extents.width <= 0 || extents.height <= 0 || extents.x <= -(2 ** 30) || extents.y <= -(2 ** 30)) return undefined;
+  const scale = window.scale ?? 1;
+  const x0 = Math.max(extents.x, window.x);
+  const y0 = Math.max(extents.y, window.y);
+  const x1 = Math.min(extents.x + extents.width, window.x + window.width);
+  const y1 = Math.min(extents.y + extents.height, window.y + window.height);
+  if (x1 <= x0 || y1 <= y0) return undefined;
+  return { x: Math.round((x0 - window.x) * scale), y: Math.round((y0 - window.y) * scale), width: Math.round((x1 - x0) * scale), height: Math.round((y1 - y0) * scale) };
+}
+
+/** A bounded walk of one window's subtree, many calls in flight, elements in document order. */
+class Walk {
+  private readonly roleNames = new Map<number, Promise<string>>();
+  private readonly visited: Visited[] = [];
+  private nodes = 0;
+  private chars = 0;
+  private truncated = false;
+  private timedOut = false;
+  private readonly maxNodes: number;
+  private readonly maxChars: number;
+
+  private readonly bus: AccessibilityBus;
+  private readonly deadline: Deadline;
+  private readonly window: WindowRef;
+
+  constructor(bus: AccessibilityBus, deadline: Deadline, window: WindowRef, options: ReadOptions) {
+    this.bus = bus;
+    this.deadline = deadline;
+    this.window = window;
+    this.maxNodes = options.maxNodes ?? READ_DEFAULTS.maxNodes;
+    this.maxChars = options.maxChars ?? READ_DEFAULTS.maxChars;
+  }
+
+  async run(root: Ref): Promise<{ elements: TextElement[]; truncated: boolean; timedOut: boolean; nodes: number }> {
+    const queue: Array<{ ref: Ref; order: number[] }> = [{ ref: root, order: [] }];
+    this.nodes = 1;
+    await new Promise<void>((resolve) => {
+      let active = 0;
+      const pump = () => {
+        while (active < CONCURRENCY && queue.length > 0 && !this.timedOut) {
+          const item = queue.shift()!;
+          active++;
+          this.visit(item.ref, item.order)
+            .then(
+              (kids) => queue.push(...kids),
+              (error: unknown) => {
+                if (error instanceof TimedOut) this.timedOut = true;
+                // Any other error: this one object went away (defunct) or refused; its siblings go on.
+              },
+            )
+            .finally(() => {
+              active--;
+              pump();
+            });
+        }
+        if (active === 0 && (queue.length === 0 || this.timedOut)) resolve();
+      };
+      pump();
+    });
+    const elements = tidy(this.visited);
+    return { elements, truncated: this.truncated || this.timedOut, timedOut: this.timedOut, nodes: this.nodes };
+  }
+
+  private async visit(ref: Ref, order: number[]): Promise<Array<{ ref: Ref; order: number[] }>> {
+    const { bus, deadline } = this;
+    const [roleId, stateBits, ifaces, name] = await Promise.all([
+      bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetRole', '', [], deadline).then((b) => Number(b[0])),
+      bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetState', '', [], deadline).then((b) => states(b[0])),
+      bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetInterfaces', '', [], deadline).then((b) => new Set(Array.isArray(b[0]) ? (b[0] as string[]) : [])),
+      bus.property(ref.bus, ref.path, ACCESSIBLE, 'Name', deadline).then((v) => (typeof v === 'string' ? v : '')),
+    ]);
+    // Hidden widgets (a dialog's unused check box) are not part of what the window shows; a
+    // scrolled-off row is VISIBLE but not SHOWING, and is kept (without a box).
+    if (stateBits.has(STATE_DEFUNCT) || !stateBits.has(STATE_VISIBLE)) return [];
+    const role = await this.roleName(ref, roleId);
+    const password = role === 'password text';
+    const box = ifaces.has(COMPONENT) && (password || stateBits.has(STATE_SHOWING)) ? await this.box(ref) : undefined;
+    if (password) {
+      this.visited.push({ order, element: { role, name, text: '', ...(box ? { box } : {}), password: true } });
+      return [];
+    }
+    const text = ifaces.has(TEXT) ? await this.text(ref) : '';
+    if (name.trim() || text.trim()) this.visited.push({ order, element: { role, name, text, ...(box ? { box } : {}) } });
+    const kids = refs((await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetChildren', '', [], deadline))[0]);
+    const room = Math.max(0, this.maxNodes - this.nodes);
+    if (kids.length > room) this.truncated = true;
+    const taken = kids.slice(0, room);
+    this.nodes += taken.length;
+    return taken.map((kid, i) => ({ ref: kid, order: [...order, i] }));
+  }
+
+  private roleName(ref: Ref, id: number): Promise<string> {
+    // Role numbers are AT-SPI's one enumeration: one GetRoleName per role seen, not per object.
+    let name = this.roleNames.get(id);
+    if (!name) {
+      name = this.bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetRoleName', '', [], this.deadline).then((b) => String(b[0] ?? ''));
+      name.catch(() => this.roleNames.delete(id));
+      this.roleNames.set(id, name);
+    }
+    return name;
+  }
+
+  private async box(ref: Ref): Promise<Box | undefined> {
+    try {
+      const [extents] = await this.bus.call(ref.bus, ref.path, COMPONENT, 'GetExtents', 'u', [COORD_SCREEN], this.deadline);
+      return toWindowBox(toExtents(extents), this.window);
+    } catch (error) {
+      if (error instanceof TimedOut) throw error;
+      return undefined;
+    }
+  }
+
+  private async text(ref: Ref): Promise<string> {
+    const count = Number(await this.bus.property(ref.bus, ref.path, TEXT, 'CharacterCount', this.deadline));
+    if (!Number.isFinite(count) || count <= 0) return '';
+    const room = this.maxChars - this.chars;
+    if (room <= 0) {
+      this.truncated = true;
+      return '';
+    }
+    const take = Math.min(count, room);
+    if (take < count) this.truncated = true;
+    this.chars += take;
+    const [text] = await this.bus.call(ref.bus, ref.path, TEXT, 'GetText', 'ii', [0, take], this.deadline);
+    // U+FFFC stands for an embedded child (a link in a paragraph): the child is read as its own element.
+    return typeof text === 'string' ? text.replace(OBJECT_REPLACEMENT, '') : '';
+  }
+}
+
+/**
+ * The elements in document order, each word once. Toolkits repeat text up the tree: Chromium's
+ * heading, link and label each hold one "static" child with the same words, and a paragraph holds
+ * its runs' text with U+FFFC where a link sits. So an element whose words its descendants carry is
+ * kept for its name only (and dropped without one), and a lone descendant that repeats its
+ * ancestor's words is folded into the ancestor, which keeps its role and box.
+ */
+export function tidy(visited: Visited[]): TextElement[] {
+  const sorted = [...visited].sort((a, b) => compareOrder(a.order, b.order));
+  const drop = new Set<number>();
+  const out = sorted.map((v) => ({ ...v.element }));
+  for (let i = 0; i < sorted.length; i++) {
+    if (!out[i]!.text.trim() || drop.has(i)) continue;
+    const textful: number[] = [];
+    for (let j = i + 1; j < sorted.length && isUnder(sorted[j]!.order, sorted[i]!.order); j++) {
+      if (out[j]!.text.trim()) textful.push(j);
+      if (textful.length > 1) break;
+    }
+    if (textful.length === 0) continue;
+    const own = out[i]!.text.trim();
+    if (textful.length === 1 && out[textful[0]!]!.text.trim() === own) {
+      drop.add(textful[0]!);
+      continue;
+    }
+    out[i]!.text = '';
+    if (!out[i]!.name.trim()) drop.add(i);
+  }
+  return out.filter((_, i) => !drop.has(i));
+}
+
+function isUnder(order: number[], ancestor: number[]): boolean {
+  return order.length > ancestor.length && ancestor.every((n, k) => order[k] === n);
+}
+
+function compareOrder(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function refs(value: unknown): Ref[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((pair) => (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string' && pair[1] !== '/org/a11y/atspi/null' ? [{ bus: pair[0], path: pair[1] }] : []));
+}
+
+function toExtents(value: unknown): Extents | undefined {
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number')) return undefined;
+  const [x, y, width, height] = value as number[];
+  return { x: x!, y: y!, width: width!, height: height! };
+}
+
+/** AT-SPI states: two 32-bit words of bits, as the set of bit numbers that are on. */
+function states(value: unknown): Set<number> {
+  const on = new Set<number>();
+  if (!Array.isArray(value)) return on;
+  value.forEach((word, w) => {
+    for (let bit = 0; bit < 32; bit++) if ((Number(word) >>> bit) & 1) on.add(w * 32 + bit);
+  });
+  return on;
+}
