@@ -9,6 +9,8 @@
 // - It finds monitors through X (RandR monitors that have an output: every real monitor),
 //   even in a Wayland session, where XWayland must be there; the pixels then come from the
 //   Wayland side (portal or wlroots screencopy).
+// - In a sway session (SWAYSOCK) the monitors, windows and pixels come from sway and grim instead
+//   (wlroots.ts): node-screenshots lists only XWayland's windows there, and nothing without XWayland.
 import sharp, { type Sharp } from 'sharp';
 import { desktopLayout, displayAt, findWindow, fitRegion, noWindow, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
 import type {
@@ -28,11 +30,9 @@ import type {
 import { probeX11Display } from './x11Pointer.ts';
 import { withX11Facts } from './x11WindowNames.ts';
 import { abortable } from '../abortable.ts';
-import type { Image as NativeImage, Monitor as NativeMonitor, Window as NativeWindow } from 'node-screenshots';
+import { swaySocket, wlrootsModule, type CaptureModule as NativeModule, type ImageLike as NativeImage, type MonitorLike as NativeMonitor, type WindowLike as NativeWindow } from './wlroots.ts';
 import { errorText } from '../errors.ts';
 import type { RawFrame } from '../../common/images.ts';
-
-type NativeModule = { Monitor: { all(): NativeMonitor[] }; Window: { all(): NativeWindow[] } };
 
 /** `asked`: macOS was just asked (its prompt is up); a grant applies after Glance is reopened. */
 export type PermissionStatus = 'granted' | 'denied' | 'unknown' | 'asked';
@@ -87,7 +87,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     if ('ok' in native) return [];
     try {
       // A window with only the legacy WM_NAME, or no class, comes back "": X is asked for those.
-      return await withX11Facts(nativeWindows(native.Window.all()));
+      const list = nativeWindows(await native.Window.all());
+      return native.x11 ? await withX11Facts(list) : list;
     } catch {
       return []; // no window list (no window manager hints): display captures still work
     }
@@ -243,7 +244,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     if ('ok' in native) return native;
     let list: NativeMonitor[];
     try {
-      list = native.Monitor.all();
+      list = await native.Monitor.all();
     } catch (error) {
       return this.#nativeFailure(error);
     }
@@ -265,7 +266,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
 
   /** On Linux, say plainly when there is nothing to capture, before native code gets a chance to fail for good. */
   async #preflight(signal?: AbortSignal): Promise<CaptureFailure | undefined> {
-    if (this.#platform !== 'linux' || this.#xReachable) return undefined;
+    if (this.#platform !== 'linux' || this.#xReachable || this.#sway()) return undefined;
     const display = this.#env.DISPLAY;
     if (!display) {
       if (this.#isWayland()) {
@@ -294,9 +295,11 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   }
 
   #loadNative(): Promise<NativeModule | CaptureFailure> {
+    const sway = this.#sway();
+    if (sway) return Promise.resolve(wlrootsModule(this.#env, sway));
     // Loaded on first use, so importing this module has no side effects and a missing binary is a value.
     this.#native ??= import('node-screenshots').then(
-      (m) => m,
+      (m) => ({ Monitor: m.Monitor, Window: m.Window, x11: this.#platform === 'linux' }),
       (error: unknown): CaptureFailure => ({
         ok: false,
         code: 'capture-unavailable',
@@ -304,6 +307,11 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       }),
     );
     return this.#native;
+  }
+
+  /** sway's IPC socket, in a sway session on Linux: then sway and grim are the route (wlroots.ts). */
+  #sway(): string | undefined {
+    return this.#platform === 'linux' && this.#isWayland() ? swaySocket(this.#env) : undefined;
   }
 
   #isWayland(): boolean {
@@ -370,7 +378,8 @@ function nativeWindows(list: NativeWindow[]): WindowInfo[] {
       // Throws when no window is active (_NET_ACTIVE_WINDOW unset: nothing focused yet). Measured:
       // that dropped every window from the list, so a password manager's went unfilled.
       const focused = attempt(() => w.isFocused(), false);
-      out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused, x: w.x(), y: w.y(), width: w.width(), height: w.height() });
+      const frame = w.frame?.();
+      out.push({ id: String(w.id()), app: w.appName(), title: w.title(), focused, x: w.x(), y: w.y(), width: w.width(), height: w.height(), ...(frame ? { frame } : {}) });
     } catch {
       // a window that closed while it was listed
     }

@@ -1,0 +1,166 @@
+// Wayland capture, run for real: headless sway (wlroots) with two outputs — the second at scale 2 —
+// and two foot terminals of known colour, one floating at a known place, one tiled on the second
+// output. Glance's route in a sway session (sway's IPC for outputs and windows, grim for the
+// pixels through wlroots screencopy) is checked against swaymsg's own answers and, pixel for
+// pixel, against grim run as a control. No DISPLAY: node-screenshots cannot list outputs here.
+// Its own process: the capturer reads the session from process.env.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
+import type { Capture, CaptureResult, WindowInfo } from '../../main/capture/screenCapturer.ts';
+import { startSway, swayMissing, swayViews, type Sway } from '../fixtures/sway.ts';
+
+const run = promisify(execFile);
+const missing = swayMissing(['foot']);
+
+const RED = { app: 'glance-red', title: 'Red notes', color: 'ff0000', rgb: '255,0,0' };
+const BLUE = { app: 'glance-blue', title: 'Blue board', color: '0000ff', rgb: '0,0,255' };
+
+let sway: Sway;
+const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
+
+beforeAll(async () => {
+  if (missing.length) return;
+  sway = await startSway([
+    'output HEADLESS-1 resolution 1024x768 position 0 0',
+    'default_border normal 2',
+    'default_floating_border normal 2',
+    'workspace 1 output HEADLESS-1',
+    'workspace 2 output HEADLESS-2',
+    `for_window [app_id="${RED.app}"] floating enable, resize set 480 320, move position 100 80`,
+    `assign [app_id="${BLUE.app}"] workspace 2`,
+    'xwayland disable',
+  ]);
+  delete process.env.DISPLAY;
+  Object.assign(process.env, sway.env);
+  await sway.msg('create_output');
+  await sway.msg('output', 'HEADLESS-2', 'resolution', '640x480', 'position', '1024', '0', 'scale', '2');
+  for (const w of [BLUE, RED]) {
+    // Text and cursor in the background colour: the window is one colour to check.
+    const config = await sway.writeFile(`${w.app}.ini`, `[colors]\nbackground=${w.color}\nforeground=${w.color}\n[cursor]\ncolor=${w.color} ${w.color}\n`);
+    await sway.msg('exec', `env LANG=C.UTF-8 foot -c ${config} --app-id ${w.app} --title '${w.title}' sleep 600`);
+  }
+  const deadline = Date.now() + 20_000;
+  while ((await swayViews(sway)).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}, 60_000);
+
+afterAll(async () => {
+  await sway?.stop();
+});
+
+function ok(result: CaptureResult): Capture {
+  if (!result.ok) throw new Error(`capture failed: ${result.code}: ${result.message}`);
+  return result.capture;
+}
+
+async function rgb(png: Uint8Array): Promise<{ data: Buffer; width: number; at(x: number, y: number): string }> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, at: (x, y) => {
+      const i = (Math.floor(y) * info.width + Math.floor(x)) * 3;
+      return [...data.subarray(i, i + 3)].join();
+    },
+  };
+}
+
+/** grim itself, as the control: the output's RGB pixels. */
+async function grimControl(output: string): Promise<Buffer> {
+  const { stdout } = await run('grim', ['-t', 'ppm', '-o', output, '-'], { env: { ...process.env }, encoding: 'buffer', maxBuffer: 1 << 28 });
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(stdout.subarray(0, 64).toString('latin1'))!;
+  return stdout.subarray(header[0].length);
+}
+
+/** Both windows painted (foot maps, then draws): capture until the colours are there. */
+async function painted(): Promise<WindowInfo[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const list = await capturer.listWindows();
+    const red = list.find((w) => w.title === RED.title);
+    if (red) {
+      const shot = await rgb(ok(await capturer.capture('primary')).png);
+      if (shot.at(red.x + red.width / 2, red.y + red.height / 2) === RED.rgb && list.some((w) => w.title === BLUE.title)) return list;
+    }
+    if (Date.now() > deadline) return list;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.skipIf(missing.length > 0)(`Wayland: headless sway, captured through sway's IPC and grim (needs ${missing.join(', ') || 'nothing missing'})`, () => {
+  it('lists both outputs as sway has them: place, logical size, scale', async () => {
+    const outputs = (await sway.msg('-t', 'get_outputs')) as { name: string; rect: { x: number; y: number; width: number; height: number }; scale: number }[];
+    expect(outputs.map((o) => o.name).sort()).toEqual(['HEADLESS-1', 'HEADLESS-2']);
+    const displays = await capturer.listDisplays();
+    expect(displays[0]).toMatchObject({ id: 'HEADLESS-1', x: 0, y: 0, width: 1024, height: 768, scaleFactor: 1, primary: true });
+    for (const o of outputs) expect(displays.find((d) => d.id === o.name)).toMatchObject({ ...o.rect, scaleFactor: o.scale });
+    expect(displays.find((d) => d.id === 'HEADLESS-2')).toMatchObject({ x: 1024, width: 320, height: 240, scaleFactor: 2, primary: false });
+  });
+
+  it('captures an output: the same pixels grim gives, the red window where sway put it', async () => {
+    const list = await painted();
+    const c = ok(await capturer.capture('primary'));
+    expect([c.width, c.height]).toEqual([1024, 768]);
+    const shot = await rgb(c.png);
+    expect(shot.data.equals(await grimControl('HEADLESS-1'))).toBe(true);
+    const red = list.find((w) => w.title === RED.title)!;
+    expect(shot.at(red.x + 40, red.y + red.height - 20)).toBe(RED.rgb);
+    expect(shot.at(5, 760)).not.toBe(RED.rgb); // the desktop around it
+    // The second output at scale 2: device pixels, blue filling its tiled window.
+    const second = ok(await capturer.capture({ display: 'HEADLESS-2' }));
+    expect([second.width, second.height]).toEqual([640, 480]);
+    const blue = await rgb(second.png);
+    expect(blue.data.equals(await grimControl('HEADLESS-2'))).toBe(true);
+    expect(blue.at(320, 300)).toBe(BLUE.rgb);
+  });
+
+  it("lists the windows with sway's geometry (content and frame), app ids and titles", async () => {
+    const list = await painted();
+    const views = await swayViews(sway);
+    for (const known of [RED, BLUE]) {
+      const view = views.find((v) => v.app_id === known.app)!;
+      const w = list.find((l) => l.title === known.title);
+      expect(w).toMatchObject({
+        id: String(view.id),
+        app: known.app,
+        focused: view.focused,
+        x: view.rect.x + view.window_rect.x,
+        y: view.rect.y + view.window_rect.y,
+        width: view.window_rect.width,
+        height: view.window_rect.height,
+      });
+      expect(w!.frame).toEqual({ x: view.rect.x, y: view.rect.y - view.deco_rect.height, width: view.rect.width, height: view.rect.height + view.deco_rect.height });
+    }
+    // The floating window is where the config moved it, its title bar above its content.
+    const red = list.find((l) => l.title === RED.title)!;
+    expect(red.frame).toMatchObject({ x: 100, y: 80, width: 480, height: 320 });
+    expect(red.y).toBeGreaterThan(red.frame!.y);
+  });
+
+  it("captures a client's window by its title: its content, in its colour, on either output", async () => {
+    const list = await painted();
+    const red = list.find((w) => w.title === RED.title)!;
+    const c = ok(await capturer.capture({ window: 'red notes' }));
+    expect(c.window).toMatchObject({ app: RED.app, title: RED.title });
+    expect([c.width, c.height]).toEqual([red.width, red.height]);
+    const shot = await rgb(c.png);
+    for (const [x, y] of [[c.width - 3, 3], [3, c.height - 3], [c.width - 3, c.height - 3], [c.width / 2, c.height / 2]] as const) expect(shot.at(x, y)).toBe(RED.rgb);
+    // By its app id, on the scale-2 output: twice its logical size in pixels.
+    const blueWindow = list.find((w) => w.title === BLUE.title)!;
+    const b = ok(await capturer.capture({ window: BLUE.app }));
+    expect(b.display.id).toBe('HEADLESS-2');
+    expect([b.width, b.height]).toEqual([blueWindow.width * 2, blueWindow.height * 2]);
+    expect((await rgb(b.png)).at(b.width / 2, b.height / 2)).toBe(BLUE.rgb);
+  });
+
+  it('without grim: capture-unavailable, saying to install grim', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const result = await capturer.capture('primary');
+      expect(result).toMatchObject({ ok: false, code: 'capture-unavailable' });
+      expect(!result.ok && result.message).toContain('install the grim package');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
