@@ -10,6 +10,10 @@ export type SettingsSlice = {
   secrets: { backend: SecretBackendInfo; secrets: SecretStatus[] } | null;
   appInfo: AppInfo | null;
   notices: Notice[];
+  /** Settings sections (their ids, page order) holding edits not saved yet: leaving Settings asks first. */
+  unsavedSettings: readonly string[];
+  /** A section says whether it holds unsaved edits (and `false` as it goes away). */
+  markUnsaved(section: string, unsaved: boolean): void;
   loadSettings(): Promise<void>;
   /** Answers null when saved, else the reason in plain words. */
   saveSettings(patch: SettingsPatch): Promise<string | null>;
@@ -28,6 +32,14 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, api) 
   secrets: null,
   appInfo: null,
   notices: [],
+  unsavedSettings: [],
+
+  markUnsaved(section, unsaved) {
+    set((s) => {
+      if (s.unsavedSettings.includes(section) === unsaved) return s;
+      return { unsavedSettings: unsaved ? [...s.unsavedSettings, section] : s.unsavedSettings.filter((x) => x !== section) };
+    });
+  },
 
   async loadSettings() {
     const result = await api.settingsGet();

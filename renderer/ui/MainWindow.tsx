@@ -82,6 +82,8 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
     if (!inSettings) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open]')) return;
+      // Taken: a dialog this opens (unsaved edits) must not get the same key as its own cancel.
+      e.preventDefault();
       backRef.current();
       focusMessageBox();
     };

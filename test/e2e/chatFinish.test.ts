@@ -50,3 +50,48 @@ describe('the Context meter (issue 44 item 7)', () => {
     expect(await seriousFindings(page)).toEqual([]);
   });
 });
+
+describe('Settings keeps what was typed (issue 44 item 4)', () => {
+  it('leaving with unsaved edits asks first; Keep editing keeps them, a save or Leave without saving lets the page go', async () => {
+    const { page, shot } = await suite.session({ viewport: { width: 1280, height: 800 } });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const field = page.getByRole('textbox', { name: 'Model steps per turn' });
+    const stored = await field.inputValue();
+    await field.fill('7');
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Leave Settings without saving?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Your changes in Limits are not saved');
+    expect(await seriousFindings(page)).toEqual([]);
+    await shot('leave-settings');
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await field.inputValue()).toBe('7');
+    await expect.poll(() => page.evaluate<string | null>('document.activeElement?.id ?? null')).toBe('settings-limits-title');
+
+    // Escape (and a conversation, Back, the address) ask as well; a save lets the page go without asking.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByText('Saved. New limits apply').waitFor();
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'detached' });
+    expect(await dialog.count()).toBe(0);
+
+    // Typed again and left without saving: gone, as asked.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('textbox', { name: 'Shortcut (press the keys; Backspace clears)' }).press('Backspace');
+    await page.evaluate('history.back()');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Your changes in Hotkey are not saved');
+    await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    expect(await page.getByRole('textbox', { name: 'Model steps per turn' }).inputValue()).toBe('7');
+    expect(await page.getByRole('textbox', { name: 'Shortcut (press the keys; Backspace clears)' }).inputValue()).not.toBe('');
+    expect(stored).not.toBe('7');
+  });
+});

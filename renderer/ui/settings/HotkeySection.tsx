@@ -2,12 +2,13 @@ import { useState, type KeyboardEvent } from 'react';
 import type { Settings } from '../../../common/settings.ts';
 import { useApp } from '../../state/store.ts';
 import { acceleratorFrom } from '../accelerator.ts';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 export function HotkeySection({ settings }: { settings: Settings }) {
   const info = useApp((s) => s.appInfo);
   const [value, setValue] = useState(settings.hotkey);
   const [state, save] = useSave(value);
+  useUnsaved('hotkey', value !== settings.hotkey);
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Tab') return;
     e.preventDefault();

@@ -5,7 +5,7 @@ import type { ListedModel } from '../../../common/ipc.ts';
 import { IMAGE_EDGE_RANGE, IMAGE_PIXELS_RANGE, imageSizeFor, type ImageSizeOverride, type Settings } from '../../../common/settings.ts';
 import { selectionOf } from '../../state/modelsSlice.ts';
 import { useApp } from '../../state/store.ts';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 type Row = { endpoint: string; name: string; edge: string; megapixels: string };
 const rowKey = (r: Pick<Row, 'endpoint' | 'name'>) => `${r.endpoint}\u0000${r.name}`;
@@ -73,6 +73,8 @@ export function ImageSizesSection({ settings }: { settings: Settings }) {
   const models = useApp((s) => s.models);
   const [rows, setRows] = useState<Row[]>(() => rowsFor(settings, models));
   const [state, save, setState] = useSave(rows);
+  const stored = new Map(rowsFor(settings, models).map((r) => [rowKey(r), r]));
+  useUnsaved('images', rows.some((r) => r.edge.trim() !== (stored.get(rowKey(r))?.edge ?? '') || r.megapixels.trim() !== (stored.get(rowKey(r))?.megapixels ?? '')));
   // The list of models arrives after the page: new rows join, typed ones stay as typed.
   useEffect(() => {
     setRows((typed) => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Settings } from '../../../common/settings.ts';
-import { SaveRow, Section, useSave } from './settingsParts.tsx';
+import { SaveRow, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 const MB = 1024 * 1024;
 
@@ -43,6 +43,14 @@ export function LimitsSection({ settings }: { settings: Settings }) {
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(FIELDS.map((f) => [f.key, shown(settings.limits[f.key], f.scale)])));
   const [retention, setRetention] = useState(settings.attachments.retentionDays);
   const [state, save, setState] = useSave({ texts, retention });
+  useUnsaved(
+    'limits',
+    retention !== settings.attachments.retentionDays ||
+      FIELDS.some((f) => {
+        const parsed = parseLimit(f, texts[f.key] ?? '');
+        return !parsed.ok || parsed.value !== settings.limits[f.key];
+      }),
+  );
   const submit = () => {
     const limits = { ...settings.limits };
     const problems: string[] = [];

@@ -3,7 +3,7 @@ import type { McpServerStatus } from '../../../common/ipc.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { describeRejected, importMcpServers, type RejectedServer } from '../../state/importMcpServers.ts';
 import { useApp } from '../../state/store.ts';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 /** Main applies a save at once (new servers start, removed ones stop); the list follows live. */
 const TAKES_EFFECT = 'Applied now: the list below shows each server as it starts.';
@@ -28,6 +28,7 @@ export function McpSection({ settings }: { settings: Settings }) {
     void loadMcp();
   }, [loadMcp]);
   useEffect(() => setText(JSON.stringify({ ...settings.mcpServers, ...leftover }, null, 2)), [settings.mcpServers, leftover]);
+  useUnsaved('mcp', text.trim() !== JSON.stringify({ ...settings.mcpServers, ...leftover }, null, 2));
 
   const saveText = async () => {
     const checked = importMcpServers({}, text, 'box', settings.mcpInputs);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { patternProblem, type RedactCategory, type RedactPolicy } from '../../../common/privacy.ts';
 import type { Settings } from '../../../common/settings.ts';
-import { SaveRow, Section, useSave } from './settingsParts.tsx';
+import { SaveRow, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 const POLICIES: readonly (readonly [RedactPolicy, string])[] = [
   ['remote', 'When the model is not on this computer (recommended)'],
@@ -49,6 +49,13 @@ export function PrivacySection({ settings }: { settings: Settings }) {
   const [patternsText, setPatternsText] = useState(() => privacy.patterns.map((p) => `${p.name}: ${p.pattern}`).join('\n'));
   const [appsText, setAppsText] = useState(() => privacy.excludedApps.join('\n'));
   const [state, save, setState] = useSave({ redact, categories, patternsText, appsText });
+  useUnsaved(
+    'privacy',
+    redact !== privacy.redact ||
+      JSON.stringify(categories) !== JSON.stringify(privacy.categories) ||
+      patternsText.trim() !== privacy.patterns.map((p) => `${p.name}: ${p.pattern}`).join('\n') ||
+      appsText.split('\n').map((l) => l.trim()).filter(Boolean).join('\n') !== privacy.excludedApps.join('\n'),
+  );
   const parsed = parsePatterns(patternsText);
   const patternsInvalid = parsed.problems.length > 0;
   const submit = () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { OpenAIEndpoint, Settings } from '../../../common/settings.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
-import { Feedback, Section, useSave, type SaveState } from './settingsParts.tsx';
+import { Feedback, Section, useSave, useUnsaved, type SaveState } from './settingsParts.tsx';
 
 /** Lists the endpoint's models afresh and says what happened, in a sentence. */
 function useConnectionTest(): [Record<string, SaveState>, (endpoint: string) => Promise<void>] {
@@ -37,6 +37,8 @@ export function ProvidersSection({ settings }: { settings: Settings }) {
   }, [loadSecrets]);
 
   const dirty = host !== settings.providers.ollama.host || JSON.stringify(endpoints) !== JSON.stringify(settings.providers.openai);
+  // A key pasted and not stored is an edit too.
+  useUnsaved('providers', dirty || Object.values(keyDrafts).some((k) => k !== ''));
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     return save({ providers: { ollama: { host }, openai: endpoints } });

@@ -6,7 +6,7 @@ import type { Settings, ToolPolicy } from '../../../common/settings.ts';
 import { globMatch, isToolGlob } from '../../../common/toolPolicy.ts';
 import { useApp } from '../../state/store.ts';
 import { listNames } from '../RefusalAlerts.tsx';
-import { Feedback, Section, useSave } from './settingsParts.tsx';
+import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 type Decision = ToolPolicy[string];
 const DECISIONS: [Decision, string][] = [
@@ -71,6 +71,8 @@ export function ToolApprovalSection({ settings }: { settings: Settings }) {
   const known = modelNames(servers);
   const titles = titlesOf(servers);
   const rules = Object.entries(policy).sort(([a], [b]) => a.localeCompare(b));
+  // A rule typed and not added (one that is already in the list loses nothing).
+  useUnsaved('tools', name.trim() !== '' && !(name.trim() in policy));
 
   const change = (rule: string, value: Decision) => void save({ toolApproval: { ...policy, [rule]: value } }, `${rule}: ${decisionText(value)}.`);
   const remove = (rule: string) => {

@@ -1,5 +1,5 @@
 // Pieces every Settings section uses: the section frame, save feedback, and a save hook.
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SettingsPatch } from '../../../common/settings.ts';
 import { useApp } from '../../state/store.ts';
 import { plainSettingsError } from './plainErrors.ts';
@@ -66,3 +66,13 @@ export function useSave(values?: unknown): [SaveState, (patch: SettingsPatch, te
   return [said.key === key ? said.state : IDLE, run, setState];
 }
 
+
+/**
+ * Tells the window this section holds edits not saved yet, so leaving Settings asks first instead
+ * of throwing them away. `unsaved`: what the form holds differs from the stored settings.
+ */
+export function useUnsaved(section: string, unsaved: boolean): void {
+  const mark = useApp((s) => s.markUnsaved);
+  useEffect(() => mark(section, unsaved), [mark, section, unsaved]);
+  useEffect(() => () => mark(section, false), [mark, section]);
+}
