@@ -24,6 +24,7 @@ import {
   McpToolSource,
   Notice,
   PreviewAttachment,
+  ImageRouteView,
   Region,
   SecretBackendInfo,
   SecretStatus,
@@ -132,7 +133,7 @@ export const IPC = {
       /** "Send anyway" after redaction-failed, for this image. */
       sendAnyway: z.literal(true).optional(),
     }),
-    AttachmentInfo,
+    PreviewAttachment,
   ),
   'attachments:thumbnail': channel(
     z.strictObject({ id: AttachmentId, maxEdge: z.number().int().min(16).max(1024).default(256) }),
@@ -206,6 +207,8 @@ export const IPC = {
   /** Pull an Ollama model; progress arrives on `models:pullProgress`; resolves when done. */
   'models:pull': channel(z.strictObject({ name: z.string().min(1).max(256) }), z.object({ name: z.string() })),
   'models:cancelPull': channel(z.strictObject({ name: z.string().min(1).max(256) }), z.object({ cancelled: z.boolean() })),
+  /** How images go for `model` (else the default) in `conversationId`, as main decides at send: what the window says before a drop. */
+  'models:route': channel(z.strictObject({ model: ModelSelection.optional(), conversationId: Id.optional() }), ImageRouteView),
 
   /** Settings as the renderer sees them (secret-looking MCP env/header values masked). */
   'settings:get': channel(Empty, Settings),

@@ -25,6 +25,7 @@ export const INVOKE_CHANNELS = [
   'models:list',
   'models:pull',
   'models:cancelPull',
+  'models:route',
   'settings:get',
   'settings:set',
   'secrets:set',

@@ -221,6 +221,23 @@ export const PreviewAttachment = AttachmentInfo.extend({
   describedBy: z.string().max(500).optional(),
 });
 export type PreviewAttachment = z.infer<typeof PreviewAttachment>;
+
+/**
+ * Main's verdict on how a chat's images go (`models:route`), as the send decides it: `pixels` (the
+ * chat model sees them), `described` (a vision helper, `seer`, describes them to it), `text` (it is
+ * blind: a text-bearing image goes as the text local OCR reads, any other is refused), `unknown`
+ * (nobody says whether it sees: images are refused until declared). `hides`: the copy is redacted
+ * under `policy` (the conversation's own, else the settings').
+ */
+export const ImageRouteView = z.object({
+  chat: z.string().max(500),
+  way: z.enum(['pixels', 'described', 'text', 'unknown']),
+  seer: z.string().max(500).optional(),
+  policy: z.enum(['always', 'remote', 'never']),
+  hides: z.boolean(),
+  remote: z.boolean(),
+});
+export type ImageRouteView = z.infer<typeof ImageRouteView>;
 export type CaptureAttachment = z.infer<typeof CaptureAttachment>;
 
 const WindowTarget = z.enum(['ask', 'main']);

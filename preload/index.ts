@@ -49,6 +49,7 @@ const api: GlanceApi = {
   modelsList: invoke('models:list'),
   modelsPull: invoke('models:pull'),
   modelsCancelPull: invoke('models:cancelPull'),
+  modelsRoute: invoke('models:route'),
   settingsGet: invoke('settings:get'),
   settingsSet: invoke('settings:set'),
   secretsSet: invoke('secrets:set'),

@@ -11,7 +11,8 @@ import { originalForViewer } from '../images/originalForViewer.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { doorWindows } from '../capture/screenCapturer.ts';
-import type { FrameInput, ImageInput } from '../images/types.ts';
+import type { Admitted, FrameInput, ImageInput } from '../images/types.ts';
+import type { ImageRoute } from '../chat/imageRoute.ts';
 
 type CaptureInput = FrameInput | ImageInput;
 
@@ -36,28 +37,30 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
     }
   };
 
-  async function gateTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
-    return (await seerTarget(model, conversationId)).target;
+  /** Where the image goes through the door, as a send routes it (the chat model, or its vision helper; the conversation's own policy). */
+  async function gateTarget(model: Parameters<typeof services.models.routeFor>[0], conversationId?: string) {
+    return (await services.models.routeFor(model, conversationId)).target;
   }
 
-  /** The model the image goes to (the chat model, or its vision helper when the chat model is blind), as a send picks it. */
-  async function seerTarget(model: Parameters<typeof services.models.imageTargetFor>[0], conversationId?: string) {
-    const target = await services.models.imageTargetFor(model);
-    const chosen = (target.seer ?? target.chat).target;
-    // The conversation's own redaction, as the engine applies it at send: what the preview shows is what goes.
-    const redact = conversationId ? services.settings.current().privacy.conversations[conversationId] : undefined;
-    const helper = target.seer && target.seer !== target.chat ? target.seer.model : undefined;
-    return { target: redact && !chosen.redact ? { ...chosen, redact } : chosen, ...(helper ? { helper } : {}) };
+  /** The door's verdict for the window: the copy made, and whether the model gets its text or a helper's description instead. */
+  function asPreview(result: Admitted, route?: ImageRoute) {
+    const { transcript } = result;
+    return {
+      ...result.attachment,
+      ...(transcript ? { asText: { chars: transcript.text.length, engine: transcript.engine } } : {}),
+      ...(route?.way === 'described' && route.seer ? { describedBy: route.seer.model } : {}),
+    };
   }
 
   return {
     'attachments:add': async ({ source, model, conversationId, sendAnyway }) => {
-      let target;
+      let route;
       try {
-        target = await gateTarget(model, conversationId);
+        route = await services.models.routeFor(model, conversationId);
       } catch (error) {
         return providerFailure(error);
       }
+      const { target } = route;
       const input =
         source.kind === 'path'
           ? { source: source.path, name: basename(source.path), origin: 'user', requestedBy: 'user' as const }
@@ -65,7 +68,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       // A blind model with no helper takes a text-bearing image as its text (local OCR, at send);
       // one without text is refused now, as before.
       const result = await services.intake.admit(input, sendAnyway ? { ...target, sendAnyway } : target, 'user');
-      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+      return result.ok ? ok(asPreview(result, route)) : fail(result.code, result.message);
     },
 
     'attachments:thumbnail': async ({ id, maxEdge }) => {
@@ -85,22 +88,17 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
 
     'attachments:preview': async ({ id, model, conversationId, shown, sendAnyway }) => {
       if (!(await services.attachments.info(id))) return fail('not-found', `No stored image has the id ${id}.`);
-      let seer;
+      let route;
       try {
-        seer = await seerTarget(model, conversationId);
+        route = await services.models.routeFor(model, conversationId);
       } catch (error) {
         return providerFailure(error);
       }
       // Through the door like the send itself: what this shows is what the model will get.
-      const target = { ...seer.target, ...(shown.length ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
+      const target = { ...route.target, ...(shown.length ? { shown } : {}), ...(sendAnyway ? { sendAnyway } : {}) };
       const result = await services.intake.admit({ attachmentId: id }, target, 'user');
       if (!result.ok) return fail(result.code, result.message);
-      const { transcript } = result;
-      return ok({
-        ...result.attachment,
-        ...(transcript ? { asText: { chars: transcript.text.length, engine: transcript.engine } } : {}),
-        ...(seer.helper ? { describedBy: seer.helper } : {}),
-      });
+      return ok(asPreview(result, route));
     },
 
     'attachments:crop': async ({ id, region, model, window }) => {

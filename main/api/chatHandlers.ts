@@ -88,7 +88,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
       'chat:context': async ({ conversationId, text, attachmentIds, model, tools }) => {
         try {
           // The chat model, and the model its images go to (itself, or its vision helper), as a send picks them.
-          const { chat, seer } = await services.models.imageTargetFor(model);
+          const { chat, seer } = await services.models.routeFor(model, conversationId);
           return ok(await services.engine.contextEstimate({ ...(conversationId ? { conversationId } : {}), text, attachmentIds, chat, ...(seer ? { seer } : {}), ...(tools ? { tools } : {}) }));
         } catch (error) {
           return providerFailure(error);

@@ -2,8 +2,9 @@
 import { pullOllamaModel } from '../models/ollamaPull.ts';
 import type { ApiDeps } from './apiHandlers.ts';
 import { ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
+import { hidesFor, policyFor } from '../images/redactStage.ts';
 
-export function modelHandlers(deps: ApiDeps): { handlers: Pick<IpcHandlers, 'models:list' | 'models:pull' | 'models:cancelPull'>; close(): void } {
+export function modelHandlers(deps: ApiDeps): { handlers: Pick<IpcHandlers, 'models:list' | 'models:pull' | 'models:cancelPull' | 'models:route'>; close(): void } {
   const { services } = deps;
   const pulls = new Map<string, AbortController>();
   return {
@@ -12,6 +13,23 @@ export function modelHandlers(deps: ApiDeps): { handlers: Pick<IpcHandlers, 'mod
     },
     handlers: {
       'models:list': async () => ok(await services.models.listAll()),
+
+      'models:route': async ({ model, conversationId }) => {
+        try {
+          const route = await services.models.routeFor(model, conversationId);
+          const privacy = services.settings.current().privacy;
+          return ok({
+            chat: route.chat.model,
+            way: route.way,
+            ...(route.way === 'described' && route.seer ? { seer: route.seer.model } : {}),
+            policy: policyFor(route.target, privacy),
+            hides: hidesFor(route.target, privacy),
+            remote: route.target.remote !== false,
+          });
+        } catch (error) {
+          return providerFailure(error);
+        }
+      },
 
       'models:pull': async ({ name }) => {
         const controller = new AbortController();

@@ -24,6 +24,7 @@ import type { ContextWindow } from './historyBudget.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
 import type { RedactPolicy, Redaction } from '../../common/privacy.ts';
 import { estimateContext, type ContextRequest } from './contextEstimate.ts';
+import { imageRoute } from './imageRoute.ts';
 
 /** A model with everything the engine needs to know about it, resolved by a composition root. */
 export type ModelChoice = {
@@ -104,12 +105,9 @@ export class ChatEngine {
     this.#deps = deps;
   }
 
-  /** The next request's size (history + draft) against the model's context window: the composer's meter. */
+  /** The next request's size (history + draft) against the model's context window: the composer's meter. `chat` and `seer` as the route gave them (imageRoute). */
   contextEstimate(request: ContextRequest): Promise<ContextEstimate> {
-    // The conversation's own redaction, as its send applies it: the draft's images are the same copies.
-    const redact = request.conversationId ? this.#deps.redactFor?.(request.conversationId) : undefined;
-    const own = (m: ModelChoice): ModelChoice => (redact && !m.target.redact ? { ...m, target: { ...m.target, redact } } : m);
-    return estimateContext(this.#deps, { ...request, chat: own(request.chat), ...(request.seer ? { seer: own(request.seer) } : {}) });
+    return estimateContext(this.#deps, request);
   }
 
   async runTurn(request: TurnRequest, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {
@@ -185,8 +183,10 @@ export class ChatEngine {
 
   async #runLocked(given: TurnRequest, signal: AbortSignal, emit: (event: ChatEvent) => void): Promise<TurnOutcome> {
     const deps = this.#deps;
-    const request = withConversationRedaction(given, given.conversationId ? deps.redactFor?.(given.conversationId) : undefined);
-    const seer = pickSeer(request);
+    // The one route (imageRoute): which model sees this turn's images, under the conversation's own policy.
+    const route = imageRoute(given, given.conversationId ? deps.redactFor?.(given.conversationId) : undefined);
+    const request: TurnRequest = { ...given, chat: route.chat, ...(route.helper ? { helper: route.helper } : {}) };
+    const { seer } = route;
 
     const existing = request.conversationId ? await deps.conversations.get(request.conversationId) : undefined;
     // Under the lock, a live delivery is a crashed turn's: retract it before it rides again.
@@ -206,7 +206,7 @@ export class ChatEngine {
     let unstored = false;
     for (const item of request.attachments ?? []) {
       // A blind model with no helper gets the text of a text-bearing image: the door decides.
-      const result = await this.#attach(item, seer?.target ?? request.chat.target, signal);
+      const result = await this.#attach(item, route.target, signal);
       if (result.ok && result.transcript) transcripts.set(result.attachment.id, result.transcript);
       if (result.ok) {
         attached.push(result.attachment);
@@ -262,7 +262,7 @@ export class ChatEngine {
     let outcome: TurnOutcome;
     let notStored: NotStoredError | undefined;
     try {
-      if (seer && seer !== request.chat && attached.length) {
+      if (route.way === 'described' && seer && attached.length) {
         userMessage.descriptions = {};
         userMessage.describedBy = seer.model;
         for (const a of attached) {
@@ -317,21 +317,7 @@ function unlessNotStored(error: unknown): NotStoredError {
   throw error;
 }
 
-/** The model that looks at images this turn: the chat model if it sees, else the helper. */
-function pickSeer(request: TurnRequest): ModelChoice | undefined {
-  if (request.chat.capabilities.vision === 'yes') return request.chat;
-  if (request.helper?.capabilities.vision === 'yes') return request.helper;
-  return undefined;
-}
-
 function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New chat';
-}
-
-/** A conversation's own redaction applies to every model of its turn, unless the command named one (--redact). */
-function withConversationRedaction(request: TurnRequest, redact: RedactPolicy | undefined): TurnRequest {
-  if (!redact) return request;
-  const apply = (m: ModelChoice): ModelChoice => (m.target.redact ? m : { ...m, target: { ...m.target, redact } });
-  return { ...request, chat: apply(request.chat), ...(request.helper ? { helper: apply(request.helper) } : {}) };
 }

@@ -10,6 +10,7 @@ import { createProvider } from '../models/createProvider.ts';
 import { ProviderError, type ModelDetails, type ModelProvider } from '../models/provider.ts';
 import type { SecretStore } from '../settings/secretStore.ts';
 import { contextWindowFor } from '../chat/historyBudget.ts';
+import { imageRoute, type ImageRoute } from '../chat/imageRoute.ts';
 import type { ImageProfile } from '../images/types.ts';
 import { targetFor } from '../images/profiles.ts';
 import { isThisComputer } from '../thisComputer.ts';
@@ -42,8 +43,11 @@ export type ModelResolver = {
   providerFor(selection: Pick<ModelSelection, 'provider' | 'endpoint'>): Promise<ModelProvider>;
   /** The model a request names, else the default from Settings, else the first local model that sees. */
   selectionOrDefault(selection: ModelSelection | undefined): Promise<ModelSelection>;
-  /** The model that looks at images for a chat model: itself if it sees, else the vision helper. */
-  imageTargetFor(selection: ModelSelection | undefined): Promise<{ chat: ModelChoice; seer?: ModelChoice; helper?: ModelChoice }>;
+  /**
+   * The one route for images (imageRoute): the chat model (the selection, else the default), its
+   * helper, who sees, under the conversation's own policy (Settings → Privacy) when one is named.
+   */
+  routeFor(selection: ModelSelection | undefined, conversationId?: string): Promise<ImageRoute>;
   /** The configured vision helper, resolved, when the chat model cannot see. */
   helperFor(chat: ModelChoice): Promise<ModelChoice | undefined>;
   /** Every endpoint's models with the declared verdicts applied; a dead endpoint is an error row. */
@@ -133,11 +137,11 @@ export function createModelResolver(deps: { settings: SettingsSource; secrets: S
     selectionOrDefault,
     helperFor,
     list,
-    async imageTargetFor(selection) {
+    async routeFor(selection, conversationId) {
       const chat = await choiceFor(await selectionOrDefault(selection));
-      if (chat.capabilities.vision === 'yes') return { chat, seer: chat };
       const helper = await helperFor(chat);
-      return { chat, ...(helper?.capabilities.vision === 'yes' ? { seer: helper } : {}), ...(helper ? { helper } : {}) };
+      const redact = conversationId ? settings.current().privacy.conversations[conversationId] : undefined;
+      return imageRoute({ chat, helper }, redact);
     },
     async listAll() {
       const s = settings.current();

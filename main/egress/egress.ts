@@ -8,7 +8,7 @@
 // code to it.
 import type { AttachmentInfo } from '../../common/images.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
-import type { AttachmentStore, ImageTarget, TextTarget } from '../images/types.ts';
+import type { Admitted, AttachmentStore, ImageTarget, TextTarget } from '../images/types.ts';
 
 /** Every way bytes or text made from the screen leave for a model or an MCP client, and where it passes the egress. */
 export const WAYS_OUT = [
@@ -17,7 +17,8 @@ export const WAYS_OUT = [
   { way: 'a zoom or a region read (zoom_image, read_text, mcp serve zoom/read_text)', through: 'ImageIntake.admit(read): original with its regions filled', from: 'main/images/imageIntake.ts' },
   { way: 'text made from an image (read_text, a blind model’s transcript, describe)', through: 'Egress.text', from: 'main/tools/readText.ts' },
   { way: 'window titles and app names (list_windows, a capture’s label, mcp serve)', through: 'Egress.windowFacts', from: 'main/tools/listWindows.ts' },
-  { way: "mcp serve's glance://captures resources", through: 'Egress.image (the original, regions filled)', from: 'main/mcpServer' },
+  { way: "mcp serve's capture and zoom results (the copy just made for the caller)", through: 'Egress.made', from: 'main/mcpServer/serverImages.ts' },
+  { way: "mcp serve's glance://captures resources", through: 'Egress.original (regions filled; as kept only with --serve-originals)', from: 'main/mcpServer' },
 ] as const;
 
 /** Why an image did not go when it is simply not stored any more. */
@@ -59,6 +60,19 @@ export class Egress {
   }
 
   /**
+   * The copy the door has just made for `target` (`admitted`, for this very target: a capture, a
+   * zoom's crop), as made — its bytes travel with it, not read back from the store — with its
+   * window's title and app as the target may read them.
+   */
+  async made(admitted: Admitted, target: TextTarget): Promise<SentImage | NotSent> {
+    const { attachment } = admitted;
+    const data = admitted.payload ?? (await this.#store.get(attachment.id))?.data;
+    if (!data) return { ok: false, id: attachment.id, message: GONE };
+    const window = attachment.window ? (await this.windowFacts([attachment.window], target)).windows[0] : undefined;
+    return { ok: true, info: { ...attachment, ...(window ? { window } : {}) }, data };
+  }
+
+  /**
    * An image's whole original as `target` may get it (mcp serve's capture resources): its upright
    * pixels with what it hides for that target filled — or, only when the person asked for it
    * (`glance mcp serve --serve-originals`), the bytes as kept.
@@ -67,9 +81,8 @@ export class Egress {
     const info = await this.#store.info(id);
     if (!info) return { ok: false, id, message: GONE };
     if (options.clear) {
-      const kept = (await this.#store.original(info)) ?? (await this.#store.get(id))?.data;
-      if (!kept) return { ok: false, id, message: GONE };
-      return 'sha256' in kept ? { ok: true, data: kept.data, mime: kept.mime } : { ok: true, data: kept, mime: info.mime };
+      const kept = await this.#store.source(info);
+      return kept ? { ok: true, data: kept.data, mime: kept.mime } : { ok: false, id, message: GONE };
     }
     const read = await this.#intake.admit({ attachmentId: id }, target, 'read', options.signal ? { signal: options.signal } : {});
     if (!read.ok) return { ok: false, id, message: read.message };

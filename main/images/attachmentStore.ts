@@ -304,6 +304,13 @@ export class FileAttachmentStore implements AttachmentStore {
     return { data, mime: original.mime, sha256: original.sha256 };
   }
 
+  async source(info: AttachmentInfo): Promise<{ data: Uint8Array; mime: string; fromOriginal: boolean; sha256?: string } | undefined> {
+    const original = await this.original(info);
+    if (original) return { data: original.data, mime: original.mime, fromOriginal: true, sha256: original.sha256 };
+    const payload = await this.get(info.id);
+    return payload ? { data: payload.data, mime: info.mime, fromOriginal: false } : undefined;
+  }
+
   /** The payload made earlier from `originalSha256` for the target named `key`, if it is still stored. */
   async derived(originalSha256: string, key: string): Promise<AttachmentInfo | undefined> {
     const id = (await this.#derivedMap(originalSha256))[key];
@@ -475,6 +482,7 @@ export function storesNothing(who: string): AttachmentStore {
     get: async () => undefined,
     info: async () => undefined,
     original: async () => undefined,
+    source: async () => undefined,
     derived: async () => undefined,
     rememberDerived: refuse,
     keepOriginal: refuse,

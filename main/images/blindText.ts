@@ -36,13 +36,11 @@ export async function asText(
     signal?.throwIfAborted();
     info = await deps.store.put(prepared.image, item.origin);
   }
-  const original = await deps.store.original(info);
-  const payload = original ? undefined : await deps.store.get(info.id);
-  const bytes = original?.data ?? payload?.data;
-  if (!bytes) return refusal;
+  const source = await deps.store.source(info);
+  if (!source) return refusal;
   const bound = AbortSignal.timeout(BLIND_OCR_TIMEOUT_MS);
   // What a password manager's window shows is not read out for the model any more than it is shown.
-  const pixels = await deps.readable({ data: bytes, mime: original?.mime ?? info.mime }, recordWindows(info, original !== undefined), target);
+  const pixels = await deps.readable({ data: source.data, mime: source.mime }, recordWindows(info, source.fromOriginal), target);
   const read = await deps.readText(pixels, signal ? AbortSignal.any([signal, bound]) : bound);
   signal?.throwIfAborted();
   if (!read.ok) return { ...refusal, message: `${refusal.message} (Local OCR could not read it either: ${read.message})` };

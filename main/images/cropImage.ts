@@ -82,12 +82,9 @@ export async function cropAttachment(
 ): Promise<Crop | RegionRefusal> {
   const shown = clampRegion(region, info.width, info.height);
   if ('ok' in shown) return shown;
-  const original = await store.original(info);
-  const fallback = original ? undefined : await store.get(info.id);
-  const bytes = original?.data ?? fallback?.data;
-  const mime = original?.mime ?? info.mime;
-  if (!bytes) return { ok: false, code: 'not-found', message: `The image ${info.id} is no longer stored (it may have expired under the retention setting).` };
-  const input = await decodedInput(bytes, mime, limits, options);
+  const kept = await store.source(info);
+  if (!kept) return { ok: false, code: 'not-found', message: `The image ${info.id} is no longer stored (it may have expired under the retention setting).` };
+  const input = await decodedInput(kept.data, kept.mime, limits, options);
   if (!input.ok) return input;
   const { width: ow, height: oh } = input.size;
   const sx = ow / info.width;
@@ -106,7 +103,7 @@ export async function cropAttachment(
     const whole = options.fill?.length ? sharp(await maskImage(input.image(), options.fill)) : input.image();
     const png = await whole.extract({ left: source.x, top: source.y, width: source.width, height: source.height }).png().toBuffer();
     const windows = info.windows?.length ? windowsInRegion(info.windows, info.source, input.size, source) : [];
-    return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: original !== undefined, ...(windows.length ? { windows } : {}) };
+    return { ok: true, png, shown, source, sourceSize: input.size, fromOriginal: kept.fromOriginal, ...(windows.length ? { windows } : {}) };
   } catch (error) {
     return { ok: false, code: 'corrupt', message: `The image ${info.id} could not be read: ${errorMessage(error).split('\n')[0]}.` };
   }

@@ -161,7 +161,7 @@ export class ImageIntake {
     const attachment = await this.#store.put(prepared.image, input.origin);
     // Gated once per image and target: a send to the same model reuses this payload (refit).
     if (attachment.original && isModel(target)) await this.#store.rememberDerived(this.#key(target), attachment);
-    return { ok: true, attachment };
+    return { ok: true, attachment, payload: prepared.image.data };
   }
 
   /**
@@ -238,7 +238,7 @@ export class ImageIntake {
       () => ({ ok: true as const }),
       (error: unknown) => ({ ok: false as const, message: `The full-resolution original of ${attachment.name} could not be saved (${errorText(error)}); it is kept in memory until Glance quits.` }),
     );
-    return { ok: true, attachment, originalKept };
+    return { ok: true, attachment, payload: image.data, originalKept };
   }
 
   /**
@@ -261,19 +261,19 @@ export class ImageIntake {
     const gone: ImageRefusal = { ok: false, code: 'source-unreachable', message: `The attachment ${id} is no longer stored. Attach the image again.` };
     if (!info) return gone;
     const key = isModel(target) ? this.#key(target) : undefined;
-    const original = await this.#store.original(info);
-    if (original && key) {
-      const cached = await this.#store.derived(original.sha256, key);
-      if (cached && (await this.#store.get(cached.id))) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin, ...(info.window ? { window: info.window } : {}) } };
+    const kept = await this.#store.source(info);
+    if (kept?.sha256 && key) {
+      const cached = await this.#store.derived(kept.sha256, key);
+      const made = cached && (await this.#store.get(cached.id));
+      if (cached && made) return { ok: true, attachment: { ...cached, name: info.name, origin: info.origin, ...(info.window ? { window: info.window } : {}) }, payload: made.data };
     }
-    const source = original?.data ?? (await this.#store.get(id))?.data;
-    if (!source) return gone;
+    if (!kept) return gone;
     // The capture's pixel ratio travels with it: text on a Retina capture is drawn twice as large.
     const pixelRatio = info.source.pixelRatio;
-    const windows = recordWindows(info, original !== undefined);
+    const windows = recordWindows(info, kept.fromOriginal);
     const prepared = await this.#prepare(
       // A capture's windows come along: an excluded app's window is filled in every copy, not only the first.
-      { source, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}), ...(windows?.length ? { windows } : {}) },
+      { source: kept.data, name: info.name, origin: info.origin, requestedBy: 'user', ...(pixelRatio ? { pixelRatio } : {}), ...(info.window ? { window: info.window } : {}), ...(windows?.length ? { windows } : {}) },
       target,
       signal,
     );
@@ -281,7 +281,7 @@ export class ImageIntake {
     signal?.throwIfAborted();
     const attachment = await this.#store.put(prepared.image, info.origin);
     if (attachment.original && key) await this.#store.rememberDerived(key, attachment);
-    return { ok: true, attachment };
+    return { ok: true, attachment, payload: prepared.image.data };
   }
 
   /**
@@ -297,11 +297,10 @@ export class ImageIntake {
     if (!info) return gone(input.attachmentId);
     // The text read goes where the target's images go: excluded apps' windows are filled first.
     const textTarget = target ?? { vision: 'unknown' as const };
-    const original = await this.#store.original(info);
-    const data = original?.data ?? (await this.#store.get(info.id))?.data;
-    if (!data) return gone(info.id);
-    const mime = original?.mime ?? info.mime;
-    const windows = recordWindows(info, original !== undefined);
+    const source = await this.#store.source(info);
+    if (!source) return gone(info.id);
+    const { data, mime } = source;
+    const windows = recordWindows(info, source.fromOriginal);
     const hidden = this.#stage?.hiddenIn ? await this.#stage.hiddenIn({ data, mime, ...(windows?.length ? { windows } : {}) }, textTarget, options.signal) : { ok: true as const, regions: [] };
     if (!hidden.ok) return { ok: false, code: 'redaction-failed', message: hidden.message };
     if (options.region) {

@@ -24,14 +24,12 @@ export async function originalForViewer(
   info: AttachmentInfo,
   limits: Pick<Limits, 'maxInputPixels'>,
 ): Promise<ViewerImage | DecodeRefusal | { ok: false; code: 'not-found'; message: string }> {
-  const original = await store.original(info);
-  const stored = original ? undefined : await store.get(info.id);
-  const data = original?.data ?? stored?.data;
-  const mime = original?.mime ?? info.mime;
-  if (!data) return { ok: false, code: 'not-found', message: `The image ${info.id} is no longer stored (it may have expired under the retention setting).` };
+  const source = await store.source(info);
+  if (!source) return { ok: false, code: 'not-found', message: `The image ${info.id} is no longer stored (it may have expired under the retention setting).` };
+  const { data, mime } = source;
   const input = await decodedInput(data, mime, limits);
   if (!input.ok) return input;
-  const base = { name: info.name, original: { mime, bytes: data.byteLength }, fromOriginal: original !== undefined, ...input.size };
+  const base = { name: info.name, original: { mime, bytes: data.byteLength }, fromOriginal: source.fromOriginal, ...input.size };
   // Orientation: a browser applies EXIF orientation to <img> itself, so showable bytes go as they are.
   if (SHOWABLE.has(mime)) return { ok: true, data, mime: mime as ImageMime, bytes: data.byteLength, ...base };
   const png = await input.image().png().toBuffer();

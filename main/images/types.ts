@@ -88,6 +88,8 @@ export type AdmitTarget = ImageTarget | { profile: ImageProfile; remote?: boolea
 export type Admitted = {
   ok: true;
   attachment: AttachmentInfo;
+  /** The bytes of the copy the door made (or found made) for the target; absent when the model gets the image's text instead. */
+  payload?: Uint8Array;
   transcript?: { text: string; engine: string };
   /** A frame's original, kept after the payload (FrameInput): settles when it is on disk, or says why not. Never rejects. */
   originalKept?: Promise<{ ok: true } | { ok: false; message: string }>;
@@ -190,6 +192,11 @@ export interface AttachmentStore {
   info(id: string): Promise<AttachmentInfo | undefined>;
   /** The bytes an attachment was made from, as they entered (undefined when none was kept). */
   original(info: AttachmentInfo): Promise<StoredOriginal | undefined>;
+  /**
+   * What every view of an image is made from: its original, else (none kept, or unreadable) the
+   * payload itself. `fromOriginal` says which; undefined when neither is stored any more.
+   */
+  source(info: AttachmentInfo): Promise<{ data: Uint8Array; mime: string; fromOriginal: boolean; sha256?: string } | undefined>;
   /** The payload already made from an original for a target, if any (derived copies are cached per target). */
   derived(originalSha256: string, key: string): Promise<AttachmentInfo | undefined>;
   rememberDerived(key: string, info: AttachmentInfo): Promise<void>;

@@ -47,7 +47,7 @@ function visionDescriber(services: Services, selection: ModelSelection | undefin
   return async (info, question, signal) => {
     let seer;
     try {
-      seer = (await services.models.imageTargetFor(selection)).seer;
+      seer = (await services.models.routeFor(selection)).seer;
     } catch (error) {
       return { ok: false, message: `No vision model is reachable: ${services.scrubSecrets(errorMessage(error))}` };
     }

@@ -52,7 +52,7 @@ export function imageGate(deps: { intake: ImageIntake; egress: Egress; policy: R
       const attached = await deps.intake.admit({ ...input, requestedBy: 'user' }, { ...target, redact: deps.policy }, 'tool', { ...(signal ? { signal } : {}) });
       if (!attached.ok) return attached;
       // Out through the egress: the copy the door just made for this caller, as made.
-      const payload = await deps.egress.image(attached.attachment.id, { ...target, redact: deps.policy }, { made: new Set([attached.attachment.id]), ...(signal ? { signal } : {}) });
+      const payload = await deps.egress.made(attached, { ...target, redact: deps.policy });
       if (!payload.ok) return { ok: false, code: 'source-unreachable', message: `The prepared image could not be read back from the attachment store (${payload.message}).` };
       const base64 = Buffer.from(payload.data).toString('base64');
       // The profile caps the bytes; this is the invariant callers rely on, checked where it is kept.

@@ -1,12 +1,10 @@
 import type { AttachmentInfo } from '../../common/images.ts';
-import type { CaptureAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
-import type { IpcEventPayload, IpcRequest, IpcResult, IpcValue, ListedModel } from '../../common/ipc.ts';
+import type { CaptureAttachment, PreviewAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
+import type { IpcEventPayload, IpcRequest, IpcResult, IpcValue } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
-import type { ModelSelection, Settings } from '../../common/settings.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { sameRegion } from '../../common/sameRegion.ts';
 import { markKey } from './markupSlice.ts';
-import { findModel } from './modelsSlice.ts';
 import type { SliceCreator } from './store.ts';
 
 /** An image in the composer: being checked by main, or ready (normalised, stored, its final size known). */
@@ -109,11 +107,6 @@ function formatMegabytes(bytes: number): string {
   return `${mb >= 10 ? Math.round(mb) : Number(mb.toPrecision(2))} MB`;
 }
 
-/** The selected model cannot see and no helper is set: main accepts only images local OCR can read. */
-export function readsAsText(s: { models: readonly ListedModel[]; selectedModel: ModelSelection | null; settings: Pick<Settings, 'visionHelper'> | null }): boolean {
-  return findModel(s.models, s.selectedModel)?.capabilities.vision === 'no' && !s.settings?.visionHelper;
-}
-
 let keySeq = 0;
 const newKey = () => `a${++keySeq}`;
 
@@ -139,17 +132,21 @@ function keepWindow(p: Extract<PendingAttachment, { status: 'ready' }>) {
 
 export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get, api) => {
   let lastOriginal: { id: string; result: IpcResult<IpcValue<'attachments:original'>> } | undefined;
-  const settle = (key: string, name: string, result: IpcResult<AttachmentInfo | CaptureAttachment>, asText = false, source?: RefusalNotice['retry'], sendAnyway = false) => {
+  const settle = (key: string, name: string, result: IpcResult<PreviewAttachment | CaptureAttachment>, source?: RefusalNotice['retry'], sendAnyway = false) => {
     set((s) => {
       const pending = s.pending.filter((p) => p.key !== key);
       if (result.ok) {
         const under = 'underPointer' in result.value ? result.value.underPointer : undefined;
+        // Main's verdict, not a guess: the text local OCR read for a blind model, or the helper that describes it.
+        const asText = 'asText' in result.value ? result.value.asText : undefined;
+        const describedBy = 'describedBy' in result.value ? result.value.describedBy : undefined;
         const ready: PendingAttachment = {
           key,
           name: result.value.name || name,
           status: 'ready',
           attachment: { ...toLike(result.value), ...(sendAnyway ? { sendAnyway: true } : {}) },
-          ...(asText ? { asText } : {}),
+          ...(asText ? { asText: true, asTextChars: asText.chars } : {}),
+          ...(describedBy ? { describedBy } : {}),
           ...(under ? { underPointer: under } : {}),
         };
         // Keep the order the user added them in.
@@ -185,7 +182,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       'held' in source
         ? await api.captureScreenshot({ sendHeld: source.held, ...(selected ? { model: selected } : {}) })
         : await api.attachmentsAdd({ source, ...(anyway ? { sendAnyway: true as const } : {}), ...(selected ? { model: selected } : {}), ...inConversation() });
-    settle(key, name, result, readsAsText(get()), undefined, anyway);
+    settle(key, name, result, undefined, anyway);
   };
 
   return {
@@ -213,11 +210,10 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
           }
         })();
         const selected = model();
-        const asText = readsAsText(get());
         const source = path
           ? { kind: 'path' as const, path }
           : { kind: 'bytes' as const, name: file.name || 'pasted-image', bytes: new Uint8Array(await file.arrayBuffer()) };
-        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}), ...inConversation() }), asText, source);
+        settle(key, file.name, await api.attachmentsAdd({ source, ...(selected ? { model: selected } : {}), ...inConversation() }), source);
       });
       await Promise.all(jobs);
     },
@@ -228,7 +224,7 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const selected = model();
       // Held by main under this key if it cannot be checked for secrets, for "Send anyway".
       const held = crypto.randomUUID();
-      settle(key, 'screenshot', await api.captureScreenshot({ display: 'under-cursor', hold: held, ...(selected ? { model: selected } : {}) }), false, { held });
+      settle(key, 'screenshot', await api.captureScreenshot({ display: 'under-cursor', hold: held, ...(selected ? { model: selected } : {}) }), { held });
     },
 
     async cropPending(key, region) {

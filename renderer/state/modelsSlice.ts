@@ -1,4 +1,5 @@
 import type { IpcEventPayload, ListedModel } from '../../common/ipc.ts';
+import type { ImageRouteView } from '../../common/ipcPayloads.ts';
 import type { ModelSelection } from '../../common/settings.ts';
 import { isVisionRefusal } from './refusals.ts';
 import type { SliceCreator } from './store.ts';
@@ -17,6 +18,8 @@ export type ModelsSlice = {
   modelErrors: { endpoint: string; code: string; message: string }[];
   modelsLoading: boolean;
   selectedModel: ModelSelection | null;
+  /** Main's verdict on how this chat's images go (watchImageRoute); null until it answers, or when it cannot. */
+  imageRoute: ImageRouteView | null;
   pull: PullState | null;
   loadModels(refresh: boolean): Promise<void>;
   selectModel(model: ModelSelection, options?: { persist?: boolean }): void;
@@ -54,6 +57,7 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, api) => (
   modelErrors: [],
   modelsLoading: false,
   selectedModel: null,
+  imageRoute: null,
   pull: null,
 
   async loadModels(refresh) {

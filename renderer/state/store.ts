@@ -14,6 +14,7 @@ import { createMcpSlice, type McpSlice } from './mcpSlice.ts';
 import { createMarkupSlice, type MarkupSlice } from './markupSlice.ts';
 import { watchReconnect } from './reconnect.ts';
 import { watchDrafts } from './draftSync.ts';
+import { watchImageRoute } from './imageRoute.ts';
 import { createToolsSlice, type ToolsSlice } from './toolsSlice.ts';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice.ts';
@@ -67,6 +68,7 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         api.onMcpQuestion((q) => get().receiveMcpQuestion(q)),
         api.onAppNotice((n) => get().receiveNotice(n)),
         watchReconnect(store),
+        watchImageRoute(store, api),
         commitDeleteOnLeave(() => void get().commitDelete()),
         // The ask window's box is one question at a time; the main window's drafts are kept.
         ...(kind === 'main' ? [watchDrafts(store, api)] : []),

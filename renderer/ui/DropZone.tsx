@@ -1,25 +1,27 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { findModel } from '../state/modelsSlice.ts';
 import { useApp } from '../state/store.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return [...(e.dataTransfer?.types ?? [])].includes('Files');
 }
 
-/** What the overlay promises, from what Glance knows about the model. */
+/** What the overlay promises: main's verdict on how this chat's images go (models:route), in words. */
 function useDropMessage(): { title: string; detail: string; refused: boolean } {
-  const model = useApp((s) => findModel(s.models, s.selectedModel));
-  const helper = useApp((s) => s.settings?.visionHelper ?? null);
-  if (!model) return { title: 'Drop images to attach', detail: 'Each is checked and resized before anything is sent.', refused: false };
-  if (model.capabilities.vision === 'yes') {
-    return { title: 'Drop images to attach', detail: `Each is checked, stripped of metadata and resized for ${model.name}.`, refused: false };
+  const route = useApp((s) => s.imageRoute);
+  if (!route) return { title: 'Drop images to attach', detail: 'Each is checked and resized before anything is sent.', refused: false };
+  const hidden = route.hides ? ' Secrets found on this device are hidden first.' : '';
+  if (route.way === 'pixels') {
+    return { title: 'Drop images to attach', detail: `Each is checked, stripped of metadata and resized for ${route.chat}.${hidden}`, refused: false };
   }
-  if (helper) {
-    return { title: 'Drop images to attach', detail: `${model.name} can't see: ${helper.name} will describe them to it.`, refused: false };
+  if (route.way === 'described') {
+    return { title: 'Drop images to attach', detail: `${route.chat} can't see: ${route.seer ?? 'the vision helper'} will describe them to it.${hidden}`, refused: false };
   }
   return {
-    title: `${model.name} can't see images`,
-    detail: model.capabilities.vision === 'no' ? 'Dropped images will be refused, unless they hold text: local OCR reads it for the model. Pick a model with the “vision” badge, or set a vision helper in Settings.' : 'Glance does not know whether it can see: declare it in Settings, or pick a model with the “vision” badge.',
+    title: `${route.chat} can't see images`,
+    detail:
+      route.way === 'text'
+        ? 'Dropped images will be refused, unless they hold text: local OCR reads it for the model. Pick a model with the “vision” badge, or set a vision helper in Settings.'
+        : 'Glance does not know whether it can see: declare it in Settings, or pick a model with the “vision” badge.',
     refused: true,
   };
 }

@@ -151,8 +151,8 @@ export function ModelPicker() {
 export function ModelHints() {
   const models = useApp((s) => s.models);
   const errors = useApp((s) => s.modelErrors);
-  const current = useApp((s) => findModel(s.models, s.selectedModel));
-  const helper = useApp((s) => s.settings?.visionHelper ?? null);
+  // Main's verdict (models:route), not a guess from the list: a helper that cannot see describes nothing.
+  const route = useApp((s) => s.imageRoute);
   const pull = useApp((s) => s.pull);
   const startPull = useApp((s) => s.pullModel);
   const cancelPull = useApp((s) => s.cancelPull);
@@ -162,15 +162,15 @@ export function ModelHints() {
   return (
     <>
       <ServerStatus />
-      {current && current.capabilities.vision !== 'yes' && (
+      {route && route.way !== 'pixels' && (
         <div className="hint" role="note" aria-label="Vision">
-          {helper ? (
+          {route.way === 'described' ? (
             <>
-              <strong>{current.name}</strong> can't see images; your vision helper <strong>{helper.name}</strong> describes them to it.
+              <strong>{route.chat}</strong> can't see images; your vision helper <strong>{route.seer}</strong> describes them to it.
             </>
           ) : (
             <>
-              <strong>{current.name}</strong> {current.capabilities.vision === 'no' ? "can't see images" : 'may not see images (its server does not say)'}. To use images,{' '}
+              <strong>{route.chat}</strong> {route.way === 'text' ? "can't see images" : 'may not see images (its server does not say)'}. To use images,{' '}
               {seers.length ? (
                 <>
                   pick a model with the <span className="badge vision">vision</span> badge (such as <strong>{seers[0]!.name}</strong>)
@@ -179,8 +179,8 @@ export function ModelHints() {
                 <>pull a vision model</>
               )}{' '}
               or set a vision helper in <a href="#/settings/vision">Settings</a>
-              {current.capabilities.vision === 'unknown' ? ', or declare its vision there' : ''}.
-              {current.capabilities.vision === 'no' && ' Until then, an image with text goes to it as the text local OCR reads.'}
+              {route.way === 'unknown' ? ', or declare its vision there' : ''}.
+              {route.way === 'text' && ' Until then, an image with text goes to it as the text local OCR reads.'}
             </>
           )}
         </div>

@@ -26,7 +26,7 @@ function productFiles(dir: string): string[] {
 }
 
 /** A call that reads an attachment's bytes from the store: `.get(` or `.original(` on a store. */
-const READS_BYTES = /\b(?:attachments|store|#store|attachmentStore)\s*\.\s*(?:get|original)\s*\(/g;
+const READS_BYTES = /\b(?:attachments|store|#store|attachmentStore)\s*\.\s*(?:get|original|source)\s*\(/g;
 
 describe('one way out', () => {
   it('only the door and the egress read attachment bytes (the rest are listed, and send nothing)', () => {

@@ -134,6 +134,11 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
   },
   'models:pull': { good: { name: 'gemma3' }, value: { name: 'gemma3' }, bad: [[{ name: '' }, 'name'], [{}, 'name']] },
   'models:cancelPull': { good: { name: 'gemma3' }, value: { cancelled: false }, bad: [[{ name: 3 }, 'name']] },
+  'models:route': {
+    good: { model: { provider: 'ollama', name: 'gemma3' } },
+    value: { chat: 'gemma3', way: 'pixels', policy: 'remote', hides: false, remote: false },
+    bad: [[{ model: { provider: 'ollama' } }, 'model.name'], [{ conversationId: 5 }, 'conversationId']],
+  },
   'settings:get': { good: {}, value: { version: 1 }, bad: [[{ a: 1 }, 'Unrecognized key: "a"']] },
   'settings:set': {
     good: { patch: { hotkey: 'Alt+G' } },
