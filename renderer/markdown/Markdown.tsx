@@ -165,7 +165,8 @@ function withSettingsLinks(nodes: readonly ReactNode[]): ReactNode[] {
  * errors; a mention of a Settings section links there.
  */
 export function InlineMarkdown({ text }: { text: string }) {
-  const nodes = useMemo(() => parseInline(text), [text]);
+  // A bare address in an error (a server's, a file's) is what was tried, not a page to open: text, not a link.
+  const nodes = useMemo(() => parseInline(text).map((n) => (n.type === 'link' && n.children.length === 1 && n.children[0]?.type === 'text' && n.children[0].text === n.href ? n.children[0] : n)), [text]);
   return <>{withSettingsLinks(inlines(nodes))}</>;
 }
 

@@ -88,6 +88,35 @@ describe('watchReconnect', () => {
     f.listeners.get('focus')!();
     await tick();
     expect(f.server.probes).toBe(0);
-    expect(f.timers).toEqual([]);
+    // Only the next health check waits.
+    expect(f.timers.map((t) => t.delay)).toEqual([10_000]);
+  });
+
+  it('checks an answering server every 10 s, so one that goes away while nothing is sent is seen and waited for', async () => {
+    const f = fixture();
+    f.server.up = true;
+    f.store.setState({ modelErrors: [], chat: { order: [], turns: {} } as unknown as AppState['chat'] });
+    watchReconnect(f.store, f.target);
+    f.timers.at(-1)!.run();
+    await tick();
+    expect(f.server.probes).toBe(1);
+    expect(f.timers.at(-1)!.delay).toBe(10_000);
+    f.server.up = false;
+    f.timers.at(-1)!.run();
+    await tick();
+    expect(f.server.probes).toBe(2);
+    expect(f.store.getState().modelErrors).toEqual(DOWN);
+    // Down: the growing pause takes over.
+    expect(f.timers.at(-1)!.delay).toBe(2000);
+  });
+
+  it('does not check while the window is hidden', async () => {
+    const f = fixture();
+    f.store.setState({ modelErrors: [], chat: { order: [], turns: {} } as unknown as AppState['chat'] });
+    watchReconnect(f.store, { ...f.target, document: { visibilityState: 'hidden' } } as ReconnectTarget);
+    f.timers.at(-1)!.run();
+    await tick();
+    expect(f.server.probes).toBe(0);
+    expect(f.timers.at(-1)!.delay).toBe(10_000);
   });
 });

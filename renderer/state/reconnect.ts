@@ -1,6 +1,9 @@
 // Reconnecting by itself while a model endpoint does not answer, the model list is
 // asked for again with a growing pause (2 s, 4 s, 8 s, then every 15 s), and at once when the window
 // gets the focus back or the machine comes online — so starting Ollama is enough, no Retry.
+// While every endpoint answers, the list is asked again every 10 s while the window is shown,
+// so a server that goes away while nothing is sent is seen within seconds (it went unnoticed
+// for 90 s and more) — and the window then says so and waits for it as above.
 // When it answers, the last turn of the conversation on screen that failed only because the
 // server could not be reached is sent again (the person asked it; it never got there).
 import type { StoreApi } from 'zustand';
@@ -8,19 +11,22 @@ import type { AppState } from './store.ts';
 
 const FIRST_DELAY_MS = 2000;
 const MAX_DELAY_MS = 15_000;
+/** Between checks while every endpoint answers (the model list: one small request per endpoint, capabilities cached). */
+const HEALTH_MS = 10_000;
 
 /** An endpoint did not answer (as opposed to a wrong key or a bad URL, which waiting won't fix). */
 function isDown(errors: AppState['modelErrors']): boolean {
   return errors.some((e) => e.code === 'unreachable' || e.endpoint === 'all');
 }
 
-export type ReconnectTarget = Pick<Window, 'addEventListener' | 'removeEventListener' | 'setTimeout' | 'clearTimeout'>;
+export type ReconnectTarget = Pick<Window, 'addEventListener' | 'removeEventListener' | 'setTimeout' | 'clearTimeout'> & { document?: Pick<Document, 'visibilityState'> };
 
 export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarget = window): () => void {
   let delay = FIRST_DELAY_MS;
   let timer: number | undefined;
   let probing = false;
   let wasDown = isDown(store.getState().modelErrors);
+  let health: number | undefined;
 
   const probe = async () => {
     timer = undefined;
@@ -32,7 +38,18 @@ export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarge
       probing = false;
       // The answer came while this attempt was running (no new timer then): still down, wait again.
       if (isDown(store.getState().modelErrors)) schedule();
+      else watchHealth();
     }
+  };
+  /** While up: the next check. A hidden window (in the tray) is not checked; its next showing is. */
+  const watchHealth = () => {
+    if (health !== undefined) target.clearTimeout(health);
+    health = target.setTimeout(() => {
+      health = undefined;
+      if (isDown(store.getState().modelErrors)) return;
+      if (probing || store.getState().modelsLoading || target.document?.visibilityState === 'hidden') watchHealth();
+      else void probe();
+    }, HEALTH_MS);
   };
   const schedule = () => {
     if (timer !== undefined || probing) return;
@@ -59,6 +76,7 @@ export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarge
     const down = isDown(state.modelErrors);
     if (down) schedule();
     else {
+      watchHealth();
       delay = FIRST_DELAY_MS;
       if (wasDown) resendUnreached(state);
     }
@@ -66,9 +84,11 @@ export function watchReconnect(store: StoreApi<AppState>, target: ReconnectTarge
   });
   target.addEventListener('focus', now);
   target.addEventListener('online', now);
+  if (!wasDown) watchHealth();
   return () => {
     off();
     if (timer !== undefined) target.clearTimeout(timer);
+    if (health !== undefined) target.clearTimeout(health);
     target.removeEventListener('focus', now);
     target.removeEventListener('online', now);
   };

@@ -10,6 +10,7 @@ import { ImageViewer } from './ImageViewer.tsx';
 import { MarkupDialog } from './MarkupEditor.tsx';
 import { windowOpened } from './windowOpened.ts';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
+import { ServerState } from './ServerStatus.tsx';
 import { sizeText } from './Thumbnail.tsx';
 import { WindowToggle } from './WindowToggle.tsx';
 import { AssistantMessage, UserMessage } from './Turn.tsx';
@@ -215,6 +216,7 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
     <div className="ask">
       <header className="toolbar">
         <ModelPicker />
+        <ServerState />
         <span className="spacer" />
         <button type="button" className="ghost" onClick={() => void open()}>
           Open in Glance

@@ -10,6 +10,7 @@ import { ImageViewer } from './ImageViewer.tsx';
 import { MarkupDialog } from './MarkupEditor.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ModelHints, ModelPicker } from './ModelPicker.tsx';
+import { ServerState } from './ServerStatus.tsx';
 import { Notices } from './Notices.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
@@ -123,6 +124,7 @@ export function MainWindow({ route, navigate }: { route: Route; navigate: (route
             </button>
           </span>
           <ModelPicker />
+          <ServerState />
           <span className="spacer" />
           {inSettings ? (
             <button type="button" className="ghost" title="Back to chat" onClick={() => navigate(conversationId ? { name: 'chat', conversationId } : { name: 'chat' })}>

@@ -53,3 +53,25 @@ export function ServerStatus() {
     </div>
   );
 }
+
+/**
+ * Beside the model picker, always: whether the model servers answer — "Connected", "Checking…",
+ * or which one does not. A change is said by screen readers (a status); the details and what to
+ * do are in the notice under the toolbar.
+ */
+export function ServerState() {
+  const errors = useApp((s) => s.modelErrors);
+  const hasModels = useApp((s) => s.models.length > 0);
+  const loading = useApp((s) => s.modelsLoading);
+  const down = errors.filter((e) => e.code === 'unreachable' || e.endpoint === 'all');
+  const names = down.map((e) => (e.endpoint === OLLAMA_ENDPOINT ? 'Ollama' : e.endpoint === 'all' ? 'the model servers' : e.endpoint));
+  const kind = down.length ? 'down' : !hasModels && !errors.length && loading ? 'checking' : 'up';
+  const words = kind === 'down' ? 'Not reachable' : kind === 'checking' ? 'Checking…' : 'Connected';
+  const title = kind === 'down' ? `Glance can't reach ${names.join(', ')}; it keeps trying` : kind === 'checking' ? 'Asking the model servers' : 'The model servers answer (checked every 10 s)';
+  return (
+    <span className={`server-state ${kind}`} role="status" aria-label="Server connection" title={title}>
+      <span className="dot" aria-hidden="true" />
+      <span className="server-state-words">{words}</span>
+    </span>
+  );
+}

@@ -94,6 +94,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
   const retry = useApp((s) => s.retry);
   const regenerate = useApp((s) => s.regenerate);
   const anyRunning = useApp((s) => runningTurnId(s.chat) !== undefined);
+  const serverDown = useApp((s) => s.modelErrors.some((e) => e.code === 'unreachable' || e.endpoint === 'all'));
   const busy = isRunning(turn);
   const refusedOnly = turn.status === 'refused';
   const unanswered = turn.status === 'failed' && !turn.parts.length;
@@ -154,7 +155,12 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
       {turn.status === 'failed' && turn.error && (
         <div className="turn-error" role="alert">
           <span>
-            <InlineMarkdown text={turn.error.message} />
+            {turn.error.code === 'unreachable' && serverDown ? (
+              // The notice under the toolbar says where and what to do, and goes when the server is back: said once.
+              'Not sent: the model server does not answer (see above). It goes as soon as the server is back.'
+            ) : (
+              <InlineMarkdown text={turn.error.message} />
+            )}
           </span>
           <button type="button" className="small" onClick={() => void retry(turn.id)}>
             Retry

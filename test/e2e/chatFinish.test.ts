@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BLUE, GREEN, RED, solidPng } from '../fixtures/images.ts';
 import { seriousFindings } from './axe.ts';
-import { chatSuite } from './chatSuite.ts';
+import { chatSuite, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
 
@@ -93,5 +93,35 @@ describe('Settings keeps what was typed (issue 44 item 4)', () => {
     expect(await page.getByRole('textbox', { name: 'Model steps per turn' }).inputValue()).toBe('7');
     expect(await page.getByRole('textbox', { name: 'Shortcut (press the keys; Backspace clears)' }).inputValue()).not.toBe('');
     expect(stored).not.toBe('7');
+  });
+});
+
+describe('a model server that goes away (issue 44 item 5)', () => {
+  it("is seen while idle, its state is always shown, and a send's connection error is said once, the URL as text", async () => {
+    const { page, shot } = await suite.session({ viewport: { width: 1280, height: 800 } });
+    const state = page.getByRole('status', { name: 'Server connection' });
+    await state.filter({ hasText: 'Connected' }).waitFor();
+    await suite.server().setDown(true);
+    // Nothing asked of it: the window notices by itself.
+    await state.filter({ hasText: 'Not reachable' }).waitFor({ timeout: 40_000 });
+    await page.getByRole('status', { name: 'Model server' }).waitFor();
+    await shot('server-down-idle');
+
+    await messageBox(page).fill('Are you there?');
+    await messageBox(page).press('Enter');
+    const failure = page.getByRole('article', { name: 'Assistant message' }).getByRole('alert');
+    await failure.waitFor();
+    await shot('server-down-send');
+    // The address is said once on the page (in the banner), as text, never as a link.
+    const body = await page.locator('main').innerText();
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(body)![0];
+    expect(body.split(url).length - 1).toBe(1);
+    expect(await page.locator(`main a[href^="${url}"]`).count()).toBe(0);
+    expect(await failure.innerText()).not.toContain("Can't reach");
+    expect(await seriousFindings(page)).toEqual([]);
+
+    await suite.server().setDown(false);
+    await state.filter({ hasText: 'Connected' }).waitFor({ timeout: 40_000 });
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'You said: "Are you there?"' }).waitFor({ timeout: 20_000 });
   });
 });
