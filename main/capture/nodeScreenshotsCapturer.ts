@@ -29,6 +29,7 @@ import type {
 } from './screenCapturer.ts';
 import { probeX11Display } from './x11Pointer.ts';
 import { withX11Facts } from './x11WindowNames.ts';
+import { headMonitors, xineramaHeads } from './x11Heads.ts';
 import { abortable } from '../abortable.ts';
 import { swaySocket, wlrootsModule, type CaptureModule as NativeModule, type ImageLike as NativeImage, type MonitorLike as NativeMonitor, type WindowLike as NativeWindow } from './wlroots.ts';
 import { errorText } from '../errors.ts';
@@ -247,6 +248,11 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       list = await native.Monitor.all();
     } catch (error) {
       return this.#nativeFailure(error);
+    }
+    if (native.x11) {
+      // Screens joined by Xinerama share one RandR output: node-screenshots sees one of them (x11Heads.ts).
+      const heads = await xineramaHeads({ env: this.#env, timeoutMs: 1_000 }).catch(() => []);
+      if (heads.length > list.length) list = headMonitors(heads, { env: this.#env });
     }
     if (list.length === 0) return { ok: false, code: 'no-display', message: 'The system reports no displays to capture.' };
     const natives = new Map<string, NativeMonitor>();

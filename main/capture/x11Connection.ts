@@ -121,13 +121,17 @@ function parseSetup(setup: Buffer, screen: number): number {
 
 /** Reads the setup block, then 32-byte replies (ours are all fixed-size); errors reject. */
 class Reader {
-  #buffer = Buffer.alloc(0);
+  // Chunks as they came, joined only when a read needs them: a screen image's reply is megabytes
+  // in 64 KiB pieces, and joining on every piece made that quadratic.
+  #chunks: Buffer[] = [];
+  #length = 0;
   #wake: (() => void) | undefined;
   #failure: unknown;
 
   constructor(socket: Socket, signal: AbortSignal) {
     socket.on('data', (chunk: Buffer) => {
-      this.#buffer = Buffer.concat([this.#buffer, chunk]);
+      this.#chunks.push(chunk);
+      this.#length += chunk.length;
       this.#wake?.();
     });
     const fail = (error: unknown) => {
@@ -140,14 +144,15 @@ class Reader {
   }
 
   async #take(n: number): Promise<Buffer> {
-    while (this.#buffer.length < n) {
+    while (this.#length < n) {
       if (this.#failure !== undefined) throw this.#failure;
       await new Promise<void>((resolve) => (this.#wake = resolve));
       this.#wake = undefined;
     }
-    const out = this.#buffer.subarray(0, n);
-    this.#buffer = this.#buffer.subarray(n);
-    return out;
+    const all = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#length);
+    this.#chunks = all.length > n ? [all.subarray(n)] : [];
+    this.#length -= n;
+    return all.subarray(0, n);
   }
 
   async readSetup(): Promise<Buffer> {
