@@ -87,6 +87,11 @@ export const IPC = {
         attachmentIds: z.array(AttachmentId).max(64).default([]),
         /** Marks drawn on those images, by attachment id, in each original's pixels (stored with the message). */
         marks: MarksById.optional(),
+        /**
+         * The name each image has in the draft, by attachment id: a name belongs to the attachment
+         * in its message, not to the bytes (the same bytes pasted twice are stored once).
+         */
+        names: z.record(AttachmentId, z.string().min(1).max(1000)).optional(),
         /** Absent: the default model from settings. */
         model: ModelSelection.optional(),
         /** Retry: this message replaces the conversation's last user turn (and what followed it). */

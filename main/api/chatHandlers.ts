@@ -51,6 +51,7 @@ export function chatHandlers(deps: ApiDeps, live: LiveTurns): { handlers: Pick<I
           text: request.text,
           userMessageId: request.turnId,
           ...(request.marks ? { marks: request.marks } : {}),
+          ...(request.names ? { names: request.names } : {}),
           ...(request.tools ? { tools: request.tools } : {}),
         };
         const running = chat

@@ -20,10 +20,10 @@ export async function conversationView(conversation: Conversation, store: Attach
   // Every record the view needs, read at once rather than one after another.
   const ids = new Set(conversation.messages.slice(from).flatMap((m) => (m.role === 'user' || m.role === 'delivery' ? m.attachmentIds : m.role === 'tool' ? (m.attachmentIds ?? []) : [])));
   const infos = new Map(await Promise.all([...ids].map(async (id) => [id, await store.info(id)] as const)));
-  const attached = (id: string, origin: string, toolCallId?: string): ChatEvent | undefined => {
+  const attached = (id: string, origin: string, toolCallId?: string, name?: string): ChatEvent | undefined => {
     const a = infos.get(id);
     if (!a) return undefined;
-    return imageAttachedEvent(a, origin, toolCallId);
+    return imageAttachedEvent(name ? { ...a, name } : a, origin, toolCallId);
   };
 
   for (const [index, m] of conversation.messages.entries()) {
@@ -37,7 +37,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       if (m.marks) current.marks = m.marks;
       turns.push(current);
       for (const id of m.attachmentIds) {
-        const e = attached(id, 'user');
+        const e = attached(id, 'user', undefined, m.names?.[id]);
         if (e) current.events.push(e);
         const info = infos.get(id);
         const hidden = info && imageRedactedEvent(info);

@@ -41,19 +41,20 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     if (!infoCache.has(id)) infoCache.set(id, await store.info(id));
     return infoCache.get(id);
   };
-  const stubFor = async (id: string) => {
+  const stubFor = async (id: string, name?: string) => {
     const a = await info(id);
-    return a ? attachmentStub(a) : `[image ${id}: no longer available]`;
+    return a ? attachmentStub(name ? { ...a, name } : a) : `[image ${id}: no longer available]`;
   };
   /**
    * What rides for image `id`: the copy this request's model may get (egress), labelled with what
    * that copy is — its size, what was hidden in it — and, for a marked image, its marked copy drawn
    * on that same copy. An image that may not go is a line saying why.
    */
-  const ridePart = async (id: string, marks: readonly Mark[] | undefined): Promise<{ image?: ModelImage; label: string }> => {
+  const ridePart = async (id: string, marks: readonly Mark[] | undefined, name: string | undefined): Promise<{ image?: ModelImage; label: string }> => {
     const sent = await options.send(id);
     if (!sent.ok) return { label: sent.message === GONE ? `[image ${id}: no longer available]` : `[image ${id}: not shown (${sent.message})]` };
-    const a = sent.info;
+    // The name the image had in its message's draft (the record keeps the last one its bytes came with).
+    const a = name ? { ...sent.info, name } : sent.info;
     if (!marks?.length) return { image: asModelImage(sent), label: imageLabel(a, { zoomTool: options.zoomTool }) };
     const copy = await options.marked?.(a, marks);
     const marked = copy ? await options.send(copy.id) : undefined;
@@ -61,11 +62,11 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
     const listed = scaleMarks(marks, a.source, shown.info);
     return {
       image: asModelImage(shown),
-      label: imageLabel({ ...shown.info, ...(a.window ? { window: a.window } : {}) }, { zoomTool: options.zoomTool, marks: listed, marksDrawn: Boolean(marked?.ok) }),
+      label: imageLabel({ ...shown.info, name: a.name, ...(a.window ? { window: a.window } : {}) }, { zoomTool: options.zoomTool, marks: listed, marksDrawn: Boolean(marked?.ok) }),
     };
   };
-  const ride = async (ids: readonly string[], marksOf: (id: string) => readonly Mark[] | undefined) => {
-    const parts = await Promise.all(ids.map((id) => ridePart(id, marksOf(id))));
+  const ride = async (ids: readonly string[], marksOf: (id: string) => readonly Mark[] | undefined, nameOf: (id: string) => string | undefined = () => undefined) => {
+    const parts = await Promise.all(ids.map((id) => ridePart(id, marksOf(id), nameOf(id))));
     return { images: parts.flatMap((p) => (p.image ? [p.image] : [])), labels: parts.map((p) => p.label) };
   };
 
@@ -81,19 +82,22 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
         for (const [i, id] of m.attachmentIds.entries()) {
           const description = m.descriptions?.[id];
           const transcript = m.transcripts?.[id];
-          if (description !== undefined) lines.push(`${await stubFor(id)}\nDescription of that image by the vision helper: ${description}`);
-          else if (transcript !== undefined) lines.push(transcriptText((await info(id)) ?? { id, name: 'image' }, transcript));
-          else if (!rides(i)) lines.push(await stubFor(id));
+          const name = m.names?.[id];
+          if (description !== undefined) lines.push(`${await stubFor(id, name)}\nDescription of that image by the vision helper: ${description}`);
+          else if (transcript !== undefined) {
+            const a = await info(id);
+            lines.push(transcriptText(a ? { ...a, ...(name ? { name } : {}) } : { id, name: name ?? 'image' }, transcript));
+          } else if (!rides(i)) lines.push(await stubFor(id, name));
         }
         // Every image the model is shown carries its label: the id to name it by, the size it is shown at.
-        const { images, labels } = await ride(riders, (id) => m.marks?.[id]);
+        const { images, labels } = await ride(riders, (id) => m.marks?.[id], (id) => m.names?.[id]);
         lines.push(...labels);
         out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
         break;
       }
       case 'delivery': {
         if (m.retracted || !chatSees) {
-          const stubs = await Promise.all(m.attachmentIds.map(stubFor));
+          const stubs = await Promise.all(m.attachmentIds.map((id) => stubFor(id)));
           out.push({ role: 'user', content: `(Images captured by ${m.origin} earlier in this conversation:)\n${stubs.join('\n')}` });
         } else {
           const shown = m.attachmentIds.filter((_id, i) => riding.has(slotOf(m.id, i)));
@@ -102,7 +106,7 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
           const lines = [`Here ${images.length === 1 ? 'is the image' : `are the ${images.length} images`} captured by ${m.origin} (shown for this turn only):`, ...labels];
           if (held.length) {
             lines.push(`Not shown (at most ${options.maxImagesPerRequest} images per request; call show_attachment with an id to see one):`);
-            lines.push(...(await Promise.all(held.map(stubFor))));
+            lines.push(...(await Promise.all(held.map((id) => stubFor(id)))));
           }
           out.push(images.length ? { role: 'user', content: lines.join('\n'), images } : { role: 'user', content: lines.join('\n') });
         }

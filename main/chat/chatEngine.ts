@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MarksById } from '../../common/marks.ts';
+import { displayName } from '../../common/fileNames.ts';
 import { imageAttachedEvent, imageRedactedEvent, imageTranscribedEvent, type ChatEvent } from '../../common/events.ts';
 import type { ToolSwitches } from '../../common/ipcPayloads.ts';
 import type { AttachmentInfo } from '../../common/images.ts';
@@ -59,6 +60,8 @@ export type TurnRequest = {
   attachments?: TurnAttachment[];
   /** Marks the person drew, by the attachment id sent (in its original's pixels): stored with the message, drawn into what is sent. */
   marks?: MarksById;
+  /** The names the images have in the draft, by the attachment id sent: stored with the message, shown and told to the model. */
+  names?: Record<string, string>;
   chat: ModelChoice;
   /** A vision model that describes images for a blind chat model (architecture §3, "vision helper"). */
   helper?: ModelChoice;
@@ -156,12 +159,14 @@ export class ChatEngine {
       makeRoom(conversation, request);
       if (request.tools) conversation.tools = request.tools;
       const marks = Object.fromEntries(Object.entries(request.marks ?? {}).filter(([a, m]) => m.length && request.attachmentIds.includes(a)));
+      const names = Object.fromEntries(Object.entries(request.names ?? {}).flatMap(([a, n]) => (request.attachmentIds.includes(a) ? [[a, displayName(n)]] : [])));
       conversation.messages.push({
         role: 'user',
         id: request.userMessageId ?? randomUUID(),
         text: request.text,
         attachmentIds: request.attachmentIds,
         ...(Object.keys(marks).length ? { marks } : {}),
+        ...(Object.keys(names).length ? { names } : {}),
         unsent: error,
         createdAt: now(),
       });
@@ -202,6 +207,7 @@ export class ChatEngine {
     const attached: AttachmentInfo[] = [];
     const transcripts = new Map<string, { text: string; engine: string }>();
     const marks: MarksById = {};
+    const names: Record<string, string> = {};
     let refused = false;
     let unstored = false;
     for (const item of request.attachments ?? []) {
@@ -209,7 +215,10 @@ export class ChatEngine {
       const result = await this.#attach(item, route.target, signal);
       if (result.ok && result.transcript) transcripts.set(result.attachment.id, result.transcript);
       if (result.ok) {
-        attached.push(result.attachment);
+        // The draft's name for it, not the last name its bytes came with.
+        const given = 'attachmentId' in item ? request.names?.[item.attachmentId] : undefined;
+        if (given) names[result.attachment.id] = displayName(given);
+        attached.push(given ? { ...result.attachment, name: displayName(given) } : result.attachment);
         // Marks follow the image to the copy fitted for this model (the same original, so the same pixels).
         const drawn = 'attachmentId' in item ? request.marks?.[item.attachmentId] : undefined;
         if (drawn?.length) marks[result.attachment.id] = drawn;
@@ -249,6 +258,7 @@ export class ChatEngine {
       attachmentIds: attached.map((a) => a.id),
       ...(transcripts.size ? { transcripts: Object.fromEntries(transcripts) } : {}),
       ...(Object.keys(marks).length ? { marks } : {}),
+      ...(Object.keys(names).length ? { names } : {}),
       model: { ...conversation.model },
       createdAt: now(),
     };

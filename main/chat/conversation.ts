@@ -37,6 +37,8 @@ const UserMessage = z.object({
   transcripts: z.record(z.string(), z.object({ text: z.string(), engine: z.string(), sentChars: z.number().int().nonnegative().optional() })).optional(),
   /** Marks the person drew, by attachment id, in its original's pixels: drawn into the copy each request sends. */
   marks: MarksById.optional(),
+  /** The names the images had in the person's draft, by attachment id (the store's record keeps the last name its bytes came with). */
+  names: z.record(z.string(), z.string()).optional(),
   /** Never sent: no model could be reached or named (the reason, shown again after a reload, with Retry). */
   unsent: z.object({ code: z.string(), message: z.string() }).optional(),
   /** The model asked to answer it. */

@@ -81,6 +81,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
       text,
       attachmentIds: attachments.map((a) => a.id),
       ...(marks ? { marks } : {}),
+      // Each image under the name it has here (the same bytes may have come in under another name before).
+      names: Object.fromEntries(attachments.map((a) => [a.id, a.name || 'image'])),
       ...shownAnyway(attachments),
       ...(conversationId ? { conversationId } : {}),
       ...(model ? { model } : {}),
@@ -204,7 +206,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, api) => {
     async send(text) {
       const state = get();
       if (runningTurnId(state.chat) !== undefined || state.pending.some((p) => p.status === 'checking')) return false;
-      const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [p.attachment] : []));
+      // Under the name each has in the draft, not the one its bytes were stored with first.
+      const ready = state.pending.flatMap((p) => (p.status === 'ready' ? [{ ...p.attachment, name: p.name }] : []));
       if (text.trim() === '' && ready.length === 0) return false;
       const drawn = Object.fromEntries(state.pending.flatMap((p) => (p.status === 'ready' ? [[p.attachment.id, currentMarks(state.markup[markKey(p.key, p.attachment.id)])]] : [])));
       const turnId = newTurnId();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BLUE, GREEN, RED, solidPng } from '../fixtures/images.ts';
 import { seriousFindings } from './axe.ts';
+import { inPage } from './browserHarness.ts';
 import { chatSuite, messageBox } from './chatSuite.ts';
 
 const suite = chatSuite();
@@ -123,5 +124,56 @@ describe('a model server that goes away (issue 44 item 5)', () => {
     await suite.server().setDown(false);
     await state.filter({ hasText: 'Connected' }).waitFor({ timeout: 40_000 });
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'You said: "Are you there?"' }).waitFor({ timeout: 20_000 });
+  });
+});
+
+/** Pastes `bytes` into the message box as the clipboard gives a screenshot: a file named `name`. */
+async function paste(page: Page, name: string, bytes: Buffer) {
+  await inPage(
+    page,
+    `([b64, fileName]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], fileName, { type: 'image/png' }));
+      document.querySelector('textarea[aria-label="Message"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }`,
+    [bytes.toString('base64'), name],
+  );
+}
+
+describe('names belong to the attachment in its draft (issue 44 item 1)', () => {
+  it('the same bytes pasted again keep the name given each time, in the composer, the sent message and the model label, and the first message keeps its own', async () => {
+    const { page } = await suite.session();
+    const bytes = await solidPng(320, 200, BLUE);
+    const attachments = page.getByRole('list', { name: 'Attachments' });
+    await dropImage(page, 'quarterly-chart.png', bytes);
+    suite.server().script({ text: 'A blue chart.' }, { text: 'Blue again.' });
+    await messageBox(page).fill('What is this?');
+    await messageBox(page).press('Enter');
+    const sent = page.getByRole('group', { name: 'Your message' });
+    await sent.getByRole('listitem', { name: 'quarterly-chart.png' }).waitFor();
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').first().waitFor();
+    const first = page.url();
+
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await expect.poll(() => page.getByRole('article', { name: 'Assistant message' }).count()).toBe(0);
+    await paste(page, 'image.png', bytes);
+    await attachments.getByRole('listitem', { name: 'image.png' }).getByRole('img', { name: 'image.png', exact: true }).waitFor();
+    expect(await attachments.textContent()).not.toContain('quarterly-chart');
+    await messageBox(page).fill('And this?');
+    await messageBox(page).press('Enter');
+    await sent.getByRole('listitem', { name: 'image.png' }).waitFor();
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').first().waitFor();
+    expect(await sent.textContent()).not.toContain('quarterly-chart');
+    const label = suite.server().requests.at(-1)!.messages.filter((m) => m.role === 'user').at(-1)!.text;
+    expect(label).toContain('image.png');
+    expect(label).not.toContain('quarterly-chart');
+
+    // After a reload, each message has the name it was sent with.
+    await page.reload();
+    await sent.getByRole('listitem', { name: 'image.png' }).waitFor();
+    await page.goto(first);
+    await page.reload();
+    await sent.getByRole('listitem', { name: 'quarterly-chart.png' }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
   });
 });
