@@ -36,6 +36,8 @@ export function composeApi(options: ApiOptions): ComposedApi {
     ...compose,
     // MCP servers apply live: started at launch, each saved change to them applied at once.
     liveMcp: true,
+    // A window lives on: an image attached for a local model is read for secrets as it enters when a remote one is configured.
+    readAhead: true,
     mcpInteraction: {
       ...questions.interaction({ secrets: compose.secrets, ...(openUrl ? { openUrl } : {}) }),
       // Through the user's default model, after a yes in the dialog (services exists by the time a server asks).

@@ -43,6 +43,7 @@ import { listWindowsTool } from '../tools/listWindows.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
 import { zoomImageTool } from '../tools/zoomImage.ts';
+import { isThisComputer } from '../thisComputer.ts';
 
 export type ComposeOptions = {
   dataDir: string;
@@ -69,6 +70,13 @@ export type ComposeOptions = {
   env?: NodeJS.ProcessEnv;
   /** Flag overrides on top of the settings' limits (e.g. --max-image-deliveries). */
   limits?: Partial<Limits>;
+  /**
+   * A long-lived window (the app, the harness): an image whose first copy is not redacted (a model
+   * on this computer) is still read for secrets as it enters, in the background, when a model off
+   * this computer is configured — so a later send to it finds the findings kept with the original.
+   * A CLI run ends before such a read would: it reads when a remote copy is made.
+   */
+  readAhead?: boolean;
   /** The CLI's --base-url / --api-key-env, in place of the settings' endpoint. */
   endpoint?: EndpointOverride;
   /** Test-only: http(s) image sources may reach loopback fixture servers. */
@@ -118,6 +126,7 @@ export function composeServices(options: ComposeOptions): Services {
     secrets: secretValues,
     // Read at each image: a change in Settings → Privacy applies to the next one.
     privacy: () => settings.current().privacy,
+    ...(options.readAhead ? { readAhead: () => offThisComputer(settings.current()) } : {}),
   });
 
   // Limits apply live: the intake, the tools and the engine read this one object at each use.
@@ -238,6 +247,8 @@ type CoreOptions = {
    * always passes the settings' section; without it (unit tests of other parts) no copy is redacted.
    */
   privacy?: () => PrivacySettings;
+  /** Whether images that enter for a model on this computer are read for secrets in the background too (ComposeOptions.readAhead). */
+  readAhead?: () => boolean;
 };
 
 type GlanceCore = {
@@ -258,14 +269,20 @@ type GlanceCore = {
 };
 
 /** The door's redact stage, reading words with the same local OCR as read_text (its readings are shared). */
-function redactStage(ocr: TextReader, limits: Limits, privacy: () => PrivacySettings, kept: FileAttachmentStore): RedactStage {
+function redactStage(ocr: TextReader, limits: Limits, privacy: () => PrivacySettings, kept: FileAttachmentStore, readAhead: (() => boolean) | undefined): RedactStage {
   return new RedactStage({
     privacy,
     limits,
+    ...(readAhead ? { readAhead } : {}),
     // What is found is kept with the original (architecture §3b): a later send, zoom or process reuses it.
     kept,
     readWords: (image, signal) => readImageWords(ocr, image, { limits, timeoutMs: REDACT_OCR_TIMEOUT_MS, ...(signal ? { signal } : {}) }),
   });
+}
+
+/** A model server off this computer is configured: Ollama's host, or an OpenAI-compatible endpoint (architecture §3b "This computer"). */
+function offThisComputer(settings: ReturnType<SettingsSource['current']>): boolean {
+  return !isThisComputer(settings.providers.ollama.host) || settings.providers.openai.some((e) => !isThisComputer(e.baseUrl));
 }
 
 /** Past this, an image is refused for a remote model rather than sent unchecked (a 4K screen reads in seconds). */
@@ -297,7 +314,7 @@ function createCore(options: CoreOptions): GlanceCore {
     },
     store: attachments,
     readText: imageTextReader(ocr, limits),
-    ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy, attachments) } : {}),
+    ...(options.privacy ? { pixelStage: redactStage(ocr, limits, options.privacy, attachments, options.readAhead) } : {}),
   });
   // The one way out (architecture §3b): what a request carries, for that request's model.
   const egress = new Egress({ intake, store: attachments });

@@ -20,6 +20,8 @@ import type { AdmitTarget, AttachmentStore, ImageInput, PixelStage, StageImage, 
 
 /** Detection results kept for reuse (a send after the attach, a refit for another model). */
 const REMEMBERED = 32;
+/** Images waiting to be read ahead; past this, the oldest waits for its first remote copy instead. */
+const READ_AHEAD_QUEUE = 4;
 
 type RedactStageDeps = {
   /** Local OCR words in the image's upright pixels (composed from main/ocr). */
@@ -27,6 +29,11 @@ type RedactStageDeps = {
   /** The current privacy settings (read on every image: a change applies to the next one). */
   privacy: () => PrivacySettings;
   limits: Pick<Limits, 'maxInputPixels'>;
+  /**
+   * Whether an image whose copy is not redacted (a model on this computer) is read for secrets
+   * anyway as it enters, in the background: a model off this computer may get it later.
+   */
+  readAhead?: () => boolean;
   /** Where what was found is kept beside the original (the attachment store), so another process or a later send finds it without reading again. */
   kept?: Pick<AttachmentStore, 'hiddenRegions' | 'keepHiddenRegions'>;
 };
@@ -57,6 +64,9 @@ export function hidesFor(target: TextTarget, settings: Pick<PrivacySettings, 're
 export class RedactStage implements PixelStage {
   readonly #deps: RedactStageDeps;
   readonly #runs = new Map<string, Promise<RedactedImage>>();
+  /** Read-ahead: one image at a time, after what the person is waiting for. */
+  readonly #ahead: (() => Promise<unknown>)[] = [];
+  #reading = false;
 
   constructor(deps: RedactStageDeps) {
     this.#deps = deps;
@@ -64,7 +74,12 @@ export class RedactStage implements PixelStage {
 
   begin(image: StageImage, target: AdmitTarget, signal?: AbortSignal): StageRun {
     const settings = this.#deps.privacy();
-    if (!hidesFor(target, settings)) return { settle: async () => undefined };
+    if (!hidesFor(target, settings)) {
+      // Detection belongs to the original (architecture §3b "Regions belong to the original"): read
+      // now, off the path to this model, so a later remote copy finds what it hides already kept.
+      if (policyFor(target, settings) !== 'never' && this.#deps.readAhead?.()) this.#readAhead(image, settings);
+      return { settle: async () => undefined };
+    }
     // A frame's PNG is made only here, when its pixels are to be read (OCR takes seconds; the PNG tens of ms).
     const given = image.data;
     const bytes = typeof given === 'function' ? given() : Promise.resolve(given);
@@ -89,6 +104,29 @@ export class RedactStage implements PixelStage {
         return { data: await maskImage(decoded.image(), hidden), redactions: hidden, shown, ms: out.ms, ...skipped };
       },
     };
+  }
+
+  /** Queues `image` to be read in the background; findings land where every later view looks (#detect's memo and the store). */
+  #readAhead(image: StageImage, settings: PrivacySettings): void {
+    this.#ahead.push(async () => {
+      const data = typeof image.data === 'function' ? await image.data() : image.data;
+      await this.#detect({ data, mime: image.mime, ...(image.windows ? { windows: image.windows } : {}) }, settings);
+    });
+    if (this.#ahead.length > READ_AHEAD_QUEUE) this.#ahead.shift();
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#reading) return;
+    this.#reading = true;
+    try {
+      for (let job = this.#ahead.shift(); job; job = this.#ahead.shift()) {
+        // A failure is only a missed head start: the first remote copy reads again, and fails closed.
+        await job().catch(() => undefined);
+      }
+    } finally {
+      this.#reading = false;
+    }
   }
 
   async text(text: string, target: TextTarget): Promise<{ text: string; hidden: number }> {

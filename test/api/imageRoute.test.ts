@@ -17,7 +17,7 @@ const mystery = { provider: 'ollama', name: 'mystery:latest' } as const;
 
 beforeAll(async () => {
   server = await createModelServer();
-  api = await apiHarness({ providers: { ollama: { host: server.url } }, prefix: 'glance-route-' });
+  api = await apiHarness({ providers: { ollama: { host: server.url }, openai: [] }, prefix: 'glance-route-' });
 });
 
 afterAll(async () => {

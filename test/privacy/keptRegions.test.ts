@@ -51,4 +51,32 @@ describe('hidden regions kept with the original', () => {
       await core.close();
     }
   }, 240_000);
+
+  it('are found as the image enters for a model on this computer, when a remote model is configured: its later remote copy needs no reading', async () => {
+    const remote = { openai: [{ name: 'cloud', baseUrl: 'https://api.example.com/v1' }], ollama: { host: 'http://127.0.0.1:9' } };
+    const first = await makeHarness({ ollama: 'http://127.0.0.1:9', openai: 'http://127.0.0.1:9/v1' }, { privacy: defaultSettings().privacy, settings: { providers: remote }, readAhead: true });
+    open.push(first);
+    const screen = await secretScreen('env', { width: 960, height: 540, seed: 6 });
+    const local = { provider: 'ollama' as const, model: 'llava', vision: 'yes' as const, visionSource: 'capabilities' as const, profile: profileFor('ollama'), remote: false };
+    const admitted = await first.core.intake.admit({ source: screen.png, name: 'env.png', origin: 'user', requestedBy: 'user' }, local, 'user');
+    if (!admitted.ok) throw new Error(admitted.message);
+    // The local model's copy is not redacted under the default policy ("remote")…
+    expect(admitted.attachment.redactions ?? []).toEqual([]);
+    // …but the original was read as it entered, and what it hides is kept beside it.
+    const originals = join(first.dataDir, 'attachments', 'originals');
+    const sha = admitted.attachment.original!.sha256;
+    await expect.poll(async () => (await readdir(originals)).includes(`${sha}.hidden.json`), { timeout: 180_000, interval: 500 }).toBe(true);
+
+    // A later process whose OCR cannot run makes the remote model's copy from what was kept.
+    const core = testServices({ dataDir: first.dataDir, privacy: defaultSettings().privacy, ocr: failing });
+    try {
+      const cloud = { provider: 'openai' as const, model: 'gpt-4o', vision: 'yes' as const, visionSource: 'capabilities' as const, profile: profileFor('openai'), remote: true };
+      const sent = await core.intake.admit({ attachmentId: admitted.attachment.id }, cloud, 'user');
+      expect(sent.ok, sent.ok ? '' : sent.message).toBe(true);
+      if (!sent.ok) return;
+      expect(sent.attachment.redactions?.length).toBeGreaterThan(0);
+    } finally {
+      await core.close();
+    }
+  }, 240_000);
 });

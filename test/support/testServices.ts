@@ -23,6 +23,8 @@ export type TestServicesOptions = {
   /** Other settings sections (providers, mcpServers…). */
   settings?: Partial<Settings>;
   allowLoopbackFetch?: boolean;
+  /** A window's composition (the app, the harness): images entering for a local model are read ahead for a remote one. */
+  readAhead?: boolean;
   /** MCP servers from settings are started only when this is set. */
   mcp?: Pick<ComposeOptions, 'mcpConfig' | 'liveMcp' | 'env'>;
 };
@@ -59,5 +61,6 @@ export function testServices(options: TestServicesOptions): Services {
     ...(options.capturer ? { capturer: options.capturer } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
+    ...(options.readAhead ? { readAhead: true } : {}),
   });
 }
