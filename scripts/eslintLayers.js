@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const PRODUCT = ['common', 'renderer', 'preload', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/accessibility', 'main/ocr', 'main/privacy', 'main/egress', 'main/tools', 'main/mcp', 'main/chat', 'main/core', 'main/api', 'main/mcpServer', 'main/cli', 'main/harness', 'main/app'];
 // main/privacy is left out: redaction is the image door's stage, reached only through it.
-const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/ocr', 'main/egress', 'main/tools', 'main/mcp', 'main/chat'];
+const MAIN_BELOW_CORE = ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/capture', 'main/accessibility', 'main/ocr', 'main/egress', 'main/tools', 'main/mcp', 'main/chat'];
 
 /**
  * Who may import whom, and which packages. Lower rows first; a row may import itself. Packages:
@@ -36,11 +36,11 @@ export const LAYERS = {
   // electron only in main/capture/electron* (eslint.config.js says so per file).
   'main/capture': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', 'node-screenshots', 'electron'] },
   // A window's own words (architecture §7): its accessible text over AT-SPI (D-Bus, pure JS).
-  'main/accessibility': { layers: ['common', 'main/util'], packages: ['node:*', 'dbus-next'] },
+  'main/accessibility': { layers: ['common', 'main/util', 'main/capture'], packages: ['node:*', 'dbus-next'] },
   'main/ocr': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*', 'sharp', 'tesseract.js'] },
   // The one way out (architecture §3b): what leaves for a model or an MCP client is handed over here.
   'main/egress': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*'] },
-  'main/tools': { layers: ['common', 'main/util', 'main/images', 'main/egress', 'main/capture', 'main/models', 'main/ocr'], packages: ['node:*', 'zod'] },
+  'main/tools': { layers: ['common', 'main/util', 'main/images', 'main/egress', 'main/capture', 'main/accessibility', 'main/models', 'main/ocr'], packages: ['node:*', 'zod'] },
   'main/mcp': { layers: ['common', 'main/util', 'main/images'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk', 'file-type', 'mime-types'] },
   'main/chat': { layers: ['common', 'main/util', 'main/images', 'main/egress', 'main/models', 'main/tools', 'main/ocr'], packages: ['node:*', 'zod'] },
   // The composition: builds every service below for each entry.
@@ -50,7 +50,7 @@ export const LAYERS = {
   // Entries: each composes the core and adds only what it alone has.
   // Glance as an MCP server (`glance mcp serve`): screen tools over the core's services, for the CLI.
   // The third row that may speak MCP through the SDK, beside main/mcp and main/api.
-  'main/mcpServer': { layers: ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/egress', 'main/capture', 'main/ocr', 'main/core'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk'] },
+  'main/mcpServer': { layers: ['common', 'main/util', 'main/settings', 'main/models', 'main/images', 'main/egress', 'main/capture', 'main/accessibility', 'main/ocr', 'main/core'], packages: ['node:*', 'zod', '@modelcontextprotocol/sdk'] },
   'main/cli': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/mcpServer'], packages: ['node:*'] },
   'main/harness': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'ws'] },
   'main/app': { layers: [...MAIN_BELOW_CORE, 'main/core', 'main/api'], packages: ['node:*', 'zod', 'electron'] },

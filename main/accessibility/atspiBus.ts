@@ -3,6 +3,7 @@
 // libatspi does). Every call carries the read's deadline: an application that stops answering costs
 // at most the time left, and closing the connection drops whatever is still pending.
 import dbus from 'dbus-next';
+import { errorMessage } from '../errors.ts';
 
 /** Why the bus cannot be reached, in words a person can act on. */
 export class BusUnavailable extends Error {}
@@ -58,7 +59,7 @@ export class AccessibilityBus {
         address = typeof reply[0] === 'string' ? reply[0] : '';
       } catch (error) {
         if (error instanceof TimedOut) throw error;
-        throw new BusUnavailable(`the session D-Bus has no accessibility bus (org.a11y.Bus: ${describe(error)}); is at-spi2-core installed?`);
+        throw new BusUnavailable(`the session D-Bus has no accessibility bus (org.a11y.Bus: ${errorMessage(error)}); is at-spi2-core installed?`);
       } finally {
         session.close();
       }
@@ -72,11 +73,11 @@ export class AccessibilityBus {
     try {
       bus = dbus.sessionBus({ busAddress: netAddress(address) });
     } catch (error) {
-      throw error instanceof BusUnavailable ? error : new BusUnavailable(`${what} cannot be opened: ${describe(error)}`);
+      throw error instanceof BusUnavailable ? error : new BusUnavailable(`${what} cannot be opened: ${errorMessage(error)}`);
     }
     const ready = new Promise<void>((resolve, reject) => {
       bus.once('connect', () => resolve());
-      bus.once('error', (error: unknown) => reject(new BusUnavailable(`${what} cannot be reached: ${describe(error)}`)));
+      bus.once('error', (error: unknown) => reject(new BusUnavailable(`${what} cannot be reached: ${errorMessage(error)}`)));
     });
     try {
       await deadline.race(ready);
@@ -154,8 +155,4 @@ export class Deadline {
   clear(): void {
     clearTimeout(this.timer);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -39,6 +39,8 @@ import { TesseractReader } from '../ocr/tesseractReader.ts';
 import { analyzeImageTool } from '../tools/analyzeImage.ts';
 import { readTextTool } from '../tools/readText.ts';
 import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
+import { windowTextFor } from '../accessibility/platformWindowText.ts';
+import type { WindowText } from '../accessibility/windowText.ts';
 import { listWindowsTool } from '../tools/listWindows.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
@@ -51,6 +53,8 @@ export type ComposeOptions = {
   secrets: SecretStore;
   /** Without a capturer there is no screenshot_desktop tool. */
   capturer?: ScreenCapturer;
+  /** A window's own words beside its capture (architecture §7); default: this platform's adapter when there is a capturer. */
+  windowText?: WindowText;
   /** MCP servers from a file (the CLI's --mcp-config); default: the settings' mcpServers. */
   mcpConfig?: McpConfig;
   /** Start no MCP servers at all (commands that need none). */
@@ -119,7 +123,7 @@ export function composeServices(options: ComposeOptions): Services {
     limits: { ...current.limits, ...options.limits },
     // Read at each path a model names: a folder allowed (or taken away) in Settings applies at once.
     allowedRoots: () => settings.current().allowedRoots,
-    ...(options.capturer ? { capturer: options.capturer } : {}),
+    ...(options.capturer ? { capturer: options.capturer, windowText: options.windowText ?? windowTextFor() } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
     ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
@@ -231,6 +235,7 @@ type CoreOptions = {
   allowedRoots?: () => readonly string[];
   /** Without a capturer there is no screenshot_desktop tool. */
   capturer?: ScreenCapturer;
+  windowText?: WindowText;
   /** Extra tool sources (the MCP hub). */
   toolProviders?: ToolProvider[];
   systemPrompt?: string;
@@ -323,7 +328,7 @@ function createCore(options: CoreOptions): GlanceCore {
     .add(analyzeImageTool(intake, attachments))
     .add(zoomImageTool({ store: attachments, intake }))
     .add(readTextTool({ store: attachments, intake, ocr, limits }));
-  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress })).add(listWindowsTool({ capturer: options.capturer, egress }));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress, ...(options.windowText ? { windowText: options.windowText } : {}) })).add(listWindowsTool({ capturer: options.capturer, egress }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
   const privacy = options.privacy;
   const engine = new ChatEngine({

@@ -16,6 +16,7 @@ export const WAYS_OUT = [
   { way: "a vision helper's side call (describe, analyze_image)", through: 'Egress.image', from: 'main/chat/turnLoop.ts' },
   { way: 'a zoom or a region read (zoom_image, read_text, mcp serve zoom/read_text)', through: 'ImageIntake.admit(read): original with its regions filled', from: 'main/images/imageIntake.ts' },
   { way: 'text made from an image (read_text, a blind model’s transcript, describe)', through: 'Egress.text', from: 'main/tools/readText.ts' },
+  { way: "a window's own text, read from its accessibility tree (screenshot_desktop, mcp serve capture_screen)", through: 'Egress.text', from: 'main/tools/screenshotDesktop.ts' },
   { way: 'window titles and app names (list_windows, a capture’s label, mcp serve)', through: 'Egress.windowFacts', from: 'main/tools/listWindows.ts' },
   { way: "mcp serve's capture and zoom results (the copy just made for the caller)", through: 'Egress.made', from: 'main/mcpServer/serverImages.ts' },
   { way: "mcp serve's glance://captures resources", through: 'Egress.original (regions filled; as kept only with --serve-originals)', from: 'main/mcpServer' },

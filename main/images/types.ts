@@ -21,8 +21,12 @@ export type ImageInput = {
   pixelRatio?: number;
   /** A window capture: the window's app and title (the label names them). */
   window?: CapturedWindowName;
-  /** A screen capture: the windows on it, in its pixels (excluded apps' windows are filled whole). */
-  windows?: ReadonlyArray<{ app: string; title: string; x: number; y: number; width: number; height: number }>;
+  /**
+   * A screen capture: the windows on it, in its pixels (excluded apps' windows are filled whole).
+   * `password`: a password field the window's accessibility marked (architecture §7 "A window's own
+   * words"), filled whenever the image's secrets are.
+   */
+  windows?: ReadonlyArray<{ app: string; title: string; x: number; y: number; width: number; height: number; password?: true }>;
 };
 
 /** What a model accepts: fit the image to this before sending it. */

@@ -8,6 +8,9 @@ import { screenshotName } from '../../common/fileNames.ts';
 import { capturedWindowName, windowPhrase } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureScope, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
+import { readCapturedWindow, type CapturedWindowText } from '../accessibility/capturedWindowText.ts';
+import type { WindowText } from '../accessibility/windowText.ts';
+import { windowTextForModel } from '../accessibility/windowTextForModel.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { callerTarget } from './callerTarget.ts';
 import { resourceCapNote } from './captureResource.ts';
@@ -22,6 +25,8 @@ export type CaptureDeps = {
   limits: Pick<Limits, 'maxInputPixels'>;
   /** The most base64 a capture resource carries over this transport (stdio); undefined: the original as kept. */
   resourceCap?: number;
+  /** A window's own words beside a window capture (architecture §7); none: the image alone. */
+  windowText?: WindowText;
 };
 
 export type Rect = { x: number; y: number; width: number; height: number };
@@ -53,7 +58,7 @@ const px = (d: DisplayInfo) => ({ width: Math.round(d.width * d.scaleFactor), he
 
 type CaptureArgs = { display?: string; window?: string; region?: Rect; model?: string; maxTokens?: number };
 
-export type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string };
+export type Shot = { served: ServedImage; capture: Capture; displays: DisplayInfo[]; notes: string[]; model: string; own?: CapturedWindowText };
 
 /** Where a capture is taken from: the display or window named (checked, with the choices in words), else the one under the pointer. */
 export async function captureScope(deps: Pick<CaptureDeps, 'capturer'>, args: { display?: string; window?: string }, signal: AbortSignal): Promise<{ scope: CaptureScope; displays: DisplayInfo[] } | CallToolResult> {
@@ -81,14 +86,16 @@ export async function captureScope(deps: Pick<CaptureDeps, 'capturer'>, args: { 
 }
 
 /** A capture taken, through the gate for the caller's model: what the caller is sent. */
-export async function admitShot(deps: CaptureDeps, capture: Capture, displays: DisplayInfo[], args: { model?: string; maxTokens?: number }, origin: string, signal: AbortSignal): Promise<Shot | CallToolResult> {
+export async function admitShot(deps: CaptureDeps, capture: Capture, displays: DisplayInfo[], args: { model?: string; maxTokens?: number }, origin: string, signal: AbortSignal, own?: CapturedWindowText): Promise<Shot | CallToolResult> {
   const fit = callerTarget(args.model, args.maxTokens, { width: capture.width, height: capture.height });
   if (!fit.ok) return toolError(fit.message);
   const name = screenshotName(capture.display.name, Boolean(capture.region));
-  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}${origin}`, pixelRatio: capture.display.scaleFactor, ...doorWindows(capture) }, fit.target, signal);
+  // A window's password fields (from its accessibility) are filled in every copy, as excluded apps' windows are.
+  const windows = [...(doorWindows(capture).windows ?? []), ...(own?.fields ?? [])];
+  const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}${origin}`, pixelRatio: capture.display.scaleFactor, ...(windows.length ? { windows } : {}) }, fit.target, signal);
   if (!served.ok) return toolError(`The capture could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
-  return { served, capture, displays, notes: fit.notes, model: fit.target.model };
+  return { served, capture, displays, notes: fit.notes, model: fit.target.model, ...(own ? { own } : {}) };
 }
 
 /** A fresh capture of a display (or a region of it), through the gate for the caller's model; a refusal as a tool error. */
@@ -97,7 +104,9 @@ export async function shoot(deps: CaptureDeps, args: CaptureArgs, signal: AbortS
   if ('content' in where) return where;
   const taken = await deps.capturer.capture(where.scope, { ...(args.region ? { region: args.region } : {}), signal });
   if (!taken.ok) return toolError(`The screen could not be captured (${taken.code}): ${taken.message}`);
-  return admitShot(deps, taken.capture, where.displays, args, 'capture_screen', signal);
+  // A window's own words (architecture §7): read right after its pixels, bounded in time.
+  const own = await readCapturedWindow(deps.windowText, taken.capture, signal);
+  return admitShot(deps, taken.capture, where.displays, args, 'capture_screen', signal, own);
 }
 
 /** What a capture shows, in words: a window, a region of a display, or a display. */
@@ -121,7 +130,9 @@ export async function captureScreen(deps: CaptureDeps, args: CaptureArgs, signal
     `Captured ${await capturedWhere(capture, deps.gate)}: ${capture.width}×${capture.height} pixels, ${sent(served, fit.target.model)}. ` +
     `Displays: ${displayList(displays)}. ${describeHidden(deps.gate.policy, served.hidden)}${originalNote(deps.gate)}${resourceCapNote(capture.png.length, deps.resourceCap)}` +
     `${fit.notes.length ? ` ${fit.notes.join(' ')}` : ''} ` +
-    `To read small text, call zoom with image "${served.info.id}" and a rectangle in this image's pixels, or read_text.`;
+    `To read small text, call zoom with image "${served.info.id}" and a rectangle in this image's pixels, or read_text.` +
+    // Its text leaves as the image does: secrets in it hidden under the server's policy (architecture §3b).
+    (shot.own ? `\n${(await deps.gate.text(windowTextForModel(shot.own.result))).text}` : '');
   return {
     content: [imageContent(served), originalLink(served, capture.width, capture.height), { type: 'text', text }],
     structuredContent: await capturedFacts(served, capture, displays, deps.gate),

@@ -14,6 +14,7 @@ import { serveHttp, type HttpServeOptions, type HttpServing } from './httpServe.
 import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
 import { errorMessage } from '../errors.ts';
+import { windowTextFor } from '../accessibility/platformWindowText.ts';
 
 type ServeOptions = {
   capturer: ScreenCapturer;
@@ -39,6 +40,7 @@ function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
     ocr: services.ocr,
     describe: visionDescriber(services, options.visionModel),
     version: options.version,
+    windowText: windowTextFor(),
   };
 }
 

@@ -28,6 +28,8 @@ export type ScreenWindow = {
   y: number;
   width: number;
   height: number;
+  /** A password field its window's accessibility marked: always filled, whatever its names. */
+  password?: true;
 };
 
 type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
@@ -140,12 +142,13 @@ export function windowRegions(windows: readonly ScreenWindow[], excludedApps: re
   const out: Redaction[] = [];
   for (const w of windows) {
     const given = [w.app, w.title, ...(w.names ?? [])].map((n) => n.toLowerCase()).filter(Boolean);
-    const name = names.find((n) => given.some((g) => g.includes(n)));
-    if (name === undefined) continue;
+    const name = w.password ? undefined : names.find((n) => given.some((g) => g.includes(n)));
+    if (name === undefined && !w.password) continue;
     const x = Math.max(0, Math.floor(w.x)), y = Math.max(0, Math.floor(w.y));
     const right = Math.min(size.width, Math.ceil(w.x + w.width)), bottom = Math.min(size.height, Math.ceil(w.y + w.height));
     if (right <= x || bottom <= y) continue;
-    out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || w.names?.find(Boolean) || name}` });
+    if (w.password) out.push({ x, y, width: right - x, height: bottom - y, kind: 'password', rule: 'accessibility:password text' });
+    else out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || w.names?.find(Boolean) || name}` });
   }
   return out;
 }

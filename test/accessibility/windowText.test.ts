@@ -4,7 +4,7 @@
 // (sakura), and Chromium showing a page. Windows are found as the capturer lists them
 // (node-screenshots), as the product does. DISPLAY is set for this file's own forked process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,28 +12,10 @@ import { AtspiWindowText } from '../../main/accessibility/atspiWindowText.ts';
 import type { ReadOptions, WindowRef, WindowTextRead, WindowTextResult } from '../../main/accessibility/windowText.ts';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
 import type { WindowInfo } from '../../main/capture/screenCapturer.ts';
-import { atspiMissing, startAtspiSession, type AtspiSession } from '../fixtures/atspiSession.ts';
-import { startWindowManager } from '../fixtures/desktopWindows.ts';
-import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
+import { accessibleDesktopMissing, openAccessibleDesktop, type AccessibleDesktop, type AtspiSession } from '../fixtures/atspiSession.ts';
 
 const CHROMIUM = process.env.GLANCE_CHROMIUM ?? '/usr/bin/chromium';
-const APPS = ['zenity', 'yad', 'sakura', 'openbox', 'Xvfb', CHROMIUM];
-
-function missing(): string | undefined {
-  const atspi = atspiMissing();
-  if (atspi) return atspi;
-  const absent = APPS.filter((app) => {
-    try {
-      execFileSync('sh', ['-c', `command -v "${app}"`], { stdio: 'ignore' });
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  return absent.length > 0 ? `missing ${absent.join(', ')} (Debian packages zenity, yad, sakura, openbox, xvfb, chromium)` : undefined;
-}
-
-const skip = missing();
+const skip = accessibleDesktopMissing(['zenity', 'yad', 'sakura', CHROMIUM]);
 if (skip) console.warn(`accessibility tests skipped: ${skip}`);
 
 const LOG = { title: 'Build log — Glance a11y', lines: Array.from({ length: 200 }, (_, i) => `Line ${i + 1}: step ${(i * 7919) % 1000} passed`) };
@@ -45,8 +27,7 @@ const PAGE_HTML = `<!doctype html><title>${PAGE.title}</title><body style="font:
 <label>Password <input type="password" value="${FORM.secret}"></label>
 <div style="height:3000px"></div><p>Footer line far below the fold</p></body>`;
 
-let x: XServer;
-let wm: { stop(): Promise<void> };
+let desktop: AccessibleDesktop;
 let session: AtspiSession;
 let dir: string;
 let zenity: ChildProcess;
@@ -55,14 +36,9 @@ const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 beforeAll(async () => {
   if (skip) return;
-  x = await startXvfb({ width: 1280, height: 900 });
-  Object.assign(process.env, { DISPLAY: x.display, XDG_SESSION_TYPE: 'x11' });
-  delete process.env.WAYLAND_DISPLAY;
-  wm = await startWindowManager(x.env);
-  session = await startAtspiSession(x.env);
   // The reader finds the bus the way the product does: from this process's environment.
-  process.env.DBUS_SESSION_BUS_ADDRESS = session.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.AT_SPI_BUS_ADDRESS;
+  desktop = await openAccessibleDesktop({ width: 1280, height: 900 });
+  session = desktop.session;
   dir = await mkdtemp(join(tmpdir(), 'glance-a11y-'));
   await writeFile(join(dir, 'log.txt'), LOG.lines.join('\n'));
   await writeFile(join(dir, 'page.html'), PAGE_HTML);
@@ -91,9 +67,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await session?.stop();
-  await wm?.stop();
-  await x?.stop();
+  await desktop?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -199,7 +173,7 @@ describe.skipIf(skip)('a window’s own words over AT-SPI', () => {
     const nowhere = await reader.read({ title: 'No such window', x: 1200, y: 880, width: 10, height: 10 }, { timeoutMs: 5000 });
     expect(nowhere).toMatchObject({ ok: false, code: 'no-window' });
     expect((nowhere as { message: string }).message).toMatch(/^No application exposes this window over accessibility .*OCR\.$/);
-    const noSession = await new AtspiWindowText({ DISPLAY: x.display }).read({ title: LOG.title, x: 0, y: 0, width: 10, height: 10 });
+    const noSession = await new AtspiWindowText({ DISPLAY: desktop.x.display }).read({ title: LOG.title, x: 0, y: 0, width: 10, height: 10 });
     expect(noSession).toMatchObject({ ok: false, code: 'not-available' });
     expect((noSession as { message: string }).message).toContain('DBUS_SESSION_BUS_ADDRESS is not set');
   });

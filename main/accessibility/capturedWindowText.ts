@@ -1,0 +1,23 @@
+// The window's own words for a window capture (screenshot_desktop {window}, mcp serve's capture_screen
+// {window}): read right after the pixels, bounded, and turned into what the door needs (password
+// fields to fill, in the image's pixels) and what the model reads beside the image.
+import { windowRegion, type Capture } from '../capture/screenCapturer.ts';
+import type { WindowText, WindowTextResult } from './windowText.ts';
+import { passwordFields } from './windowTextForModel.ts';
+
+export type CapturedWindowText = {
+  result: WindowTextResult;
+  /** The window's password fields as the door's capture windows (always filled when secrets are). */
+  fields: ReturnType<typeof passwordFields>;
+};
+
+/** Reads the captured window's text, or undefined when the capture is not of one window or there is no reader. */
+export async function readCapturedWindow(windowText: WindowText | undefined, capture: Pick<Capture, 'window' | 'display' | 'region' | 'width' | 'height'>, signal?: AbortSignal): Promise<CapturedWindowText | undefined> {
+  const window = capture.window;
+  if (!windowText || !window) return undefined;
+  const result = await windowText.read({ title: window.title, x: window.x, y: window.y, width: window.width, height: window.height, scale: capture.display.scaleFactor }, signal ? { signal } : {});
+  // The image starts where its capture region does inside the window (a zoom into it), in the window's pixels.
+  const cut = windowRegion(window, capture.display);
+  const offset = cut && capture.region ? { x: Math.max(0, capture.region.x - cut.x), y: Math.max(0, capture.region.y - cut.y) } : { x: 0, y: 0 };
+  return { result, fields: passwordFields(result, { width: capture.width, height: capture.height }, offset) };
+}

@@ -1,0 +1,133 @@
+// The model looks at one window and gets its own words beside its pixels: screenshot_desktop
+// {window} on a real desktop with accessibility (Xvfb + openbox + the AT-SPI bus and registry started
+// here), real GTK applications (zenity's text view holding a token far below the visible part, a yad
+// form with a password field), redaction on. The text leaves through the egress (the token hidden);
+// the password field's box is hidden in the image; without accessibility the answer says so in one line.
+// And `glance mcp serve`'s capture_screen {window} over stdio, which hides secrets always by default.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultSettings } from '../../common/settings.ts';
+import { AtspiWindowText } from '../../main/accessibility/atspiWindowText.ts';
+import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
+import { accessibleDesktopMissing, openAccessibleDesktop, type AccessibleDesktop } from '../fixtures/atspiSession.ts';
+import { engineSuite, ofType } from '../chat/engineHarness.ts';
+import { stdioClient, textOf } from '../mcpServer/serveHelpers.ts';
+
+const skip = accessibleDesktopMissing(['zenity', 'yad']);
+if (skip) console.warn(`accessibility tool tests skipped: ${skip}`);
+
+// A GitHub token's shape (ghp_ and 36 characters): the egress hides it in text bound for a model.
+const TOKEN = `ghp_${'a1B2c3D4e5F6g7H8i9J0'}k1L2m3N4o5P6q7R8`;
+const LOG = { title: 'Deploy log — Glance a11y', lines: [...Array.from({ length: 120 }, (_, i) => `step ${i + 1} ok`), `export GITHUB_TOKEN=${TOKEN}`, 'deploy finished'] };
+const FORM = { title: 'Vault login — Glance a11y', secret: 'correct-horse-battery' };
+
+let desktop: AccessibleDesktop;
+let dir: string;
+const suite = engineSuite();
+const server = suite.server;
+const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
+const privacy = { ...defaultSettings().privacy, redact: 'always' as const };
+
+beforeAll(async () => {
+  if (skip) return;
+  desktop = await openAccessibleDesktop({ width: 1280, height: 800 });
+  dir = await mkdtemp(join(tmpdir(), 'glance-a11y-tool-'));
+  await writeFile(join(dir, 'log.txt'), LOG.lines.join('\n'));
+  desktop.session.start('zenity', ['--text-info', '--filename', join(dir, 'log.txt'), '--title', LOG.title, '--width', '560', '--height', '380']);
+  desktop.session.start('yad', ['--form', '--title', FORM.title, '--field=User', '--field=Password:H', 'ada', FORM.secret]);
+  // Both are listed and have joined the registry.
+  const reader = new AtspiWindowText();
+  for (const title of [LOG.title, FORM.title]) {
+    const end = Date.now() + 20_000;
+    for (;;) {
+      const w = (await capturer.listWindows()).find((l) => l.title === title);
+      const read = w && (await reader.read(w, { timeoutMs: 5000 }));
+      if (read?.ok && read.elements.length > 1) break;
+      if (Date.now() > end) throw new Error(`${title} never exposed its text`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+});
+
+afterAll(async () => {
+  await desktop?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('screenshot_desktop { window } with the window’s own words', () => {
+  it('gives the model the window’s text beside its image, scrolled-off lines included, a token in it hidden', async () => {
+    const h = await suite.harness({ capturer, privacy });
+    server().script({ toolCalls: [{ name: 'screenshot_desktop', arguments: { window: LOG.title } }] });
+    const turn = await h.turn({ model: 'llava-seer', text: 'What does my deploy log say?' });
+    expect(turn.outcome.status).toBe('done');
+    const result = ofType(turn.events, 'tool_result').find((r) => r.name === 'screenshot_desktop')!;
+    expect(result.ok).toBe(true);
+    expect(result.text).toContain("The window's own text, read exactly from its accessibility tree (app \"zenity\"");
+    expect(result.text).toContain('step 1 ok');
+    expect(result.text).toContain('deploy finished');
+    expect(result.text).toContain('[hidden: github token]');
+    expect(result.text).not.toContain(TOKEN);
+    // What the model server received: the same words, the token hidden there too.
+    const sent = JSON.stringify(server().requests[1]!.body);
+    expect(sent).toContain('deploy finished');
+    expect(sent).not.toContain(TOKEN);
+    await h.close();
+  });
+
+  it('hides a password field’s box in the image, named as found by accessibility', async () => {
+    const h = await suite.harness({ capturer, privacy });
+    server().script({ toolCalls: [{ name: 'screenshot_desktop', arguments: { window: FORM.title } }] });
+    const turn = await h.turn({ model: 'llava-seer', text: 'Look at the login window.' });
+    const result = ofType(turn.events, 'tool_result').find((r) => r.name === 'screenshot_desktop')!;
+    expect(result.text).toContain('password text: [hidden: password field]');
+    expect(result.text).not.toContain(FORM.secret);
+    const info = await h.core.attachments.info(result.attachmentIds![0]!);
+    const hidden = info!.redactions!.filter((r) => r.rule === 'accessibility:password text');
+    expect(hidden).toHaveLength(1);
+    expect(hidden[0]).toMatchObject({ kind: 'password' });
+    expect(hidden[0]!.width).toBeGreaterThan(100);
+    await h.close();
+  });
+
+  it('says in one line that there is no accessible text when the session has no accessibility bus, and shows the image', async () => {
+    const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
+    delete process.env.DBUS_SESSION_BUS_ADDRESS;
+    try {
+      const h = await suite.harness({ capturer });
+      server().script({ toolCalls: [{ name: 'screenshot_desktop', arguments: { window: LOG.title } }] });
+      const turn = await h.turn({ model: 'llava-seer', text: 'What does my deploy log say?' });
+      const result = ofType(turn.events, 'tool_result').find((r) => r.name === 'screenshot_desktop')!;
+      expect(result.ok).toBe(true);
+      expect(result.attachmentIds).toHaveLength(1);
+      expect(result.text).toContain('Accessibility is not available: there is no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set); the window\'s text is read by OCR.');
+      expect(result.text).not.toContain('step 1 ok');
+      await h.close();
+    } finally {
+      process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+    }
+  });
+});
+
+describe.skipIf(skip)('glance mcp serve: capture_screen { window } with the window’s own words', () => {
+  it('gives the caller the window’s text beside its image, the token hidden', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'glance-a11y-serve-'));
+    const stdio = await stdioClient({ env: desktop.session.env, dataDir });
+    try {
+      const result = await stdio.client.callTool({ name: 'capture_screen', arguments: { window: LOG.title } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const text = textOf(result);
+      expect(text).toContain("The window's own text, read exactly from its accessibility tree (app \"zenity\"");
+      expect(text).toContain('step 120 ok');
+      expect(text).toContain('[hidden: github token]');
+      expect(JSON.stringify(result)).not.toContain(TOKEN);
+      const form = await stdio.client.callTool({ name: 'capture_screen', arguments: { window: FORM.title } });
+      expect(textOf(form)).toContain('password text: [hidden: password field]');
+      expect(JSON.stringify(form)).not.toContain(FORM.secret);
+    } finally {
+      await stdio.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
