@@ -11,6 +11,9 @@ import { partOf, stdioClient, textOf } from './serveHelpers.ts';
 
 const RED = { title: 'Red report — Glance test', color: '#ff0000', x: 100, y: 80, width: 500, height: 400 };
 const BLUE = { title: 'Blue notes', color: '#0000ff', x: 700, y: 300, width: 420, height: 300 };
+// A terminal's title shows its command line: here with a GitHub token in it (made up, of the real shape).
+const TOKEN = `ghp_${'R7mQ2xK9vL4pT8wZ3nB6cY1dF5gH0jS2aE7u'}`;
+const DEPLOY = { title: `Deploy — curl -H "Authorization: token ${TOKEN}"`, color: '#00aa00', x: 300, y: 500, width: 360, height: 240 };
 
 let desktop: Desktop;
 let dataDir: string;
@@ -19,14 +22,14 @@ let stdio: Awaited<ReturnType<typeof stdioClient>>;
 type Listed = { windows: { app: string; title: string; focused: boolean; x: number; y: number; width: number; height: number }[] };
 
 beforeAll(async () => {
-  desktop = await openDesktop({ width: 1280, height: 800 }, [RED, BLUE]);
+  desktop = await openDesktop({ width: 1280, height: 800 }, [RED, BLUE, DEPLOY]);
   dataDir = await mkdtemp(join(tmpdir(), 'glance-serve-windows-'));
   stdio = await stdioClient({ env: desktop.x.env, dataDir });
   // Windows are listed a few frames after they map.
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const listed = (await stdio.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as Listed;
-    if ([RED, BLUE].every((k) => listed.windows.some((w) => w.title === k.title))) break;
+    if ([RED, BLUE].every((k) => listed.windows.some((w) => w.title === k.title)) && listed.windows.some((w) => w.title.startsWith('Deploy'))) break;
     await new Promise((r) => setTimeout(r, 300));
   }
 }, 120_000);
@@ -64,6 +67,19 @@ describe('glance mcp serve: windows', () => {
     expect(info.width).toBeLessThan(700);
     expect(result.structuredContent).toMatchObject({ window: { title: RED.title } });
     expect(textOf(result)).toContain(`window ${JSON.stringify(RED.title)}`);
+  }, 60_000);
+
+  it('a token in a window title reaches the client in neither list_windows nor a window capture (its text line and structuredContent.window)', async () => {
+    const listed = await stdio.client.callTool({ name: 'list_windows', arguments: {} });
+    expect(JSON.stringify(listed)).not.toContain(TOKEN);
+    expect((listed.structuredContent as Listed).windows.some((w) => w.title.startsWith('Deploy'))).toBe(true);
+    const result = await stdio.client.callTool({ name: 'capture_screen', arguments: { window: 'Deploy' } });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).not.toContain(TOKEN);
+    const window = (result.structuredContent as { window?: { title: string } }).window;
+    expect(window?.title).toMatch(/^Deploy/);
+    expect(window?.title).not.toContain(TOKEN.slice(4, 20));
+    expect(JSON.stringify(result.structuredContent)).not.toContain(TOKEN);
   }, 60_000);
 
   it('an unknown window is a tool error that names the windows there are', async () => {
