@@ -58,10 +58,12 @@ const ImageAttachedEvent = z.object({
   tokens: z.number().nullable().optional(),
   /** Whether small screen text survives the model's resize ("text ≈N px"). */
   legibility: ImageLegibility.optional(),
+  /** The original's size: marks drawn on the image are in its pixels (the thumbnail draws them). */
+  source: z.object({ width: z.number(), height: z.number() }).optional(),
 });
 /** The one way an `image_attached` event is made from a stored attachment (engine, tools, history view). */
 export function imageAttachedEvent(
-  a: Pick<AttachmentInfo, 'id' | 'name' | 'mime' | 'width' | 'height' | 'bytes' | 'modelInput' | 'tokens' | 'legibility'>,
+  a: Pick<AttachmentInfo, 'id' | 'name' | 'mime' | 'width' | 'height' | 'bytes' | 'modelInput' | 'tokens' | 'legibility'> & { source?: { width: number; height: number } },
   origin: string,
   toolCallId?: string,
 ): z.infer<typeof ImageAttachedEvent> {
@@ -70,6 +72,7 @@ export function imageAttachedEvent(
   if (a.modelInput !== undefined) event.modelInput = a.modelInput;
   if (a.tokens !== undefined) event.tokens = a.tokens;
   if (a.legibility !== undefined) event.legibility = a.legibility;
+  if (a.source) event.source = { width: a.source.width, height: a.source.height };
   return event;
 }
 

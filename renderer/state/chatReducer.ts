@@ -32,6 +32,8 @@ export type ImageView = {
   sentAsText?: { chars: number; engine: string; text?: string; sentChars?: number };
   /** Regions hidden on this device before the model got it (image_redacted), in the original's pixels. */
   redactions?: Redaction[];
+  /** The original's size (marks are in its pixels). */
+  source?: { width: number; height: number };
 };
 
 export type ToolCallView = {
@@ -221,6 +223,7 @@ function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
         delivered: previous?.delivered ?? false,
         retracted: previous?.retracted ?? false,
         ...(event.toolCallId === undefined ? {} : { toolCallId: event.toolCallId }),
+        ...(event.source ? { source: event.source } : previous?.source ? { source: previous.source } : {}),
       };
       const images = { ...turn.images, [image.id]: image };
       if (event.toolCallId !== undefined) {

@@ -4,6 +4,7 @@ import { groupDigits, imageTokensText } from '../../common/imageFormat.ts';
 import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
+import { currentMarks, markKey } from '../state/markupSlice.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 import { ContextMeter, ContextWarning } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
@@ -17,6 +18,7 @@ import { RedactionChoice } from './RedactionChoice.tsx';
 function PendingList({ items, held }: { items: readonly PendingAttachment[]; held: boolean }) {
   const remove = useApp((s) => s.removePending);
   const openViewer = useApp((s) => s.openViewer);
+  const markup = useApp((s) => s.markup);
   const model = useApp((s) => s.selectedModel?.name ?? 'This model');
   if (!items.length) return null;
   return (
@@ -24,7 +26,14 @@ function PendingList({ items, held }: { items: readonly PendingAttachment[]; hel
       {items.map((p) => (
         <li key={p.key} aria-label={p.name} className={`attachment ${p.status}`} aria-busy={p.status === 'checking' || (p.status === 'ready' && p.refitting === true)}>
           {p.status === 'ready' ? (
-            <Thumbnail image={p.attachment} edge={256} box={88} onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })} />
+            <Thumbnail
+              image={p.attachment}
+              edge={256}
+              box={88}
+              onOpen={() => openViewer({ ...p.attachment, delivered: false, retracted: false })}
+              marks={currentMarks(markup[markKey(p.key, p.attachment.id)])}
+              markSize={p.attachment.source ?? (p.attachment.width && p.attachment.height ? { width: p.attachment.width, height: p.attachment.height } : undefined)}
+            />
           ) : (
             <span className="thumb thumb-loading" style={{ width: 88, height: 55 }} aria-hidden="true" />
           )}

@@ -1,17 +1,18 @@
 import type { ReactNode } from 'react';
+import type { Mark } from '../../common/marks.ts';
 import { groupDigits, imageTokensText } from '../../common/imageFormat.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { sizeText, Thumbnail } from './Thumbnail.tsx';
 
 /** An image in the chat: its thumbnail (click to enlarge), name, the size the model got, and `children` below. */
-export function ImageChip({ image, box = 96, children }: { image: ImageView; box?: number; children?: ReactNode }) {
+export function ImageChip({ image, box = 96, children, marks }: { image: ImageView; box?: number; children?: ReactNode; marks?: readonly Mark[] | undefined }) {
   const openViewer = useApp((s) => s.openViewer);
   const size = sizeText(image);
   const cost = imageTokensText(image);
   return (
     <li className="image-chip" aria-label={image.name}>
-      <Thumbnail image={image} edge={256} box={box} onOpen={() => openViewer(image)} />
+      <Thumbnail image={image} edge={256} box={box} onOpen={() => openViewer(image)} marks={marks} markSize={image.source ?? (image.width && image.height ? { width: image.width, height: image.height } : undefined)} />
       <span className="attachment-text">
         <span className="name" title={image.name}>
           {image.name}

@@ -1,5 +1,7 @@
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { formatImageSize } from '../../common/imageFormat.ts';
+import { scaleMarks, type Mark } from '../../common/marks.ts';
+import { marksSvg } from '../../common/marksSvg.ts';
 import { thumbnailKey } from '../state/attachmentsSlice.ts';
 import type { ImageView } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
@@ -34,9 +36,12 @@ type ThumbProps = {
   /** Longest edge on screen (CSS pixels). */
   box?: number;
   onOpen?: () => void;
+  /** Marks drawn on this image, in the pixels of its original (`markSize`): drawn over the thumbnail. */
+  marks?: readonly Mark[] | undefined;
+  markSize?: { width: number; height: number } | undefined;
 };
 
-export const Thumbnail = memo(function Thumbnail({ image, edge = 256, box = 96, onOpen }: ThumbProps) {
+export const Thumbnail = memo(function Thumbnail({ image, edge = 256, box = 96, onOpen, marks, markSize }: ThumbProps) {
   const [ref, near] = useNearViewport<HTMLSpanElement>();
   const key = thumbnailKey(image.id, edge);
   const thumb = useApp((s) => s.thumbnails[key]);
@@ -59,8 +64,11 @@ export const Thumbnail = memo(function Thumbnail({ image, edge = 256, box = 96, 
     ) : (
       <span className="thumb-loading" role="img" aria-label={`${image.name} (loading)`} />
     );
+  // At the thumbnail's own size, so lines and numbers stay readable (the editor's SVG, scaled down, is a hairline).
+  const overlay = marks?.length && markSize && thumb?.state === 'ready' ? marksSvg(scaleMarks(marks, markSize, { width, height }), { width, height }) : '';
   return (
-    <span ref={ref} className="thumb" style={{ width, height }}>
+    <span ref={ref} className="thumb" style={{ width, height }} data-marks={overlay ? marks!.length : undefined}>
+      {overlay && <span className="thumb-marks" aria-hidden="true" dangerouslySetInnerHTML={{ __html: overlay }} />}
       {onOpen ? (
         <button type="button" className="thumb-button" onClick={onOpen} aria-label={`Enlarge ${image.name}`}>
           {content}

@@ -31,7 +31,7 @@ export const UserMessage = memo(function UserMessage({ turn }: { turn: TurnView 
       {images.length > 0 && (
         <ul className="images" aria-label="Images">
           {images.map((image) => (
-            <ImageChip key={image.id} image={image} box={120} />
+            <ImageChip key={image.id} image={image} box={120} marks={turn.marks?.[image.id]} />
           ))}
         </ul>
       )}

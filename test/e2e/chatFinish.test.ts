@@ -177,3 +177,42 @@ describe('names belong to the attachment in its draft (issue 44 item 1)', () => 
     expect(await seriousFindings(page)).toEqual([]);
   });
 });
+
+describe('marks show on thumbnails (issue 44 item 3)', () => {
+  it('a box drawn in the editor is drawn on the composer thumbnail and on the sent message, also after a reload', async () => {
+    const { page, shot } = await suite.session();
+    const item = await dropImage(page, 'white.png', await solidPng(800, 500, [255, 255, 255]));
+    await item.getByRole('button', { name: 'Mark up white.png' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark up white.png' });
+    await dialog.getByRole('img', { name: 'white.png' }).waitFor();
+    const canvas = (await page.getByRole('group', { name: 'Mark-up canvas' }).boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width * 0.25, canvas.y + canvas.height * 0.25);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + canvas.width * 0.75, canvas.y + canvas.height * 0.75, { steps: 6 });
+    await page.mouse.up();
+    await dialog.getByRole('status').filter({ hasText: 'Box 1 added.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    /** The box drawn over a thumbnail, as a fraction of the thumbnail: where it starts and how wide it is. */
+    const boxOn = async (thumb: ReturnType<Page['locator']>) => {
+      const rect = thumb.locator('.thumb-marks svg rect').first();
+      await rect.waitFor();
+      const r = (await rect.boundingBox())!;
+      const t = (await thumb.boundingBox())!;
+      return { x: Math.round(((r.x - t.x) / t.width) * 10) / 10, width: Math.round((r.width / t.width) * 10) / 10 };
+    };
+    expect(await boxOn(item.locator('.thumb'))).toEqual({ x: 0.2, width: 0.5 });
+    await shot('marks-composer');
+
+    suite.server().script({ text: 'A box in the middle.' });
+    await messageBox(page).fill('What is boxed?');
+    await messageBox(page).press('Enter');
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').first().waitFor();
+    const sent = page.getByRole('group', { name: 'Your message' }).getByRole('listitem', { name: 'white.png' });
+    expect(await boxOn(sent.locator('.thumb'))).toEqual({ x: 0.2, width: 0.5 });
+    await shot('marks-sent');
+    await page.reload();
+    expect(await boxOn(sent.locator('.thumb'))).toEqual({ x: 0.2, width: 0.5 });
+    expect(await seriousFindings(page)).toEqual([]);
+  });
+});
