@@ -188,7 +188,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
       image = await image.crop(fitted.x, fitted.y, fitted.width, fitted.height);
     }
     const raw = await image.toRaw(this.#copyOutputData);
-    const pixels = await encoded(sharp(raw, { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha(), mode, image.width, image.height);
+    const pixels = await encoded(sharp(raw, { raw: { width: image.width, height: image.height, channels: image.channels ?? 4 } }).removeAlpha(), mode, image.width, image.height);
     return { ok: true, capture: capture(pixels, image.width, image.height, display, fitted) };
   }
 
@@ -201,7 +201,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     const layers = await Promise.all(
       tiles.map(async ({ display: d, left, top, width: w, height: h }) => {
         const image = await (natives.get(d.id) as NativeMonitor).captureImage();
-        let tile = sharp(await image.toRaw(this.#copyOutputData), { raw: { width: image.width, height: image.height, channels: 4 } });
+        let tile = sharp(await image.toRaw(this.#copyOutputData), { raw: { width: image.width, height: image.height, channels: image.channels ?? 4 } }).ensureAlpha(1);
         if (image.width !== w || image.height !== h) tile = tile.resize(w, h, { fit: 'fill' });
         return { input: await tile.raw().toBuffer(), raw: { width: w, height: h, channels: 4 as const }, left, top };
       }),

@@ -13,8 +13,14 @@ import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import sharp from 'sharp';
 
-/** The parts of node-screenshots' Image the capturer uses. */
-export type ImageLike = { width: number; height: number; crop(x: number, y: number, width: number, height: number): Promise<ImageLike>; toRaw(copyOutputData?: boolean): Promise<Buffer> };
+/** The parts of node-screenshots' Image the capturer uses; `channels` of toRaw's pixels: 4 (RGBA, node-screenshots) unless said. */
+export type ImageLike = {
+  width: number;
+  height: number;
+  channels?: 3 | 4;
+  crop(x: number, y: number, width: number, height: number): Promise<ImageLike>;
+  toRaw(copyOutputData?: boolean): Promise<Buffer>;
+};
 /** The parts of node-screenshots' Monitor the capturer uses. */
 export type MonitorLike = {
   id(): number | string;
@@ -165,8 +171,9 @@ function rgbImage(rgb: Buffer, width: number, height: number): ImageLike {
   return {
     width,
     height,
+    channels: 3, // grim's RGB as it came: no alpha added here to be dropped again
     crop: async (x, y, w, h) => rgbImage(await pipeline().extract({ left: x, top: y, width: w, height: h }).raw().toBuffer(), w, h),
-    toRaw: () => pipeline().ensureAlpha(1).raw().toBuffer(),
+    toRaw: async () => rgb,
   };
 }
 

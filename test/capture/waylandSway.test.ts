@@ -111,6 +111,12 @@ describe.skipIf(missing.length > 0)(`Wayland: headless sway, captured through sw
     const blue = await rgb(second.png);
     expect(blue.data.equals(await grimControl('HEADLESS-2'))).toBe(true);
     expect(blue.at(320, 300)).toBe(BLUE.rgb);
+    // Both on one canvas at the largest scale (2): the first output doubled, the second beside it.
+    const all = ok(await capturer.capture('all'));
+    expect([all.width, all.height]).toEqual([(1024 + 320) * 2, 768 * 2]);
+    const canvas = await rgb(all.png);
+    expect(canvas.at((red.x + 40) * 2, (red.y + red.height - 20) * 2)).toBe(RED.rgb);
+    expect(canvas.at(1024 * 2 + 320, 300)).toBe(BLUE.rgb);
   });
 
   it("lists the windows with sway's geometry (content and frame), app ids and titles", async () => {
