@@ -33,7 +33,7 @@ export const SETTINGS_PAGES: readonly (readonly [id: string, label: string])[] =
   ['images', 'Image sizes'],
   ['privacy', 'Privacy'],
   ['limits', 'Limits'],
-  ['hotkey', 'Hotkey'],
+  ['hotkey', 'Screenshot hotkey'],
   ['mcp', 'MCP servers'],
   ['tools', 'Tool approval'],
 ];

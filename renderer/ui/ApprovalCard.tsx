@@ -48,10 +48,12 @@ export function ApprovalCard({ turnId, tool }: { turnId: string; tool: ToolCallV
             — the server's own name: <code>{tool.tool}</code>
           </>
         )}
-        ) can change things. Run it with these arguments?
+        ){' '}
+        {/* One account of the tool: a read-only claim from a server not trusted is said as what it is, not beside "can change things". */}
+        {approval.claim === 'read-only' ? 'says it only reads, but that is its server’s claim and the server is not trusted.' : 'can change things.'} Run it with these arguments?
       </p>
       {approval.claim === 'read-only' && (
-        <p className="muted small-text">It says it only reads. That is the server's claim: mark the server trusted in Settings → MCP servers to let such claims skip this question.</p>
+        <p className="muted small-text">To let this server’s read-only tools run without asking, mark it trusted in Settings → MCP servers.</p>
       )}
       <pre aria-label="Arguments">{args === '{}' ? '(no arguments)' : args}</pre>
       <div className="approval-buttons">

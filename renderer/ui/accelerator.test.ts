@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceleratorFrom, type KeyPress } from './accelerator.ts';
+import { acceleratorFrom, acceleratorLabel, type KeyPress } from './accelerator.ts';
 
 const press = (key: string, code: string, mods: Partial<KeyPress> = {}): KeyPress => ({ key, code, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
 
@@ -20,5 +20,14 @@ describe('acceleratorFrom', () => {
     expect(acceleratorFrom(press('a', 'KeyA'))).toBeUndefined();
     expect(acceleratorFrom(press('F9', 'F9'))).toBe('F9');
     expect(acceleratorFrom(press('PrintScreen', 'PrintScreen'))).toBe('PrintScreen');
+  });
+});
+
+describe('acceleratorLabel', () => {
+  it('says the keys as they read on this computer, not as Electron stores them', () => {
+    expect(acceleratorLabel('CommandOrControl+Shift+Space', false)).toBe('Ctrl+Shift+Space');
+    expect(acceleratorLabel('CommandOrControl+Shift+Space', true)).toBe('Cmd+Shift+Space');
+    expect(acceleratorLabel('Alt+Return', true)).toBe('Option+Enter');
+    expect(acceleratorLabel('F12', false)).toBe('F12');
   });
 });

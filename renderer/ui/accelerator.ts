@@ -32,3 +32,28 @@ export function acceleratorFrom(e: KeyPress): string | undefined {
   if (!parts.length && !functionKey) return undefined;
   return [...parts, key].join('+');
 }
+
+const WORDS: Record<string, (mac: boolean) => string> = {
+  CommandOrControl: (mac) => (mac ? 'Cmd' : 'Ctrl'),
+  CmdOrCtrl: (mac) => (mac ? 'Cmd' : 'Ctrl'),
+  Command: () => 'Cmd',
+  Cmd: () => 'Cmd',
+  Control: () => 'Ctrl',
+  Ctrl: () => 'Ctrl',
+  Alt: (mac) => (mac ? 'Option' : 'Alt'),
+  Option: () => 'Option',
+  Super: (mac) => (mac ? 'Cmd' : 'Super'),
+  Meta: (mac) => (mac ? 'Cmd' : 'Super'),
+  Return: () => 'Enter',
+};
+
+/**
+ * An accelerator as the keys read on this computer — "Ctrl+Shift+Space", "Cmd+Shift+Space" on a
+ * Mac — not Electron's "CommandOrControl+Shift+Space" (what is stored and registered).
+ */
+export function acceleratorLabel(accelerator: string, mac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform)): string {
+  return accelerator
+    .split('+')
+    .map((part) => WORDS[part]?.(mac) ?? part)
+    .join('+');
+}

@@ -32,8 +32,10 @@ describe('the approval card', () => {
     const approval = page.getByRole('group', { name: 'Approve Known bar chart (fixture)' });
     await approval.waitFor();
     // The configured name, never the server's own title ("Glance Test Fixture").
-    expect(await approval.textContent()).toContain('Known bar chart (fixture, fixture__chart_image) can change things');
-    expect(await approval.textContent()).toContain("It says it only reads. That is the server's claim");
+    expect(await approval.textContent()).toContain('Known bar chart (fixture, fixture__chart_image) says it only reads, but that is its server’s claim and the server is not trusted.');
+    // One account of the tool (issue 44 item 10): not "can change things" and then "it says it only reads".
+    expect(await approval.textContent()).not.toContain('can change things');
+    expect(await approval.textContent()).toContain('mark it trusted in Settings → MCP servers');
     await shot('approval-card-claim');
     await approval.getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'no chart then' }).waitFor();
@@ -41,6 +43,9 @@ describe('the approval card', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
     const trusted = entry.getByRole('checkbox', { name: 'Trusted: fixture' });
+    // Said on the page, not only in a tooltip (issue 44 item 10).
+    expect(await trusted.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '')).toContain('Trusted: a server’s tools that say they only read run without asking.');
+    expect(await page.getByText('Trusted: a server’s tools that say they only read run without asking.').isVisible()).toBe(true);
     expect(await trusted.isChecked()).toBe(false);
     await trusted.click(); // controlled by the saved settings: checked once the save lands
     await page.getByText('fixture is trusted: its tools that say they only read run without asking.').waitFor();

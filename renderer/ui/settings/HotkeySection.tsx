@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { Settings } from '../../../common/settings.ts';
 import { useApp } from '../../state/store.ts';
-import { acceleratorFrom } from '../accelerator.ts';
+import { acceleratorFrom, acceleratorLabel } from '../accelerator.ts';
 import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 export function HotkeySection({ settings }: { settings: Settings }) {
@@ -26,12 +26,12 @@ export function HotkeySection({ settings }: { settings: Settings }) {
         className="field-row"
         onSubmit={(e) => {
           e.preventDefault();
-          void save({ hotkey: value }, value ? `Hotkey set to ${value}.` : 'Hotkey turned off.');
+          void save({ hotkey: value }, value ? `Hotkey set to ${acceleratorLabel(value)}.` : 'Hotkey turned off.');
         }}
       >
         <label className="field grow">
           <span>Shortcut (press the keys; Backspace clears)</span>
-          <input value={value} onKeyDown={onKey} onChange={() => undefined} aria-describedby="hotkey-state" spellCheck={false} />
+          <input value={value && acceleratorLabel(value)} onKeyDown={onKey} onChange={() => undefined} aria-describedby="hotkey-state" spellCheck={false} />
         </label>
         <button type="submit" className="primary" disabled={value === settings.hotkey}>
           Save hotkey
@@ -43,8 +43,8 @@ export function HotkeySection({ settings }: { settings: Settings }) {
           {!hotkey.accelerator
             ? 'The hotkey is off.'
             : hotkey.registered
-              ? `${hotkey.accelerator} is active.`
-              : `${hotkey.accelerator} is not active: ${hotkey.message ?? 'another application may be using it; choose another shortcut'}.`}
+              ? `${acceleratorLabel(hotkey.accelerator)} is active.`
+              : `${acceleratorLabel(hotkey.accelerator)} is not active: ${hotkey.message ?? 'another application may be using it; choose another shortcut'}.`}
         </p>
       )}
     </Section>

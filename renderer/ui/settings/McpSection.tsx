@@ -6,7 +6,7 @@ import { useApp } from '../../state/store.ts';
 import { Feedback, Section, useSave, useUnsaved } from './settingsParts.tsx';
 
 /** Main applies a save at once (new servers start, removed ones stop); the list follows live. */
-const TAKES_EFFECT = 'Applied now: the list below shows each server as it starts.';
+const TAKES_EFFECT = 'Applied now: the list above shows each server as it starts.';
 
 const STATE_WORDS: Record<McpServerStatus['state'], string> = { idle: 'not started', starting: 'starting…', ready: 'ready', failed: 'failed', stopped: 'stopped' };
 
@@ -84,8 +84,8 @@ export function McpSection({ settings }: { settings: Settings }) {
               </span>
               <span className="spacer" />
               {settings.mcpServers[s.name] && (
-                <label className="small-text" title="Its tools that say they only read run without asking">
-                  <input type="checkbox" aria-label={`Trusted: ${s.name}`} checked={settings.mcpServers[s.name]?.['trusted'] === true} onChange={(e) => void setTrusted(s.name, e.target.checked)} /> Trusted
+                <label className="small-text">
+                  <input type="checkbox" aria-label={`Trusted: ${s.name}`} aria-describedby="mcp-trusted-note" checked={settings.mcpServers[s.name]?.['trusted'] === true} onChange={(e) => void setTrusted(s.name, e.target.checked)} /> Trusted
                 </label>
               )}
               <button
@@ -122,6 +122,11 @@ export function McpSection({ settings }: { settings: Settings }) {
         ))}
         {servers.length === 0 && <li className="muted">No MCP servers configured.</li>}
       </ul>
+      {servers.some((s) => settings.mcpServers[s.name]) && (
+        <p id="mcp-trusted-note" className="muted small-text">
+          Trusted: a server’s tools that say they only read run without asking. Tools that can change things still ask, and a server you have not marked is asked about every time.
+        </p>
+      )}
       {restartError && (
         <p role="alert" className="error-text">
           {restartError}
