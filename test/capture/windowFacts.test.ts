@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
 import type { Capture, CaptureResult, WindowInfo } from '../../main/capture/screenCapturer.ts';
 import { openDesktop, rgbAt, type Desktop } from '../support/desktop.ts';
+import { engineSuite, ofType } from '../chat/engineHarness.ts';
 
 const run = promisify(execFile);
 const missing = ['xmessage', 'display', 'xprop', 'xwininfo', 'openbox'].filter((b) => !onPath(b));
@@ -32,6 +33,7 @@ const CHART = { title: 'Disk usage chart', color: '#00ff00', x: 200, y: 300, wid
 let desktop: Desktop;
 const children: ChildProcess[] = [];
 const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
+const suite = engineSuite();
 
 beforeAll(async () => {
   if (missing.length) return;
@@ -123,5 +125,17 @@ describe.skipIf(missing.length > 0)(`window facts under openbox (needs ${missing
     const chart = ok(await capturer.capture({ window: 'disk usage' }));
     expect([chart.width, chart.height]).toEqual([CHART.width, CHART.height]);
     expect(await rgbAt(chart.png, CHART.width / 2, CHART.height / 2)).toBe('0,255,0');
+  });
+
+  it('screenshot_desktop {"window": "Build log"} shows the model that window, named by its legacy title', async () => {
+    await listAll();
+    const h = await suite.harness({ capturer });
+    suite.server().script({ toolCalls: [{ name: 'screenshot_desktop', arguments: { window: 'Build log' } }] });
+    const turn = await h.turn({ model: 'llava-seer', text: 'Did the build pass?' });
+    expect(turn.outcome.status).toBe('done');
+    const result = ofType(turn.events, 'tool_result').find((r) => r.name === 'screenshot_desktop')!;
+    expect(result.text).toContain('Captured window "Build log" of app "Xmessage" (360×120 screen pixels');
+    const shown = suite.server().requests[1]!;
+    expect(shown.images[0]).toMatchObject({ width: 360, height: 120 });
   });
 });
