@@ -96,6 +96,8 @@ const section = [
   'sway 1.7 headless, pixman rendering (no GPU), one output showing a foot terminal; Glance takes the sway route',
   "(sway's IPC for the output, grim through wlroots screencopy: main/capture/wlroots.ts). grim → PPM is the route's",
   'external step alone; the rest of Glance\'s time is reading the PPM and encoding (the PNG, or nothing for captureFrame).',
+  "Most of the time is grim's screencopy (the compositor copying the output in software, pixman), not Glance's part.",
+  'On a loaded machine two runs differ by up to 2×: compare the columns within a row, not rows between runs.',
   '',
   table,
   '',
