@@ -41,6 +41,8 @@ const ToolResultEvent = z.object({
   attachmentIds: z.array(z.string()).optional(),
   /** Stopped by the user rather than failed (the UI says "cancelled", not "failed"). */
   cancelled: z.boolean().optional(),
+  /** Not run because the person switched it off for this conversation (Tools): not a failure. */
+  switchedOff: z.boolean().optional(),
 });
 const ImageAttachedEvent = z.object({
   type: z.literal('image_attached'),

@@ -77,6 +77,7 @@ export async function conversationView(conversation: Conversation, store: Attach
       const result: ChatEvent = { type: 'tool_result', id: m.toolCallId, name: m.name, ok: m.ok, text: m.text, attachmentIds: m.attachmentIds ?? [] };
       if (m.durationMs !== undefined) result.durationMs = m.durationMs;
       if (m.cancelled) result.cancelled = true;
+      if (m.switchedOff) result.switchedOff = true;
       events.push(result);
     } else {
       events.push({ type: 'image_delivered', attachmentIds: m.attachmentIds, origin: m.origin });

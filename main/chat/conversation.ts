@@ -83,6 +83,8 @@ const ToolMessage = z.object({
   durationMs: z.number().optional(),
   /** The user stopped the turn while it ran. */
   cancelled: z.boolean().optional(),
+  /** Not run: switched off for this conversation when the model asked for it. */
+  switchedOff: z.boolean().optional(),
   createdAt: z.string(),
 });
 

@@ -6,7 +6,7 @@ import { ProviderError, type ModelRequest, type ToolCall } from '../models/provi
 import { abortable } from '../abortable.ts';
 import { safeErrorText } from '../scrubSecrets.ts';
 import type { PendingSource, Tool, ToolOutcome } from '../tools/tool.ts';
-import type { ToolSwitchState } from '../../common/toolSwitches.ts';
+import { switchedOff, type ToolSwitchState } from '../../common/toolSwitches.ts';
 import { readinessText } from '../../common/toolServers.ts';
 import { conversationImages } from './conversationImages.ts';
 import { buildMessages } from './buildMessages.ts';
@@ -260,7 +260,7 @@ export class TurnLoop {
       }
       const all = [...images, ...held];
       const cancelled = !outcome.ok && this.#signal.aborted;
-      this.#emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, text, durationMs, attachmentIds: all.map((a) => a.id), ...(cancelled ? { cancelled } : {}) });
+      this.#emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, text, durationMs, attachmentIds: all.map((a) => a.id), ...(cancelled ? { cancelled } : {}), ...(outcome.switchedOff ? { switchedOff: true } : {}) });
       this.#pushTool(call, { ...outcome, text, images: all }, durationMs, cancelled);
     }
     if (queued.length) {
@@ -275,12 +275,20 @@ export class TurnLoop {
   #pushTool(call: ToolCall, outcome: ToolOutcome, durationMs: number, cancelled = false): void {
     const message: StoredToolMessage = { role: 'tool', id: randomUUID(), toolCallId: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs, createdAt: now() };
     if (cancelled) message.cancelled = true;
+    if (outcome.switchedOff) message.switchedOff = true;
     if (outcome.images?.length) message.attachmentIds = outcome.images.map((a) => a.id);
     this.#conversation.messages.push(message);
   }
 
   async #runTool(call: ToolCall, tool: Tool | undefined): Promise<ToolOutcome> {
-    if (!tool) return { ok: false, text: this.#deps.tools.whyMissing(call.name) ?? `There is no tool named "${call.name}".` };
+    if (!tool) {
+      // One the person switched off for this chat is that, not a tool that does not exist.
+      const known = this.#deps.tools.peek(true).find((t) => t.spec.name === call.name);
+      if (known && switchedOff(call.name, known.source, this.#conversation.tools)) {
+        return { ok: false, text: `The tool "${call.name}" is switched off for this conversation, so it did not run. Answer without it.`, switchedOff: true };
+      }
+      return { ok: false, text: this.#deps.tools.whyMissing(call.name) ?? `There is no tool named "${call.name}".` };
+    }
     if (call.invalidArguments !== undefined) {
       return { ok: false, text: `The arguments were not a JSON object, so the tool did not run. Received: ${call.invalidArguments.slice(0, 500)}` };
     }

@@ -13,6 +13,8 @@ export type ToolOutcome = {
   images?: AttachmentInfo[];
   /** Images the gate refused while the tool ran (shown in the UI, described in `text`). */
   refusals?: { code: string; message: string }[];
+  /** Not run: the person switched it off for this conversation. */
+  switchedOff?: true;
 };
 
 type ToolProgress = { progress: number; total?: number; message?: string };

@@ -48,6 +48,8 @@ export type ToolCallView = {
   tool?: string;
   /** `cancelled`: stopped by the user (not a failure of the tool). */
   status: 'running' | 'finished' | 'failed' | 'cancelled';
+  /** Not run: switched off for this conversation (not a failure). */
+  switchedOff?: boolean;
   progress?: { progress: number; total?: number; message?: string };
   durationMs?: number;
   text?: string;
@@ -203,6 +205,7 @@ function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       const tool: ToolCallView = {
         ...base,
         status: event.ok ? 'finished' : event.cancelled ? 'cancelled' : 'failed',
+        ...(event.switchedOff ? { switchedOff: true } : {}),
         text: event.text,
         attachmentIds: ids,
         ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),

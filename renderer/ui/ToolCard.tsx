@@ -55,9 +55,10 @@ const STATUS_TEXT: Record<ToolCallView['status'], string> = { running: 'running'
  * `children`: a slot under the header (the approval card of a call awaiting consent).
  */
 /** What the status pill says: a call waiting on the approval card, or one the person denied, is neither running nor failed. */
-function toolStatus(tool: Pick<ToolCallView, 'status' | 'approval'>): { text: string; className: string } {
+function toolStatus(tool: Pick<ToolCallView, 'status' | 'approval' | 'switchedOff'>): { text: string; className: string } {
   if (tool.approval?.decision === 'pending' && tool.status === 'running') return { text: 'waiting for you', className: 'pending' };
   if (tool.approval?.decision === 'deny' && tool.status !== 'running') return { text: 'not run', className: 'cancelled' };
+  if (tool.switchedOff) return { text: 'switched off for this chat', className: 'cancelled' };
   return { text: STATUS_TEXT[tool.status], className: tool.status };
 }
 

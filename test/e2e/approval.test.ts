@@ -44,7 +44,7 @@ describe('the approval card', () => {
     const entry = page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'fixture' });
     const trusted = entry.getByRole('checkbox', { name: 'Trusted: fixture' });
     // Said on the page, not only in a tooltip (issue 44 item 10).
-    expect(await trusted.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '')).toContain('Trusted: a server’s tools that say they only read run without asking.');
+    expect(await trusted.evaluate((el) => el.ownerDocument.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '')).toContain('Trusted: a server’s tools that say they only read run without asking.');
     expect(await page.getByText('Trusted: a server’s tools that say they only read run without asking.').isVisible()).toBe(true);
     expect(await trusted.isChecked()).toBe(false);
     await trusted.click(); // controlled by the saved settings: checked once the save lands

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { BLUE, GREEN, RED, solidPng } from '../fixtures/images.ts';
 import { seriousFindings } from './axe.ts';
 import { inPage } from './browserHarness.ts';
-import { chatSuite, messageBox } from './chatSuite.ts';
+import { chatSuite, messageBox, openTools } from './chatSuite.ts';
 
 const suite = chatSuite();
 
@@ -214,5 +214,32 @@ describe('marks show on thumbnails (issue 44 item 3)', () => {
     await page.reload();
     expect(await boxOn(sent.locator('.thumb'))).toEqual({ x: 0.2, width: 0.5 });
     expect(await seriousFindings(page)).toEqual([]);
+  });
+});
+
+describe('smaller things, the rest (issue 44 item 10)', () => {
+  it('a tool switched off for the chat and asked for anyway says so, not "failed — There is no tool named …", also after a reload', async () => {
+    const { page } = await suite.session();
+    const menu = await openTools(page);
+    const zoom = menu.getByRole('group', { name: 'Glance (built-in)' }).getByRole('checkbox', { name: 'Use tool Zoom into an image (Glance)' });
+    await zoom.uncheck();
+    await page.getByRole('button', { name: 'Tools (1 off)' }).waitFor();
+    await page.keyboard.press('Escape');
+    suite.server().script({ toolCalls: [{ name: 'zoom_image', arguments: { id: 'x', x: 0, y: 0, width: 10, height: 10 } }] }, { text: 'Without zoom then.' });
+    await messageBox(page).fill('Zoom in, please.');
+    await messageBox(page).press('Enter');
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Without zoom then.' }).waitFor();
+    const card = page.getByRole('article', { name: /^Tool call Zoom into an image/ });
+    const check = async () => {
+      expect(await card.locator('.status').innerText()).toBe('switched off for this chat');
+      expect(await card.innerText()).not.toMatch(/failed|There is no tool named/);
+      expect(await card.getAttribute('class')).not.toContain('failed');
+    };
+    await check();
+    expect(suite.server().requests.at(-1)!.messages.find((m) => m.role === 'tool')!.text).toContain('switched off for this conversation');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.reload();
+    await card.waitFor();
+    await check();
   });
 });
