@@ -225,7 +225,10 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   async #pointer(displays: DisplayInfo[]): Promise<{ x: number; y: number } | undefined> {
     let point: { x: number; y: number } | undefined;
     try {
-      if (this.#options.cursor) point = await this.#options.cursor();
+      const native = await this.#loadNative();
+      // sway says which output the person is at; a pointer read through XWayland (Electron's) is only right over X windows.
+      if ('focus' in native && native.focus) point = await native.focus();
+      else if (this.#options.cursor) point = await this.#options.cursor();
       else if (this.#platform === 'linux' && !this.#isWayland()) {
         // X reports device pixels; xcap's monitor geometry is divided by one global scale (Xft.dpi / 96).
         const scale = displays[0]?.scaleFactor ?? 1;

@@ -48,8 +48,17 @@ export type WindowLike = {
   frame?(): { x: number; y: number; width: number; height: number };
 };
 
-/** A source of monitors and windows: node-screenshots itself, or this route. `x11`: window ids are the X server's. */
-export type CaptureModule = { Monitor: { all(): MonitorLike[] | Promise<MonitorLike[]> }; Window: { all(): WindowLike[] | Promise<WindowLike[]> }; x11: boolean };
+/**
+ * A source of monitors and windows: node-screenshots itself, or this route. `x11`: window ids are the
+ * X server's. `focus`: a point on the output the person is at, where the compositor says (sway: its
+ * focused output, which follows the pointer) — what 'under-cursor' means where no pointer can be read.
+ */
+export type CaptureModule = {
+  Monitor: { all(): MonitorLike[] | Promise<MonitorLike[]> };
+  Window: { all(): WindowLike[] | Promise<WindowLike[]> };
+  x11: boolean;
+  focus?(): Promise<{ x: number; y: number } | undefined>;
+};
 
 type Rect = { x: number; y: number; width: number; height: number };
 type SwayOutput = { name: string; make?: string; model?: string; active: boolean; focused?: boolean; scale?: number; rect: Rect };
@@ -125,6 +134,10 @@ export function wlrootsModule(env: NodeJS.ProcessEnv, socketPath: string): Captu
       },
     },
     Window: { all: async () => windowsOf((await swayRequest(socketPath, GET_TREE)) as SwayNode) },
+    focus: async () => {
+      const focused = ((await swayRequest(socketPath, GET_OUTPUTS)) as SwayOutput[]).find((o) => o.active && o.focused);
+      return focused && { x: focused.rect.x + focused.rect.width / 2, y: focused.rect.y + focused.rect.height / 2 };
+    },
   };
 }
 

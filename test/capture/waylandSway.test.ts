@@ -158,6 +158,15 @@ describe.skipIf(missing.length > 0)(`Wayland: headless sway, captured through sw
     expect((await rgb(b.png)).at(b.width / 2, b.height / 2)).toBe(BLUE.rgb);
   });
 
+  it("'under-cursor' is the output sway has focused (it follows the pointer; no pointer is readable here)", async () => {
+    await painted();
+    await sway.msg('focus', 'output', 'HEADLESS-2');
+    expect(ok(await capturer.capture('under-cursor')).display.id).toBe('HEADLESS-2');
+    await sway.msg('focus', 'output', 'HEADLESS-1');
+    const c = ok(await capturer.capture('under-cursor'));
+    expect([c.display.id, c.width, c.height]).toEqual(['HEADLESS-1', 1024, 768]);
+  });
+
   it('without grim: capture-unavailable, saying to install grim', async () => {
     const path = process.env.PATH;
     process.env.PATH = '/nonexistent';
