@@ -256,6 +256,11 @@ export const IPC = {
 
   /** From the ask window: show the main window, optionally on a conversation. */
   'app:openMain': channel(z.strictObject({ conversationId: Id.optional() }), z.object({})),
+  /**
+   * The page has subscribed to main's pushes: what main sent this window before (a hotkey's capture,
+   * a conversation to open, settings changes) was held for it and is delivered now.
+   */
+  'app:listening': channel(Empty, z.object({})),
   /** Version, platform, the hotkey's state and pending notices (so a late window still sees them). */
   'app:info': channel(
     Empty,

@@ -38,6 +38,7 @@ export const INVOKE_CHANNELS = [
   'capture:screenshot',
   'app:openMain',
   'app:info',
+  'app:listening',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

@@ -62,6 +62,7 @@ const api: GlanceApi = {
   captureScreenshot: invoke('capture:screenshot'),
   appOpenMain: invoke('app:openMain'),
   appInfo: invoke('app:info'),
+  appListening: invoke('app:listening'),
   onChatEvent: subscribe('chat:event'),
   onModelsPullProgress: subscribe('models:pullProgress'),
   onAttachmentsIncoming: subscribe('attachments:incoming'),

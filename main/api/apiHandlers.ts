@@ -57,6 +57,8 @@ export function createApiHandlers(deps: ApiDeps): IpcHandlers & { close(): Promi
       await deps.shell.openMain?.(conversationId);
       return ok({});
     },
+    // Held pushes are the transport's (main/app/ipcElectron.ts); the API only acknowledges.
+    'app:listening': async () => ok({}),
     'app:info': async () =>
       ok({
         version: deps.shell.version,

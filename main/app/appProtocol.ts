@@ -32,6 +32,32 @@ export function resolveAppPath(url: string, root: string): string | undefined {
   return extname(file) === '' ? join(root, 'index.html') : file;
 }
 
+/**
+ * The type each built file is served with, by its extension: set here rather than left to what
+ * `net.fetch` of a file:// URL guesses, because with `nosniff` a module script without a JavaScript
+ * type is refused and the window stays blank.
+ */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function contentTypeFor(file: string): string | undefined {
+  return CONTENT_TYPES[extname(file).toLowerCase()];
+}
+
 /** Call once, after `app` is ready. `protocol.registerSchemesAsPrivileged` must have run before. */
 export function registerAppProtocol(protocol: Protocol, net: Net, root: string, devServerUrl?: string): void {
   const csp = contentSecurityPolicy(devServerUrl);
@@ -40,6 +66,8 @@ export function registerAppProtocol(protocol: Protocol, net: Net, root: string, 
     if (!file) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).href);
     const headers = new Headers(response.headers);
+    const type = contentTypeFor(file);
+    if (type) headers.set('Content-Type', type);
     headers.set('Content-Security-Policy', csp);
     headers.set('X-Content-Type-Options', 'nosniff');
     return new Response(response.body, { status: response.status, headers });

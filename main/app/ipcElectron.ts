@@ -14,10 +14,50 @@ function senderOf(event: IpcMainInvokeEvent): SenderInfo {
   };
 }
 
+/**
+ * A page loads, and only later (its app code imported) subscribes to pushes: what is sent in
+ * between is lost — a hotkey pressed just after launch, a conversation opened in a new window. So a
+ * push to a page that has not said `app:listening` since it last started loading is held (the last
+ * HELD_MAX of them) and delivered when it does.
+ */
+const listening = new WeakSet<WebContents>();
+const held = new WeakMap<WebContents, { channel: EventChannel; payload: unknown }[]>();
+const watched = new WeakSet<WebContents>();
+const HELD_MAX = 50;
+
+function deliver(contents: WebContents, channel: EventChannel, checked: unknown): void {
+  if (contents.isDestroyed()) return;
+  if (!watched.has(contents)) {
+    watched.add(contents);
+    // A reload (or a navigation of its own) starts the page over: it listens again when it says so.
+    contents.on('did-start-loading', () => listening.delete(contents));
+  }
+  if (listening.has(contents)) {
+    contents.send(channel, checked);
+    return;
+  }
+  const queue = held.get(contents) ?? [];
+  queue.push({ channel, payload: checked });
+  if (queue.length > HELD_MAX) queue.shift();
+  held.set(contents, queue);
+}
+
+function listens(contents: WebContents): void {
+  listening.add(contents);
+  const queue = held.get(contents) ?? [];
+  held.delete(contents);
+  for (const { channel, payload } of queue) if (!contents.isDestroyed()) contents.send(channel, payload);
+}
+
 /** Registers every channel; returns a function that removes them again. */
 export function bindIpcRouter(ipcMain: IpcMain, router: IpcRouter): () => void {
   for (const channel of router.channels) {
-    ipcMain.handle(channel, (event, payload: unknown) => router.handle(channel, senderOf(event), payload));
+    ipcMain.handle(channel, async (event, payload: unknown) => {
+      const result = await router.handle(channel, senderOf(event), payload);
+      // Only a trusted page's word counts (the router checked the sender).
+      if (channel === 'app:listening' && result.ok) listens(event.sender);
+      return result;
+    });
   }
   return () => {
     for (const channel of router.channels) ipcMain.removeHandler(channel);
@@ -25,12 +65,10 @@ export function bindIpcRouter(ipcMain: IpcMain, router: IpcRouter): () => void {
 }
 
 export function sendEvent<E extends EventChannel>(contents: WebContents, channel: E, payload: IpcEventPayload<E>): void {
-  if (!contents.isDestroyed()) contents.send(channel, checkedEvent(channel, payload));
+  deliver(contents, channel, checkedEvent(channel, payload));
 }
 
 export function broadcastEvent<E extends EventChannel>(channel: E, payload: IpcEventPayload<E>): void {
   const checked = checkedEvent(channel, payload);
-  for (const window of BrowserWindow.getAllWindows()) {
-    if (!window.webContents.isDestroyed()) window.webContents.send(channel, checked);
-  }
+  for (const window of BrowserWindow.getAllWindows()) deliver(window.webContents, channel, checked);
 }

@@ -30,7 +30,7 @@ import { appLauncher, installCommand } from '../installCommand.ts';
 import { WindowStateStore } from './windowState.ts';
 import { Windows, hardenContents, hardenSession } from './windows.ts';
 import { errorMessage } from '../errors.ts';
-import { DESKTOP_FILE, ensureDesktopEntry } from './desktopEntry.ts';
+import { DESKTOP_FILE, DESKTOP_ID, ensureDesktopEntry } from './desktopEntry.ts';
 
 const fromHere = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 // Layout of the build (dist/): main/app/main.js, preload/index.cjs, renderer/, icons/.
@@ -49,7 +49,18 @@ app.setPath('userData', defaultDataDir());
 // file (GNOME drops the binding otherwise). Electron 45 turns the portal on by itself on Wayland, so
 // no --enable-features is appended (that would replace the person's own features).
 if (process.platform === 'linux') app.setDesktopName(DESKTOP_FILE);
+// Windows: toasts from an installed (NSIS) app show only under the id its shortcut carries (the appId).
+if (process.platform === 'win32') app.setAppUserModelId(DESKTOP_ID);
 app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+// macOS: an image dropped on the Dock icon (or opened with Glance) can be what launched it — the
+// event comes before ready, so it is listened for now and the paths wait for the chat window.
+let openFiles: ((paths: string[]) => void) | undefined;
+const launchFiles: string[] = [];
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  if (openFiles) openFiles([path]);
+  else launchFiles.push(path);
+});
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -87,7 +98,7 @@ async function start(): Promise<void> {
   const state = new WindowStateStore(dataDir);
   await state.load();
   let quitting = false;
-  const windows = new Windows({ preloadPath: PRELOAD, state, screen, devServerUrl, icon: iconFile('icon.png'), devTools: !app.isPackaged, quitting: () => quitting });
+  const windows = new Windows({ preloadPath: PRELOAD, state, screen, devServerUrl, icon: iconFile('icon.png'), devTools: !app.isPackaged, quitting: () => quitting, wayland });
   const push: PushEvent = (channel, payload) => broadcastEvent(channel, payload);
   const env = { platform: process.platform, wayland };
   let hotkey: HotkeyState = { accelerator: '', registered: false };
@@ -156,10 +167,8 @@ async function start(): Promise<void> {
       sendEvent((await windows.showMain()).webContents, 'attachments:incoming', incoming('main', result, 'user'));
     }
   };
-  app.on('open-file', (event, path) => {
-    event.preventDefault();
-    void attachDropped([path]);
-  });
+  openFiles = (paths) => void attachDropped(paths);
+  if (launchFiles.length) openFiles(launchFiles.splice(0));
 
   const { refreshMenu } = createTray(iconFile(process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'), {
     screenshotAndAsk: onPress,

@@ -18,6 +18,11 @@ type WindowsOptions = {
   devTools: boolean;
   /** True once the app is quitting: closing the main window then really closes it. */
   quitting: () => boolean;
+  /**
+   * A native Wayland session (Electron 38+ runs one by default): the pointer's position is not known
+   * to apps, a window cannot place itself (the compositor does), and showInactive is not supported.
+   */
+  wayland?: boolean;
 };
 
 const MAIN_SIZE = { width: 1040, height: 760 };
@@ -44,10 +49,8 @@ export class Windows {
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
-    if (conversationId) {
-      if (window.webContents.isLoading()) await new Promise<void>((resolve) => window.webContents.once('did-finish-load', () => resolve()));
-      sendEvent(window.webContents, 'app:showConversation', { conversationId });
-    }
+    // Held for the page until it listens (ipcElectron): a window made just now gets it too.
+    if (conversationId) sendEvent(window.webContents, 'app:showConversation', { conversationId });
     return window;
   }
 
@@ -56,14 +59,21 @@ export class Windows {
     if (!this.#ask || this.#ask.isDestroyed()) this.#createAsk();
   }
 
-  /** Opens the ask window on the display under the cursor, once its page has loaded. */
+  /**
+   * Opens the ask window on the display under the cursor, once its page has loaded. On Wayland the
+   * pointer is not Glance's to know and the compositor places windows: the window takes its size,
+   * and shows where the compositor puts new windows (the focused output, on sway and GNOME).
+   */
   async showAsk(): Promise<BrowserWindow> {
     const window = this.#ask && !this.#ask.isDestroyed() ? this.#ask : this.#createAsk();
-    const cursor = this.#options.screen.getCursorScreenPoint();
-    const area = this.#options.screen.getDisplayNearestPoint(cursor).workArea;
     const saved = this.#options.state.get('ask')?.bounds;
     const size = { width: saved?.width ?? ASK_SIZE.width, height: saved?.height ?? ASK_SIZE.height };
-    window.setBounds({ x: Math.round(area.x + (area.width - size.width) / 2), y: Math.round(area.y + area.height / 4), ...size });
+    if (this.#options.wayland) window.setSize(size.width, size.height);
+    else {
+      const cursor = this.#options.screen.getCursorScreenPoint();
+      const area = this.#options.screen.getDisplayNearestPoint(cursor).workArea;
+      window.setBounds({ x: Math.round(area.x + (area.width - size.width) / 2), y: Math.round(area.y + area.height / 4), ...size });
+    }
     if (window.webContents.isLoading()) await new Promise<void>((resolve) => window.webContents.once('did-finish-load', () => resolve()));
     window.show();
     window.focus();
@@ -79,7 +89,12 @@ export class Windows {
     for (const window of hidden) window.hide();
     if (hidden.length > 0) await new Promise((resolve) => setTimeout(resolve, 250));
     return () => {
-      for (const window of hidden) if (!window.isDestroyed()) window.showInactive();
+      // Wayland has no showInactive (a window asked to would stay hidden): shown, the compositor decides focus.
+      for (const window of hidden) {
+        if (window.isDestroyed()) continue;
+        if (this.#options.wayland) window.show();
+        else window.showInactive();
+      }
     };
   }
 

@@ -73,6 +73,8 @@ export function createAppStore(api: GlanceApi): StoreApi<AppState> {
         // The ask window's box is one question at a time; the main window's drafts are kept.
         ...(kind === 'main' ? [watchDrafts(store, api)] : []),
       ];
+      // Subscribed: main delivers what it held for this page (a hotkey's capture, a conversation to open).
+      void api.appListening({});
       let cancelled = false;
       const loadRest = () => {
         if (cancelled) return;

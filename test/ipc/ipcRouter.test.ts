@@ -173,6 +173,7 @@ const CASES: { [C in InvokeChannel]: { good: unknown; value: unknown; bad: [payl
     bad: [[{ display: 'left' }, 'display'], [{ display: { id: '' } }, 'display.id']],
   },
   'app:openMain': { good: {}, value: {}, bad: [[{ conversationId: 5 }, 'conversationId']] },
+  'app:listening': { good: {}, value: {}, bad: [[{ a: 1 }, 'Unrecognized key: "a"']] },
   'app:info': {
     good: {},
     value: { version: '0.1.0', platform: 'linux', hotkey: { accelerator: 'Alt+G', registered: true }, notices: [] },

@@ -21,27 +21,34 @@ let exitCode: number | null;
 const of = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.data);
 const results = () => of('result') as { channel: string; url: string; result: { ok: boolean; code?: string; value?: unknown } }[];
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'glance-main-'));
+/** Runs main.ts on the fake with `env` over a fresh data folder; the script's observations come back. */
+async function runMain(dir: string, env: Record<string, string>): Promise<{ lines: Line[]; stderr: string; exitCode: number | null }> {
   // Ollama "lives" on a loopback port that was just free: nothing answers there.
   const probe = createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const port = (probe.address() as { port: number }).port;
   await new Promise((resolve) => probe.close(resolve));
-  await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, providers: { ollama: { host: `http://127.0.0.1:${port}` } } }));
+  await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 1, providers: { ollama: { host: `http://127.0.0.1:${port}` } } }));
   const child = spawn(process.execPath, ['--import', './test/ipc/fakeElectron/register.ts', 'main/app/main.ts'], {
     cwd: root,
-    env: { ...process.env, GLANCE_DATA_DIR: dataDir, XDG_SESSION_TYPE: 'x11', WAYLAND_DISPLAY: '' },
+    env: { ...process.env, GLANCE_DATA_DIR: dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
+  let err = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  exitCode = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  lines = stdout
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const parsed = stdout
     .split('\n')
     .filter((l) => l.startsWith('FAKE '))
     .map((l) => JSON.parse(l.slice(5)) as Line);
+  return { lines: parsed, stderr: err, exitCode: code };
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'glance-main-'));
+  ({ lines, stderr, exitCode } = await runMain(dataDir, { XDG_SESSION_TYPE: 'x11', WAYLAND_DISPLAY: '' }));
 });
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
@@ -57,6 +64,7 @@ describe('main process (real main.ts, fake electron)', () => {
     expect(of('registerSchemesAsPrivileged')).toEqual([[{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]]);
     expect(of('setDesktopName')).toEqual(['dev.glance.app.desktop']);
     expect(of('protocol.handle')).toEqual(['app']);
+    expect(of('served')).toEqual([{ status: 200, type: 'text/html; charset=utf-8', nosniff: 'nosniff' }]);
   });
 
   it('makes two hardened windows loading app:// pages', () => {
@@ -99,6 +107,14 @@ describe('main process (real main.ts, fake electron)', () => {
     expect(of('setBounds')).toEqual([{ x: 320, y: 193, width: 640, height: 260 }]);
   });
 
+  it('nothing main sends a window is lost while its page has loaded but not yet subscribed (the hotkey just after launch)', () => {
+    // The fake page subscribes 1.5 s after its load, as a slow first import would: the hotkey's
+    // capture, settings changes and notices sent before then were held for it, not dropped.
+    expect(of('lost')).toEqual([]);
+    const sent = of('send') as { channel: string }[];
+    expect(sent.filter((s) => s.channel === 'attachments:incoming')).toHaveLength(1);
+  });
+
   it('pushes settings changes and the basic_text warning to the windows', () => {
     const sent = of('send') as { channel: string; payload: { hotkey?: string; code?: string } }[];
     expect(sent.some((s) => s.channel === 'settings:changed' && s.payload.hotkey === 'Alt+Shift+G')).toBe(true);
@@ -117,5 +133,32 @@ describe('main process (real main.ts, fake electron)', () => {
     expect(of('permission')).toEqual([{ request: false, check: false }]);
     expect(of('navigation')).toEqual([{ prevented: true, open: { action: 'deny' }, openFile: { action: 'deny' } }]);
     expect(of('openExternal')).toEqual(['https://ollama.com/']);
+  });
+});
+
+describe('main process on a Wayland session (fake electron, as strict as Electron there)', () => {
+  let run: Awaited<ReturnType<typeof runMain>>;
+  let dir: string;
+  const seen = (kind: string) => run.lines.filter((l) => l.kind === kind).map((l) => l.data);
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glance-main-wayland-'));
+    // The portal's .desktop entry is written under XDG_DATA_HOME: a folder of the test's own.
+    run = await runMain(dir, { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0', XDG_DATA_HOME: join(dir, 'share') });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('asks nothing Wayland cannot answer: no pointer position, no placing, no showInactive', () => {
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen('unsupported')).toEqual([]);
+    // The ask window takes its size; the compositor places it.
+    expect(seen('setSize')).toEqual([{ width: 640, height: 260 }]);
+    expect(seen('setBounds')).toEqual([]);
+  });
+
+  it('the hotkey opens the ask window there too, and nothing sent to a window is lost', () => {
+    expect(seen('askVisible')).toEqual([[true, true]]);
+    expect(seen('lost')).toEqual([]);
   });
 });

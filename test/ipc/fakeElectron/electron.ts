@@ -2,6 +2,8 @@
 // point (main/app/main.ts) can start under plain Node. It records what the app asks of
 // Electron and, once the app is up, runs a short script of IPC calls, printing one JSON line
 // per observation ("FAKE {...}") for test/ipc/mainProcess.test.ts to check.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { fakeSafeStorage } from '../../settings/safeStorageFixture.ts';
 
 type Listener = (...args: unknown[]) => unknown;
@@ -14,7 +16,11 @@ class Emitter {
     return this;
   }
   once(event: string, listener: Listener) {
-    return this.on(event, listener);
+    const wrapped: Listener = (...args) => {
+      this.listeners.set(event, (this.listeners.get(event) ?? []).filter((l) => l !== wrapped));
+      return listener(...args);
+    };
+    return this.on(event, wrapped);
   }
   emit(event: string, ...args: unknown[]) {
     for (const l of this.listeners.get(event) ?? []) l(...args);
@@ -41,6 +47,9 @@ class App extends Emitter {
   }
   getVersion() {
     return '0.1.0';
+  }
+  getAppPath() {
+    return process.cwd();
   }
   whenReady() {
     setTimeout(() => void drive(), 50);
@@ -73,21 +82,47 @@ function exit() {
 // ---------------------------------------------------------------- windows
 let nextId = 1;
 const windows: BrowserWindow[] = [];
+// Electron 38+ on a Wayland session runs native Wayland, where some calls do nothing (Electron's docs).
+const wayland = process.env.XDG_SESSION_TYPE === 'wayland' || !!process.env.WAYLAND_DISPLAY;
+const unsupported = (call: string) => report('unsupported', call);
+/**
+ * As in Electron: a page's document has loaded (`did-finish-load`) well before its app code — a
+ * dynamic import of the bundle — has subscribed to pushes; what is sent in between is lost. The
+ * page here subscribes RENDERER_LISTENS_MS after its load, then says `app:listening` as the real one does.
+ */
+const PAGE_LOADS_MS = 30;
+const RENDERER_LISTENS_MS = 1500;
 class WebContents extends Emitter {
   sent: { channel: string; payload: unknown }[] = [];
   mainFrame = { parent: null, url: 'app://glance/index.html' };
   windowOpenHandler: ((d: { url: string }) => unknown) | undefined;
-  override once(event: string, listener: Listener) {
-    if (event === 'did-finish-load') setTimeout(() => listener(), 0);
-    return this.on(event, listener);
+  #loading = false;
+  #listening = false;
+  load(url: string) {
+    this.#loading = true;
+    this.#listening = false;
+    this.mainFrame = { parent: null, url };
+    this.emit('did-start-loading');
+    setTimeout(() => {
+      this.#loading = false;
+      this.emit('did-finish-load');
+      setTimeout(() => {
+        this.#listening = true;
+        void handlers.get('app:listening')?.({ senderFrame: this.mainFrame, sender: this }, {});
+      }, RENDERER_LISTENS_MS);
+    }, PAGE_LOADS_MS);
   }
   isLoading() {
-    return false;
+    return this.#loading;
   }
   isDestroyed() {
     return false;
   }
   send(channel: string, payload: unknown) {
+    if (!this.#listening) {
+      report('lost', { channel, url: this.mainFrame.url });
+      return;
+    }
     this.sent.push({ channel, payload });
     report('send', { channel, payload });
   }
@@ -113,11 +148,14 @@ export class BrowserWindow extends Emitter {
   }
   async loadURL(url: string) {
     report('loadURL', url);
+    this.webContents.load(url);
   }
   show() {
     this.#visible = true;
   }
   showInactive() {
+    // Not supported on Wayland: the window stays as it was.
+    if (wayland) return unsupported('BrowserWindow.showInactive');
     this.#visible = true;
   }
   hide() {
@@ -139,7 +177,12 @@ export class BrowserWindow extends Emitter {
     return false;
   }
   setBounds(bounds: unknown) {
+    // A Wayland client cannot place its window: the position is ignored.
+    if (wayland) unsupported('BrowserWindow.setBounds position');
     report('setBounds', bounds);
+  }
+  setSize(width: number, height: number) {
+    report('setSize', { width, height });
   }
   getNormalBounds() {
     return { x: 10, y: 10, width: 800, height: 600 };
@@ -197,16 +240,24 @@ export const session = {
     webRequest: { onBeforeRequest: () => undefined, onHeadersReceived: () => undefined },
   },
 };
+let appHandler: ((request: Request) => Promise<Response>) | undefined;
 export const protocol = {
   registerSchemesAsPrivileged: (schemes: unknown) => report('registerSchemesAsPrivileged', schemes),
-  handle: (scheme: string) => report('protocol.handle', scheme),
+  handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
+    report('protocol.handle', scheme);
+    appHandler = handler;
+  },
 };
-export const net = { fetch: (url: string) => fetch(url) };
+// A file:// fetch gives the bytes and no type: what a page is served as is the app's own doing.
+export const net = {
+  fetch: async (url: string) => (url.startsWith('file:') ? new Response(await readFile(fileURLToPath(url))) : fetch(url)),
+};
 const display = { id: 1, label: 'Fake', bounds: { x: 0, y: 0, width: 1280, height: 800 }, workArea: { x: 0, y: 0, width: 1280, height: 770 }, scaleFactor: 1 };
 export const screen = {
   getAllDisplays: () => [display],
   getPrimaryDisplay: () => display,
-  getCursorScreenPoint: () => ({ x: 100, y: 100 }),
+  // Wayland tells a client nothing of the pointer outside its own windows.
+  getCursorScreenPoint: () => (wayland ? (unsupported('screen.getCursorScreenPoint'), { x: 0, y: 0 }) : { x: 100, y: 100 }),
   getDisplayNearestPoint: () => display,
 };
 export const desktopCapturer = { getSources: async () => [] };
@@ -217,6 +268,9 @@ export const safeStorage = fakeSafeStorage({ backend: 'basic_text' });
 async function drive() {
   for (let i = 0; i < 200 && handlers.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
   report('channels', [...handlers.keys()].sort());
+  // The window's page, as protocol.handle serves it from the renderer folder.
+  const page = await appHandler?.(new Request('app://glance/index.html'));
+  report('served', { status: page?.status, type: page?.headers.get('content-type'), nosniff: page?.headers.get('x-content-type-options') });
   const call = async (channel: string, payload: unknown, url = 'app://glance/index.html') => {
     const handler = handlers.get(channel);
     const result = await handler?.({ senderFrame: { url, parent: null }, sender: windows[0]?.webContents }, payload);
