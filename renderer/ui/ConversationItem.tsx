@@ -132,10 +132,10 @@ export function ConversationItem({ item, active, tabbable, words, navigate }: { 
       ) : (
         mode === 'view' && (
           <span className="item-actions">
-            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Rename ${item.title}`} onClick={() => (setTitle(item.title), setMode('rename'))}>
+            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Rename ${item.title}`} title="Rename (F2)" onClick={() => (setTitle(item.title), setMode('rename'))}>
               <PencilIcon />
             </button>
-            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Delete ${item.title}`} onClick={() => setMode('confirm-delete')}>
+            <button type="button" className="ghost small" tabIndex={-1} aria-label={`Delete ${item.title}`} title="Delete (Delete key)" onClick={() => setMode('confirm-delete')}>
               <TrashIcon />
             </button>
           </span>

@@ -65,6 +65,11 @@ export function Sidebar({ navigate, activeId, id, onNavigate }: { navigate: (rou
             <ConversationItem key={c.id} item={c} active={c.id === activeId} tabbable={c.id === tabbableId} words={words} navigate={go} />
           ))}
         </ul>
+        {shown.length > 0 && (
+          <p className="list-keys muted small-text" aria-hidden="true">
+            ↑↓ move · Enter opens · F2 renames · Delete deletes
+          </p>
+        )}
         {shown.length === 0 && !searching && <p className="muted small-text">{search.trim() ? 'No conversation has all of these words.' : 'No conversations yet.'}</p>}
       </nav>
       {deleting && (

@@ -242,4 +242,39 @@ describe('smaller things, the rest (issue 44 item 10)', () => {
     await card.waitFor();
     await check();
   });
+
+  it('the conversation list: the open chat is marked by more than bold, the row buttons do not cover the title, and F2 and Delete are said', async () => {
+    const { page, shot } = await suite.session({ viewport: { width: 1280, height: 800 } });
+    for (const q of ['A rather long question about the quarterly revenue chart', 'Another long question about the second chart of the report']) {
+      await page.getByRole('button', { name: 'New chat' }).click();
+      suite.server().script({ text: 'Answered.' });
+      await messageBox(page).fill(q);
+      await messageBox(page).press('Enter');
+      await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').first().waitFor();
+    }
+    const list = page.getByRole('navigation', { name: 'Conversation list' });
+    const active = list.locator('li.conversation.active');
+    await active.waitFor();
+    const style = (row: typeof active, property: string) => row.evaluate((el, p) => el.ownerDocument.defaultView!.getComputedStyle(el).getPropertyValue(p), property);
+    expect(await style(active, 'box-shadow')).toContain('inset');
+    const other = list.locator('li.conversation:not(.active)').first();
+    expect(await style(active, 'background-color')).not.toBe(await style(other, 'background-color'));
+
+    // Hovered, each row's title ends before its buttons.
+    for (const row of [active, other]) {
+      await row.hover();
+      const title = (await row.locator('.title').boundingBox())!;
+      const buttons = (await row.locator('.item-actions').boundingBox())!;
+      expect(title.x + title.width).toBeLessThanOrEqual(buttons.x);
+    }
+    await shot('conversation-list-hover');
+    expect(await other.getByRole('button', { name: /^Rename/ }).getAttribute('title')).toContain('F2');
+    expect(await other.getByRole('button', { name: /^Delete/ }).getAttribute('title')).toContain('Delete');
+    // With the focus in the list, the keys it takes are written under it.
+    const keys = list.getByText('F2 renames · Delete deletes');
+    expect(await keys.isVisible()).toBe(false);
+    await list.getByRole('link').first().focus();
+    await keys.waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+  });
 });
