@@ -131,6 +131,7 @@ describe('main process (real main.ts, fake electron)', () => {
 
   it('denies permissions, navigation and new windows; links open in the browser', () => {
     expect(of('permission')).toEqual([{ request: false, check: false }]);
+    expect(of('clipboard')).toEqual([{ app: true, appCheck: true, other: false, read: false }]);
     expect(of('navigation')).toEqual([{ prevented: true, open: { action: 'deny' }, openFile: { action: 'deny' } }]);
     expect(of('openExternal')).toEqual(['https://ollama.com/']);
   });
@@ -155,6 +156,10 @@ describe('main process on a Wayland session (fake electron, as strict as Electro
     // The ask window takes its size; the compositor places it.
     expect(seen('setSize')).toEqual([{ width: 640, height: 260 }]);
     expect(seen('setBounds')).toEqual([]);
+  });
+
+  it('a key changed in Settings replaces the portal binding: only the new key captures', () => {
+    expect(seen('shortcuts')).toEqual([['Alt+Shift+G']]);
   });
 
   it('the hotkey opens the ask window there too, and nothing sent to a window is lost', () => {

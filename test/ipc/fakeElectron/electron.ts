@@ -198,12 +198,21 @@ export const ipcMain = {
 
 const TAKEN = ['CommandOrControl+Shift+Space'];
 const held = new Map<string, () => void>();
-export const globalShortcut = {
-  register: (accelerator: string, callback: () => void) => (TAKEN.includes(accelerator) ? false : (held.set(accelerator, callback), true)),
-  isRegistered: (accelerator: string) => held.has(accelerator),
-  unregister: (accelerator: string) => void held.delete(accelerator),
-  unregisterAll: () => held.clear(),
-};
+// On Wayland Electron 45 hands bindings to the GlobalShortcuts portal: register answers true before
+// the desktop says anything, and a portal binding is released only by unregisterAll.
+export const globalShortcut = wayland
+  ? {
+      register: (accelerator: string, callback: () => void) => (held.set(accelerator, callback), true),
+      isRegistered: (accelerator: string) => held.has(accelerator),
+      unregister: () => unsupported('globalShortcut.unregister of a portal binding'),
+      unregisterAll: () => held.clear(),
+    }
+  : {
+      register: (accelerator: string, callback: () => void) => (TAKEN.includes(accelerator) ? false : (held.set(accelerator, callback), true)),
+      isRegistered: (accelerator: string) => held.has(accelerator),
+      unregister: (accelerator: string) => void held.delete(accelerator),
+      unregisterAll: () => held.clear(),
+    };
 
 export class Notification {
   readonly options: unknown;
@@ -261,7 +270,8 @@ export const screen = {
   getDisplayNearestPoint: () => display,
 };
 export const desktopCapturer = { getSources: async () => [] };
-export const systemPreferences = { getMediaAccessStatus: () => 'granted' };
+// A Mac never asked answers "denied" for the screen (never "not-determined"); main consults it on macOS only.
+export const systemPreferences = { getMediaAccessStatus: (media: string) => (media === 'screen' ? 'denied' : 'granted') };
 export const safeStorage = fakeSafeStorage({ backend: 'basic_text' });
 
 // ---------------------------------------------------------------- the script
@@ -289,6 +299,14 @@ async function drive() {
   await call('secrets:status', {});
   await call('conversations:list', {});
   report('permission', { request: await new Promise((resolve) => permission.request?.({}, 'media', resolve, {})), check: permission.check?.({}, 'media', '', {}) });
+  // By name, as Chromium asks: Copy message's clipboard write from Glance's page, and from another.
+  report('clipboard', {
+    app: await new Promise((resolve) => permission.request?.({}, 'clipboard-sanitized-write', resolve, { requestingUrl: 'app://glance/index.html' })),
+    appCheck: permission.check?.({}, 'clipboard-sanitized-write', 'app://glance', {}),
+    other: await new Promise((resolve) => permission.request?.({}, 'clipboard-sanitized-write', resolve, { requestingUrl: 'https://evil.example/' })),
+    read: await new Promise((resolve) => permission.request?.({}, 'clipboard-read', resolve, { requestingUrl: 'app://glance/index.html' })),
+  });
+  report('shortcuts', [...held.keys()]);
   const contents = windows[0]!.webContents;
   let prevented = false;
   contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, 'https://evil.example/');
