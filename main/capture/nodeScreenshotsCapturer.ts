@@ -11,6 +11,7 @@
 //   Wayland side (portal or wlroots screencopy).
 // - In a sway session (SWAYSOCK) the monitors, windows and pixels come from sway and grim instead
 //   (wlroots.ts): node-screenshots lists only XWayland's windows there, and nothing without XWayland.
+//   On another Wayland desktop without XWayland, grim with the outputs the compositor lists.
 import sharp, { type Sharp } from 'sharp';
 import { desktopLayout, displayAt, findWindow, fitRegion, noWindow, regionInWindow, windowAt, windowRegion, windowsInCapture } from './screenCapturer.ts';
 import type {
@@ -31,7 +32,7 @@ import { probeX11Display } from './x11Pointer.ts';
 import { withX11Facts } from './x11WindowNames.ts';
 import { headMonitors, xineramaHeads } from './x11Heads.ts';
 import { abortable } from '../abortable.ts';
-import { swaySocket, wlrootsModule, type CaptureModule as NativeModule, type ImageLike as NativeImage, type MonitorLike as NativeMonitor, type WindowLike as NativeWindow } from './wlroots.ts';
+import { onPath, outputsModule, swaySocket, wlrootsModule, type CaptureModule as NativeModule, type ImageLike as NativeImage, type MonitorLike as NativeMonitor, type WindowLike as NativeWindow } from './wlroots.ts';
 import { errorText } from '../errors.ts';
 import type { RawFrame } from '../../common/images.ts';
 
@@ -275,7 +276,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
 
   /** On Linux, say plainly when there is nothing to capture, before native code gets a chance to fail for good. */
   async #preflight(signal?: AbortSignal): Promise<CaptureFailure | undefined> {
-    if (this.#platform !== 'linux' || this.#xReachable || this.#sway()) return undefined;
+    if (this.#platform !== 'linux' || this.#xReachable || this.#wayland()) return undefined;
     const display = this.#env.DISPLAY;
     if (!display) {
       if (this.#isWayland()) {
@@ -285,7 +286,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
           code: 'capture-unavailable',
           message:
             'Screen capture is unavailable: this is a Wayland session without XWayland (DISPLAY is not set), and the capture backend ' +
-            'finds monitors through XWayland. Turn XWayland on (most desktops have it on by default) or log in to an X11 session.',
+            'finds monitors through XWayland. Turn XWayland on (most desktops have it on by default), install grim (on a wlroots desktop: sway, ' +
+            'Hyprland, river), or log in to an X11 session.',
         };
       }
       return {
@@ -304,8 +306,8 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
   }
 
   #loadNative(): Promise<NativeModule | CaptureFailure> {
-    const sway = this.#sway();
-    if (sway) return Promise.resolve(wlrootsModule(this.#env, sway));
+    const wayland = this.#wayland();
+    if (wayland) return Promise.resolve(wayland);
     // Loaded on first use, so importing this module has no side effects and a missing binary is a value.
     this.#native ??= import('node-screenshots').then(
       (m) => ({ Monitor: m.Monitor, Window: m.Window, x11: this.#platform === 'linux' }),
@@ -318,9 +320,16 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     return this.#native;
   }
 
-  /** sway's IPC socket, in a sway session on Linux: then sway and grim are the route (wlroots.ts). */
-  #sway(): string | undefined {
-    return this.#platform === 'linux' && this.#isWayland() ? swaySocket(this.#env) : undefined;
+  /**
+   * The Wayland route that does not go through node-screenshots (wlroots.ts), on Linux: in a sway
+   * session sway's IPC and grim; without XWayland, where grim is installed, the outputs the
+   * compositor lists and grim.
+   */
+  #wayland(): NativeModule | undefined {
+    if (this.#platform !== 'linux' || !this.#isWayland()) return undefined;
+    const sway = swaySocket(this.#env);
+    if (sway) return wlrootsModule(this.#env, sway);
+    return !this.#env.DISPLAY && onPath('grim', this.#env) ? outputsModule(this.#env) : undefined;
   }
 
   #isWayland(): boolean {

@@ -1,7 +1,9 @@
 // The wlroots route on Wayland, for sway: sway's IPC (SWAYSOCK, plain JSON over a Unix socket)
 // says where the outputs and windows are — every window, native Wayland ones included, which an
 // X-based list never sees — and grim grabs an output's pixels through wlroots screencopy
-// (zwlr_screencopy_manager_v1). nodeScreenshotsCapturer.ts takes this route in a sway session.
+// (zwlr_screencopy_manager_v1). nodeScreenshotsCapturer.ts takes this route in a sway session, and
+// on another Wayland desktop without XWayland where grim is installed (outputsModule: the outputs
+// the compositor lists over its socket, waylandOutputs.ts).
 //
 // Why grim and not our own Wayland client: screencopy copies into a buffer the client hands the
 // compositor, and both kinds of buffer (wl_shm pools, linux-dmabuf) are passed as a file
@@ -10,8 +12,11 @@
 // Measured on headless sway 1.7 (no XWayland, no D-Bus): node-screenshots cannot even list the
 // outputs ("error during parsing display string"), grim captures in ~40 ms at 800×600.
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { connect } from 'node:net';
+import { delimiter, join } from 'node:path';
 import sharp from 'sharp';
+import { waylandOutputs, waylandSocket } from './waylandOutputs.ts';
 
 /** The parts of node-screenshots' Image the capturer uses; `channels` of toRaw's pixels: 4 (RGBA, node-screenshots) unless said. */
 export type ImageLike = {
@@ -141,7 +146,39 @@ export function wlrootsModule(env: NodeJS.ProcessEnv, socketPath: string): Captu
   };
 }
 
-function outputMonitor(o: SwayOutput, env: NodeJS.ProcessEnv): MonitorLike {
+/**
+ * Any other wlroots compositor without XWayland: the outputs it lists over the Wayland socket
+ * (waylandOutputs.ts), pixels from grim; no windows (Wayland has no common way to list them with
+ * their geometry).
+ */
+export function outputsModule(env: NodeJS.ProcessEnv): CaptureModule {
+  return {
+    x11: false,
+    Monitor: {
+      all: async () => {
+        const socket = waylandSocket(env);
+        if (!socket) throw new Error('WAYLAND_DISPLAY names no socket (XDG_RUNTIME_DIR is not set)');
+        const outputs = await waylandOutputs(socket);
+        const origin = outputs.find((o) => o.x === 0 && o.y === 0) ?? outputs[0];
+        return outputs.map((o) => outputMonitor({ name: o.name, model: o.description, active: true, scale: o.scale, rect: o, primary: o === origin }, env));
+      },
+    },
+    Window: { all: () => [] },
+  };
+}
+
+/** Whether `binary` is a file in one of PATH's folders. */
+export function onPath(binary: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      return dir !== '' && statSync(join(dir, binary)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+function outputMonitor(o: SwayOutput & { primary?: boolean }, env: NodeJS.ProcessEnv): MonitorLike {
   return {
     id: () => o.name,
     name: () => [o.make, o.model].filter((s) => s && s !== 'Unknown').join(' ') || o.name,
@@ -151,7 +188,7 @@ function outputMonitor(o: SwayOutput, env: NodeJS.ProcessEnv): MonitorLike {
     height: () => o.rect.height,
     scaleFactor: () => o.scale ?? 1,
     // Wayland has no primary output: the one at the desktop's origin is what people call primary.
-    isPrimary: () => o.rect.x === 0 && o.rect.y === 0,
+    isPrimary: () => o.primary ?? (o.rect.x === 0 && o.rect.y === 0),
     captureImage: async () => ppmImage(await grim(['-o', o.name], env)),
   };
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
+import { onPath } from '../../main/capture/wlroots.ts';
 import { startXvfb, type XServer } from '../fixtures/xvfb.ts';
 
 let runtimeDir: string;
@@ -30,14 +31,29 @@ afterAll(async () => {
 });
 
 describe('Wayland', () => {
-  it('without XWayland: capture-unavailable, saying there is no XWayland and what to do', async () => {
-    const capturer = new NodeScreenshotsCapturer({ timeoutMs: 10_000 });
-    const result = await capturer.capture('under-cursor');
-    expect(result).toMatchObject({ ok: false, code: 'capture-unavailable' });
-    if (!result.ok) {
-      expect(result.message).toMatch(/^Screen capture is unavailable: this is a Wayland session without XWayland/);
-      expect(result.message).toContain('log in to an X11 session');
+  it('without XWayland or grim: capture-unavailable, saying there is no XWayland and what to do', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const capturer = new NodeScreenshotsCapturer({ timeoutMs: 10_000 });
+      const result = await capturer.capture('under-cursor');
+      expect(result).toMatchObject({ ok: false, code: 'capture-unavailable' });
+      if (!result.ok) {
+        expect(result.message).toMatch(/^Screen capture is unavailable: this is a Wayland session without XWayland/);
+        expect(result.message).toContain('install grim');
+        expect(result.message).toContain('log in to an X11 session');
+      }
+      expect(await capturer.listDisplays()).toEqual([]);
+    } finally {
+      process.env.PATH = path;
     }
+  });
+
+  it.skipIf(!onPath('grim', process.env))('without XWayland, grim installed (skipped: grim is not on PATH), but no compositor answering: capture-unavailable, naming the socket', async () => {
+    const capturer = new NodeScreenshotsCapturer({ timeoutMs: 10_000 });
+    const result = await capturer.capture('primary');
+    expect(result).toMatchObject({ ok: false, code: 'capture-unavailable' });
+    expect(!result.ok && result.message).toContain(`cannot reach the Wayland compositor at ${join(runtimeDir, 'wayland-glance-test')}`);
     expect(await capturer.listDisplays()).toEqual([]);
   });
 

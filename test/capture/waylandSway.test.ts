@@ -2,7 +2,8 @@
 // and two foot terminals of known colour, one floating at a known place, one tiled on the second
 // output. Glance's route in a sway session (sway's IPC for outputs and windows, grim for the
 // pixels through wlroots screencopy) is checked against swaymsg's own answers and, pixel for
-// pixel, against grim run as a control. No DISPLAY: node-screenshots cannot list outputs here.
+// pixel, against grim run as a control; so is its route on another wlroots compositor (the outputs
+// read over the Wayland socket). No DISPLAY: node-screenshots cannot list outputs here.
 // Its own process: the capturer reads the session from process.env.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -165,6 +166,26 @@ describe.skipIf(missing.length > 0)(`Wayland: headless sway, captured through sw
     await sway.msg('focus', 'output', 'HEADLESS-1');
     const c = ok(await capturer.capture('under-cursor'));
     expect([c.display.id, c.width, c.height]).toEqual(['HEADLESS-1', 1024, 768]);
+  });
+
+  it("another wlroots compositor (no sway IPC, no XWayland): the outputs it lists over the Wayland socket, grim's pixels, no windows", async () => {
+    await painted();
+    const sock = process.env.SWAYSOCK;
+    delete process.env.SWAYSOCK;
+    try {
+      const outputs = (await sway.msg('-t', 'get_outputs')) as { name: string; rect: { x: number; y: number; width: number; height: number }; scale: number }[];
+      const displays = await capturer.listDisplays();
+      expect(displays.map((d) => d.id).sort()).toEqual(outputs.map((o) => o.name).sort());
+      for (const o of outputs) expect(displays.find((d) => d.id === o.name)).toMatchObject({ ...o.rect, scaleFactor: o.scale });
+      expect(displays[0]).toMatchObject({ id: 'HEADLESS-1', primary: true });
+      const second = ok(await capturer.capture({ display: 'HEADLESS-2' }));
+      expect([second.width, second.height]).toEqual([640, 480]);
+      expect((await rgb(second.png)).data.equals(await grimControl('HEADLESS-2'))).toBe(true);
+      expect(await capturer.listWindows()).toEqual([]);
+      expect(await capturer.capture({ window: RED.title })).toMatchObject({ ok: false, code: 'no-window' });
+    } finally {
+      process.env.SWAYSOCK = sock;
+    }
   });
 
   it('without grim: capture-unavailable, saying to install grim', async () => {
