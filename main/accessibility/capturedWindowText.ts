@@ -9,6 +9,8 @@ export type CapturedWindowText = {
   result: WindowTextResult;
   /** The window's password fields as the door's capture windows (always filled when secrets are). */
   fields: ReturnType<typeof passwordFields>;
+  /** Where the image starts in the window's pixels (a zoom into it). */
+  offset: { x: number; y: number };
 };
 
 /** Reads the captured window's text, or undefined when the capture is not of one window or there is no reader. */
@@ -19,5 +21,5 @@ export async function readCapturedWindow(windowText: WindowText | undefined, cap
   // The image starts where its capture region does inside the window (a zoom into it), in the window's pixels.
   const cut = windowRegion(window, capture.display);
   const offset = cut && capture.region ? { x: Math.max(0, capture.region.x - cut.x), y: Math.max(0, capture.region.y - cut.y) } : { x: 0, y: 0 };
-  return { result, fields: passwordFields(result, { width: capture.width, height: capture.height }, offset) };
+  return { result, fields: passwordFields(result, { width: capture.width, height: capture.height }, offset), offset };
 }

@@ -35,7 +35,8 @@ export function windowTextForModel(result: WindowTextResult, maxTokens = WINDOW_
   return `${head}\n${body}${tail}`;
 }
 
-function elementLine(e: TextElement): string[] {
+/** One element in words: its role, its name when its text does not say it, its text; a password field as hidden. */
+export function elementLine(e: TextElement): string[] {
   const role = e.role || 'element';
   if (e.password) return [`${role}${e.name ? ` "${quote(e.name)}"` : ''}: [hidden: password field]`];
   const text = e.text.trim();

@@ -41,6 +41,7 @@ import { readTextTool } from '../tools/readText.ts';
 import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
 import { windowTextFor } from '../accessibility/platformWindowText.ts';
 import type { WindowText } from '../accessibility/windowText.ts';
+import { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 import { listWindowsTool } from '../tools/listWindows.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
@@ -323,12 +324,14 @@ function createCore(options: CoreOptions): GlanceCore {
   });
   // The one way out (architecture §3b): what a request carries, for that request's model.
   const egress = new Egress({ intake, store: attachments });
+  // A window capture's own words, kept for read_text on that image.
+  const windowTexts = new WindowTextShelf();
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))
     .add(zoomImageTool({ store: attachments, intake }))
-    .add(readTextTool({ store: attachments, intake, ocr, limits }));
-  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress, ...(options.windowText ? { windowText: options.windowText } : {}) })).add(listWindowsTool({ capturer: options.capturer, egress }));
+    .add(readTextTool({ store: attachments, intake, ocr, limits, windowTexts }));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress, windowTexts, ...(options.windowText ? { windowText: options.windowText } : {}) })).add(listWindowsTool({ capturer: options.capturer, egress }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
   const privacy = options.privacy;
   const engine = new ChatEngine({

@@ -4,6 +4,7 @@ import { capturedWindowName, windowPhrase } from '../../common/images.ts';
 import { displayAt, doorWindows, findWindow, windowRegion, type ScreenCapturer, type CaptureRegion, type CaptureScope, type DisplayInfo } from '../capture/screenCapturer.ts';
 import { readCapturedWindow } from '../accessibility/capturedWindowText.ts';
 import type { WindowText } from '../accessibility/windowText.ts';
+import type { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 import { windowTextForModel } from '../accessibility/windowTextForModel.ts';
 import type { Egress } from '../egress/egress.ts';
 import type { ImageIntake } from '../images/imageIntake.ts';
@@ -23,7 +24,7 @@ const Args = z.object({
  * that fitted image — it maps the region back to screen pixels and captures it at native
  * resolution, which is how a model reads text too small for the full view (architecture §3).
  */
-export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: ImageIntake; egress: Pick<Egress, 'text' | 'windowFacts'>; windowText?: WindowText }): Tool {
+export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: ImageIntake; egress: Pick<Egress, 'text' | 'windowFacts'>; windowText?: WindowText; windowTexts?: WindowTextShelf }): Tool {
   let lastDisplayId: string | undefined;
   return {
     needsVision: true,
@@ -93,6 +94,8 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       );
       if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
+      // read_text on this image answers from the window's own words where they lie.
+      if (own) deps.windowTexts?.keep(a.id, own.result, own.offset);
 
       if (window) {
         const zoomed = region && view ? `region ${fmt(region)} of the ${view.width}×${view.height} view of ` : '';

@@ -76,6 +76,27 @@ describe.skipIf(skip)('screenshot_desktop { window } with the window’s own wor
     await h.close();
   });
 
+  it('read_text on that image answers from the window’s own words where they lie, and by OCR where there are none', async () => {
+    const h = await suite.harness({ capturer, privacy });
+    server().script(
+      { toolCalls: [{ name: 'screenshot_desktop', arguments: { window: LOG.title } }] },
+      // Inside the text view: its words, exact, the lines scrolled off included.
+      { toolCalls: [{ name: 'read_text', arguments: { x: 60, y: 80, width: 200, height: 100 } }] },
+      // Over the buttons' row, where no element holds text: OCR.
+      { toolCalls: [{ name: 'read_text', arguments: { x: 300, y: 340, width: 250, height: 36 } }] },
+    );
+    const turn = await h.turn({ model: 'llava-seer', text: 'Read my deploy log exactly.' });
+    expect(turn.outcome.status).toBe('done');
+    const [inView, overButtons] = ofType(turn.events, 'tool_result').filter((r) => r.name === 'read_text');
+    expect(inView!.text).toContain("from the window's own accessibility tree (exact; read when the window was captured; 1 secret hidden on this device)");
+    expect(inView!.text).toContain('step 1 ok');
+    expect(inView!.text).toContain('deploy finished');
+    expect(inView!.text).toContain('[hidden: github token]');
+    expect(inView!.text).not.toContain(TOKEN);
+    expect(overButtons!.text).toMatch(/^Text read by local OCR|^Local OCR .* found no text/);
+    await h.close();
+  });
+
   it('hides a password field’s box in the image, named as found by accessibility', async () => {
     const h = await suite.harness({ capturer, privacy });
     server().script({ toolCalls: [{ name: 'screenshot_desktop', arguments: { window: FORM.title } }] });
