@@ -227,6 +227,9 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
           {error}
         </div>
       )}
+      {/* The window's content in a main landmark with its one heading, as the main window has. */}
+      <main className="ask-main" aria-label="Ask Glance">
+      <h1 className="visually-hidden">{capture ? 'Ask about a screenshot' : 'Ask Glance'}</h1>
       <ModelHints />
       <div className="ask-body">
         {capture && <CropSurface item={capture} />}
@@ -241,6 +244,7 @@ export function AskWindow({ host, navigate }: { host: 'electron' | 'harness'; na
         })}
       </div>
       <Composer compact autoFocus />
+      </main>
       <ImageViewer />
       <MarkupDialog />
     </div>

@@ -177,7 +177,8 @@ export function Composer({ compact = false, autoFocus = false, onSent }: { compa
       <div className="composer-row">
         <textarea
           aria-label="Message"
-          placeholder={compact ? 'Ask about this screenshot…' : 'Ask anything — drop, paste or attach images'}
+          // "This screenshot" only when there is one (the ask window opens without one too).
+          placeholder={compact && pending.some((p) => p.status === 'ready') ? 'Ask about this screenshot…' : compact ? 'Ask anything — paste or drop an image, or take a screenshot' : 'Ask anything — drop, paste or attach images'}
           rows={compact ? 2 : 3}
           value={text}
           readOnly={held}

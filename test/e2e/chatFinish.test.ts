@@ -277,4 +277,18 @@ describe('smaller things, the rest (issue 44 item 10)', () => {
     await keys.waitFor();
     expect(await seriousFindings(page)).toEqual([]);
   });
+
+  it('the ask window opened without a screenshot does not ask about one, and has a main landmark and an h1', async () => {
+    const { page } = await suite.session({ url: 'ask', viewport: { width: 760, height: 680 } });
+    const box = messageBox(page);
+    await box.waitFor();
+    expect(await box.getAttribute('placeholder')).not.toContain('this screenshot');
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.getByRole('main').getByRole('textbox', { name: 'Message' }).count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    // With a screenshot in it, it does.
+    await paste(page, 'screen.png', await solidPng(640, 400, GREEN));
+    await expect.poll(() => box.getAttribute('placeholder')).toBe('Ask about this screenshot…');
+    expect(await seriousFindings(page)).toEqual([]);
+  });
 });
