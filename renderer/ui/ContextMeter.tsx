@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { groupDigits } from '../../common/imageFormat.ts';
 import type { ContextEstimate } from '../../common/ipc.ts';
+import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { contextParts, contextWarning } from './contextWords.ts';
 
@@ -127,7 +128,10 @@ function ToolSources({ tools }: { tools: NonNullable<ContextEstimate['tools']> }
 /** Before a send that will not fit: what takes the room and what to do, in words, above the message box. */
 export function ContextWarning() {
   const context = useApp((s) => s.context);
-  const warning = context && contextWarning(context);
+  // While a turn runs the estimate is still the one made before the send (it is asked again when
+  // the turn ends): its warning was about the message now being answered, not about the box.
+  const running = useApp((s) => runningTurnId(s.chat) !== undefined);
+  const warning = !running && context && contextWarning(context);
   if (!warning) return null;
   return (
     <p className="context-warning" role="status">

@@ -30,6 +30,13 @@ describe('contextWarning', () => {
     expect(contextWarning(estimate({ source: 'ollama-default', maxContext: null }))).toMatch(/or raise the model's context \(num_ctx in its Modelfile\)\.$/);
   });
 
+  it('says nothing for an empty box whose conversation so far is what fills the window (a long message sent and answered), but does when the tools alone fill it', () => {
+    const answered = estimate({ tools: undefined, draftTokens: 0, historyTokens: 5000 });
+    expect(contextWarning(answered)).toBeNull();
+    expect(contextWarning({ ...answered, draftTokens: 8 })).toMatch(/^The conversation so far takes 5,000 of 4,096 tokens.*: start a new chat, or/);
+    expect(contextWarning(estimate({ draftTokens: 0 }))).toMatch(/^Tool descriptions take 3,900/);
+  });
+
   it('says nothing when the request fits, or when the window is not known', () => {
     expect(contextWarning(estimate({ overBudget: false }))).toBeNull();
     expect(contextWarning(estimate({ contextWindow: null, budget: null }))).toBeNull();

@@ -22,6 +22,9 @@ export function contextParts(e: ContextEstimate): Part[] {
  */
 export function contextWarning(e: ContextEstimate): string | null {
   if (!e.overBudget || e.contextWindow === null) return null;
+  // An empty box is no message: after a long one was sent and answered, the conversation so far is
+  // not "this message". Warned then only when what every request carries leaves no room on its own.
+  if (e.draftTokens === 0 && e.budget !== null && e.systemTokens + (e.tools?.tokens ?? 0) <= e.budget) return null;
   const biggest = contextParts(e).reduce((a, b) => (b.tokens > a.tokens ? b : a));
   const n = groupDigits;
   // Glance asks Ollama for all of a model's context it reports; one that reports none runs with its Modelfile's.

@@ -1,12 +1,13 @@
 // The chat window, finished (issue 44, what chatAgain.test.ts left), each in Chromium through the
 // harness: the Context meter's parts add up, settings are not lost, a server that goes away is
 // seen, a pasted image keeps its own name, marks show on thumbnails, and the smaller things.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BLUE, GREEN, RED, solidPng } from '../fixtures/images.ts';
 import { seriousFindings } from './axe.ts';
-import { inPage } from './browserHarness.ts';
+import { inPage, pickModel } from './browserHarness.ts';
 import { chatSuite, messageBox, openTools } from './chatSuite.ts';
+import { createModelServer, DEFAULT_MODELS } from '../fixtures/modelServer.ts';
 
 const suite = chatSuite();
 
@@ -290,5 +291,26 @@ describe('smaller things, the rest (issue 44 item 10)', () => {
     await paste(page, 'screen.png', await solidPng(640, 400, GREEN));
     await expect.poll(() => box.getAttribute('placeholder')).toBe('Ask about this screenshot…');
     expect(await seriousFindings(page)).toEqual([]);
+  });
+
+  it('a "will not fit" warning goes once the message is sent and answered, and the box is empty', async () => {
+    const models = await createModelServer({ models: [...DEFAULT_MODELS, { name: 'tiny-ctx', capabilities: ['completion'], contextLength: 2048 }] });
+    onTestFinished(() => models.close());
+    const { page } = await suite.session({ ollamaHost: models.url });
+    await pickModel(page, 'tiny-ctx');
+    const warning = page.getByRole('status').filter({ hasText: 'will not fit' });
+    await messageBox(page).fill(`Please read all of this: ${'a long line of words to fill the window '.repeat(170)}`);
+    await warning.waitFor();
+    models.script({ text: 'Read it, all of it, slowly, a few words at a time.', chunkDelayMs: 400 });
+    await messageBox(page).press('Enter');
+    // While the answer streams, the warning about the message being answered is gone.
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Read it' }).waitFor();
+    expect(await page.locator('article[aria-label="Assistant message"][aria-busy="true"]').count()).toBe(1);
+    expect(await warning.count()).toBe(0);
+    await page.locator('article[aria-label="Assistant message"][aria-busy="false"]').first().waitFor();
+    expect(await messageBox(page).inputValue()).toBe('');
+    // The meter has its figures for the empty box (the conversation so far fills the window) and no warning.
+    await expect.poll(async () => (await page.getByLabel('What fills the context').textContent()) ?? '').toContain('This message: ≈0');
+    await warning.waitFor({ state: 'detached' });
   });
 });
