@@ -55,8 +55,8 @@ export type WindowLike = {
 
 /**
  * A source of monitors and windows: node-screenshots itself, or this route. `x11`: window ids are the
- * X server's. `focus`: a point on the output the person is at, where the compositor says (sway: its
- * focused output, which follows the pointer) — what 'under-cursor' means where no pointer can be read.
+ * X server's. `focus`: where the person is, where the compositor says (sway: the focused window,
+ * focus following the pointer) — what 'under-cursor' means where no pointer can be read.
  */
 export type CaptureModule = {
   Monitor: { all(): MonitorLike[] | Promise<MonitorLike[]> };
@@ -139,8 +139,9 @@ export function wlrootsModule(env: NodeJS.ProcessEnv, socketPath: string): Captu
       },
     },
     Window: { all: async () => windowsOf((await swayRequest(socketPath, GET_TREE)) as SwayNode) },
+    // The focused window's centre (else the focused workspace's): on its output, and topmost there.
     focus: async () => {
-      const focused = ((await swayRequest(socketPath, GET_OUTPUTS)) as SwayOutput[]).find((o) => o.active && o.focused);
+      const focused = focusedNode((await swayRequest(socketPath, GET_TREE)) as SwayNode);
       return focused && { x: focused.rect.x + focused.rect.width / 2, y: focused.rect.y + focused.rect.height / 2 };
     },
   };
@@ -225,6 +226,15 @@ function rgbImage(rgb: Buffer, width: number, height: number): ImageLike {
     crop: async (x, y, w, h) => rgbImage(await pipeline().extract({ left: x, top: y, width: w, height: h }).raw().toBuffer(), w, h),
     toRaw: async () => rgb,
   };
+}
+
+function focusedNode(node: SwayNode): SwayNode | undefined {
+  if (node.focused) return node;
+  for (const child of [...(node.nodes ?? []), ...(node.floating_nodes ?? [])]) {
+    const found = focusedNode(child);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

@@ -159,13 +159,25 @@ describe.skipIf(missing.length > 0)(`Wayland: headless sway, captured through sw
     expect((await rgb(b.png)).at(b.width / 2, b.height / 2)).toBe(BLUE.rgb);
   });
 
-  it("'under-cursor' is the output sway has focused (it follows the pointer; no pointer is readable here)", async () => {
-    await painted();
+  it("'under-cursor' is where sway's focus is (it follows the pointer; no pointer is readable here): that output, that window", async () => {
+    const list = await painted();
     await sway.msg('focus', 'output', 'HEADLESS-2');
-    expect(ok(await capturer.capture('under-cursor')).display.id).toBe('HEADLESS-2');
+    const second = ok(await capturer.capture('under-cursor', { windowUnderPointer: true }));
+    expect(second.display.id).toBe('HEADLESS-2');
+    expect(second.underPointer?.title).toBe(BLUE.title);
+    // The red window moved off the output's centre: the focused window, not the middle of the screen.
+    await sway.msg(`[app_id="${RED.app}"]`, 'move', 'position', '520', '420');
     await sway.msg('focus', 'output', 'HEADLESS-1');
-    const c = ok(await capturer.capture('under-cursor'));
-    expect([c.display.id, c.width, c.height]).toEqual(['HEADLESS-1', 1024, 768]);
+    try {
+      const red = (await capturer.listWindows()).find((w) => w.title === RED.title)!;
+      expect(red.x).toBeGreaterThan(512);
+      const c = ok(await capturer.capture('under-cursor', { windowUnderPointer: true }));
+      expect([c.display.id, c.width, c.height]).toEqual(['HEADLESS-1', 1024, 768]);
+      expect(c.underPointer).toEqual({ app: RED.app, title: RED.title, region: { x: red.x, y: red.y, width: red.width, height: red.height } });
+    } finally {
+      await sway.msg(`[app_id="${RED.app}"]`, 'move', 'position', '100', '80');
+    }
+    expect(list.some((w) => w.title === RED.title)).toBe(true);
   });
 
   it("another wlroots compositor (no sway IPC, no XWayland): the outputs it lists over the Wayland socket, grim's pixels, no windows", async () => {
