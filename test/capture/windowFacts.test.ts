@@ -53,11 +53,22 @@ function ok(result: CaptureResult): Capture {
   return result.capture;
 }
 
+/** Every window listed by its title and painted (a window is listed a few frames before it draws). */
 async function listAll(): Promise<WindowInfo[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const list = await capturer.listWindows();
-    if ([BUILD, OLD_BUILD, CHART].every((k) => list.some((w) => w.title === k.title)) || Date.now() > deadline) return list;
+    const at = (known: { title: string }, dx: number, dy: number) => {
+      const w = list.find((l) => l.title === known.title);
+      return w ? { x: w.x + dx, y: w.y + dy } : undefined;
+    };
+    const spots = [[at(BUILD, 2, 2), '255,0,0'], [at(OLD_BUILD, 2, 2), '0,0,255'], [at(CHART, CHART.width / 2, CHART.height / 2), '0,255,0']] as const;
+    if (spots.every(([p]) => p)) {
+      const shot = ok(await capturer.capture('primary')).png;
+      const painted = await Promise.all(spots.map(async ([p, rgb]) => (await rgbAt(shot, p!.x, p!.y)) === rgb));
+      if (painted.every(Boolean)) return list;
+    }
+    if (Date.now() > deadline) return list;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
