@@ -61,7 +61,7 @@ export type WindowTextResult = WindowTextRead | WindowTextFailure;
 
 export type ReadOptions = {
   signal?: AbortSignal;
-  /** The whole read, bus connection included (default 1500 ms). */
+  /** The whole read, bus connection included (default 2500 ms: a busy desktop answers in tens of ms; a stalled app costs at most this). */
   timeoutMs?: number;
   /** Accessible objects visited at most (default 4000). */
   maxNodes?: number;
@@ -69,7 +69,7 @@ export type ReadOptions = {
   maxChars?: number;
 };
 
-export const READ_DEFAULTS = { timeoutMs: 1500, maxNodes: 4000, maxChars: 200_000 } as const;
+export const READ_DEFAULTS = { timeoutMs: 2500, maxNodes: 4000, maxChars: 200_000 } as const;
 
 /** The port: a window's accessible text. */
 export interface WindowText {
