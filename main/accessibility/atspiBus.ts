@@ -106,6 +106,14 @@ export class AccessibilityBus {
     return variant instanceof dbus.Variant ? variant.value : variant;
   }
 
+  /** Every property of an interface at once (Properties.GetAll), unwrapped from their variants. */
+  async properties(destination: string, path: string, iface: string, deadline: Deadline): Promise<Record<string, unknown>> {
+    const [all] = await this.call(destination, path, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [iface], deadline);
+    const out: Record<string, unknown> = {};
+    if (all && typeof all === 'object') for (const [key, value] of Object.entries(all)) out[key] = value instanceof dbus.Variant ? value.value : value;
+    return out;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -239,25 +239,37 @@ class Walk {
 
   private async visit(ref: Ref, order: number[]): Promise<Array<{ ref: Ref; order: number[] }>> {
     const { bus, deadline } = this;
-    const [roleId, stateBits, ifaces, name] = await Promise.all([
+    // An application answers one call at a time (measured on a loaded 2-core machine: 8, 24 or 96
+    // calls in flight read 4000 objects of a Chromium page in 4.7 to 9.6 s alike, this process spending
+    // 0.5 ms of CPU an object in dbus-next), so each object costs as few calls as it can: name and child
+    // count in one GetAll, children only when there are some, a box only for what is kept.
+    const [roleId, stateBits, ifaces, props] = await Promise.all([
       bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetRole', '', [], deadline).then((b) => Number(b[0])),
       bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetState', '', [], deadline).then((b) => states(b[0])),
       bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetInterfaces', '', [], deadline).then((b) => new Set(Array.isArray(b[0]) ? (b[0] as string[]) : [])),
-      bus.property(ref.bus, ref.path, ACCESSIBLE, 'Name', deadline).then((v) => (typeof v === 'string' ? v : '')),
+      bus.properties(ref.bus, ref.path, ACCESSIBLE, deadline),
     ]);
+    const name = typeof props.Name === 'string' ? props.Name : '';
+    const childCount = typeof props.ChildCount === 'number' ? props.ChildCount : 1;
     // Hidden widgets (a dialog's unused check box) are not part of what the window shows; a
     // scrolled-off row is VISIBLE but not SHOWING, and is kept (without a box).
     if (stateBits.has(STATE_DEFUNCT) || !stateBits.has(STATE_VISIBLE)) return [];
     const role = await this.roleName(ref, roleId);
     const password = role === 'password text';
-    const box = ifaces.has(COMPONENT) && (password || stateBits.has(STATE_SHOWING)) ? await this.box(ref) : undefined;
+    const wantsBox = ifaces.has(COMPONENT) && (password || stateBits.has(STATE_SHOWING));
     if (password) {
+      const box = wantsBox ? await this.box(ref) : undefined;
       this.visited.push({ order, element: { role, name, text: '', ...(box ? { box } : {}), password: true } });
       return [];
     }
+    const children = childCount > 0 ? bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetChildren', '', [], deadline) : Promise.resolve([[]]);
+    children.catch(() => undefined);
     const text = ifaces.has(TEXT) ? await this.text(ref) : '';
-    if (name.trim() || text.trim()) this.visited.push({ order, element: { role, name, text, ...(box ? { box } : {}) } });
-    const kids = refs((await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetChildren', '', [], deadline))[0]);
+    if (name.trim() || text.trim()) {
+      const box = wantsBox ? await this.box(ref) : undefined;
+      this.visited.push({ order, element: { role, name, text, ...(box ? { box } : {}) } });
+    }
+    const kids = refs((await children)[0]);
     const room = Math.max(0, this.maxNodes - this.nodes);
     if (kids.length > room) this.truncated = true;
     const taken = kids.slice(0, room);
