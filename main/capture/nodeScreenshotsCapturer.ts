@@ -227,7 +227,7 @@ export class NodeScreenshotsCapturer implements ScreenCapturer {
     let point: { x: number; y: number } | undefined;
     try {
       const native = await this.#loadNative();
-      // sway says which output the person is at; a pointer read through XWayland (Electron's) is only right over X windows.
+      // sway says where its focus is (it follows the pointer); a pointer read through XWayland (Electron's) is only right over X windows.
       if ('focus' in native && native.focus) point = await native.focus();
       else if (this.#options.cursor) point = await this.#options.cursor();
       else if (this.#platform === 'linux' && !this.#isWayland()) {
