@@ -154,7 +154,8 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
         pending.splice(index < 0 ? pending.length : index, 0, ready);
         return { pending };
       }
-      const retry = result.code === 'redaction-failed' && source ? { retry: source } : {};
+      // Kept to try again: after "Send anyway", or once the person says the model can see.
+      const retry = (result.code === 'redaction-failed' || result.code === 'capability-unknown') && source ? { retry: source } : {};
       return { pending, refusals: [...s.refusals, { key, name, code: result.code, message: result.message, ...retry }] };
     });
   };

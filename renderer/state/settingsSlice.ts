@@ -14,6 +14,11 @@ export type SettingsSlice = {
   unsavedSettings: readonly string[];
   /** A section says whether it holds unsaved edits (and `false` as it goes away). */
   markUnsaved(section: string, unsaved: boolean): void;
+  /**
+   * "This model can see", from a refusal: the model's Vision setting declared yes (as Settings →
+   * Vision does), the model list asked again. Answers null when saved, else the reason.
+   */
+  declareSees(model: { endpoint: string; name: string }): Promise<string | null>;
   loadSettings(): Promise<void>;
   /** Answers null when saved, else the reason in plain words. */
   saveSettings(patch: SettingsPatch): Promise<string | null>;
@@ -39,6 +44,16 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, api) 
       if (s.unsavedSettings.includes(section) === unsaved) return s;
       return { unsavedSettings: unsaved ? [...s.unsavedSettings, section] : s.unsavedSettings.filter((x) => x !== section) };
     });
+  },
+
+  async declareSees(model) {
+    const settings = get().settings;
+    if (!settings) return 'Settings are not loaded yet.';
+    const vision = { ...settings.vision, [model.endpoint]: { ...(settings.vision[model.endpoint] ?? {}), [model.name]: 'yes' as const } };
+    const problem = await get().saveSettings({ vision });
+    // What is retried next is checked against the model as now declared.
+    if (!problem) await get().loadModels(true);
+    return problem;
   },
 
   async loadSettings() {

@@ -5,6 +5,7 @@ import type { PendingAttachment } from '../state/attachmentsSlice.ts';
 import { runningTurnId } from '../state/chatReducer.ts';
 import { useApp } from '../state/store.ts';
 import { currentMarks, markKey } from '../state/markupSlice.ts';
+import { findModel } from '../state/modelsSlice.ts';
 import { CameraIcon, CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 import { ContextMeter, ContextWarning } from './ContextMeter.tsx';
 import { RefusalAlerts } from './RefusalAlerts.tsx';
@@ -58,7 +59,16 @@ function PendingList({ items, held }: { items: readonly PendingAttachment[]; hel
 
 /** What the model picked will get of a waiting image: its tokens, its text, a helper's words, or nothing (and why). */
 function WhatGoes({ item, model }: { item: Extract<PendingAttachment, { status: 'ready' }>; model: string }) {
-  if (item.notSent) return <span className="refit-note" role="note">{notSentWords(item.notSent, model)}</span>;
+  if (item.notSent) {
+    return (
+      <>
+        <span className="refit-note" role="note">
+          {notSentWords(item.notSent, model)}
+        </span>
+        {item.notSent.code === 'capability-unknown' && <DeclareSees />}
+      </>
+    );
+  }
   if (item.asText) {
     const chars = item.asTextChars === undefined ? '' : ` (${groupDigits(item.asTextChars)} characters)`;
     return (
@@ -80,6 +90,26 @@ function WhatGoes({ item, model }: { item: Extract<PendingAttachment, { status: 
       )}
       {item.describedBy && <span className="refit-note">{`${model} cannot see images: ${item.describedBy} will describe this one, and ${model} gets its words.`}</span>}
     </>
+  );
+}
+
+/** One click for "this model can see" where Glance cannot tell: declared (Settings → Vision), then the waiting images are fitted again. */
+function DeclareSees() {
+  const current = useApp((s) => findModel(s.models, s.selectedModel));
+  const declareSees = useApp((s) => s.declareSees);
+  const refit = useApp((s) => s.refitPending);
+  if (!current) return null;
+  return (
+    <button
+      type="button"
+      className="small"
+      title={`Declares in Settings → Vision that ${current.name} can see`}
+      onClick={async () => {
+        if (!(await declareSees(current))) await refit();
+      }}
+    >
+      {current.name} can see
+    </button>
   );
 }
 

@@ -38,6 +38,7 @@ export function RefusalAlerts() {
   const policy = useApp((s) => (s.settings ? (s.chat.conversationId ? s.settings.privacy.conversations[s.chat.conversationId] : undefined) ?? s.settings.privacy.redact : undefined));
   const local = current?.local ? undefined : models.find((m) => m.local && m.capabilities.vision === 'yes');
   const selectModel = useApp((s) => s.selectModel);
+  const declareSees = useApp((s) => s.declareSees);
   const store = useAppStore();
   const seer = models.find((m) => m.capabilities.vision === 'yes');
   const helper = useApp((s) => s.settings?.visionHelper != null);
@@ -60,6 +61,20 @@ export function RefusalAlerts() {
               }}
             >
               {group.fromSend ? `Retry with ${seer.name}` : `Use ${seer.name}`}
+            </button>
+          )}
+          {group.code === 'capability-unknown' && current && (
+            <button
+              type="button"
+              className="small"
+              title={`Declares in Settings → Vision that ${current.name} can see, and tries again`}
+              onClick={async () => {
+                if (await declareSees(current)) return;
+                if (group.fromSend) void store.getState().send(store.getState().draft);
+                else group.keys.forEach((k) => void retryRefused(k));
+              }}
+            >
+              {current.name} can see
             </button>
           )}
           {group.code === 'redaction-failed' && !group.fromSend && group.keys.every((k) => refusals.some((r) => r.key === k && r.retry)) && (

@@ -313,4 +313,28 @@ describe('smaller things, the rest (issue 44 item 10)', () => {
     await expect.poll(async () => (await page.getByLabel('What fills the context').textContent()) ?? '').toContain('This message: ≈0');
     await warning.waitFor({ state: 'detached' });
   });
+
+  it('an image refused because the model does not say whether it sees offers one click for "it can see", which declares it and sends', async () => {
+    const { page, shot } = await suite.session();
+    await pickModel(page, 'mystery');
+    await page.locator('main').drop({ files: { name: 'chart.png', mimeType: 'image/png', buffer: await solidPng(320, 200, RED) } });
+    const canSee = page.getByRole('button', { name: /^mystery(:latest)? can see$/ });
+    await canSee.waitFor();
+    await shot('declare-sees');
+    expect(await seriousFindings(page)).toEqual([]);
+    await canSee.click();
+    await canSee.waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'Attachments' }).getByRole('listitem', { name: 'chart.png' }).getByRole('img', { name: 'chart.png', exact: true }).waitFor();
+    await shot('declared-sees');
+    await messageBox(page).fill('What colour?');
+    await messageBox(page).press('Enter');
+    // It goes to the model with the image (whether this fixture model then takes it is the server's business).
+    await expect.poll(() => suite.server().requests.length).toBeGreaterThan(0);
+    const request = suite.server().requests.at(-1)!;
+    expect(request.model).toMatch(/^mystery/);
+    expect(request.images).toHaveLength(1);
+    // Declared as Settings → Vision would.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('row', { name: /mystery:latest/ }).filter({ hasText: 'per your settings' }).waitFor();
+  });
 });
