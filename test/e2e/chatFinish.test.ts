@@ -88,7 +88,7 @@ describe('Settings keeps what was typed (issue 44 item 4)', () => {
     await page.getByRole('textbox', { name: 'Shortcut (press the keys; Backspace clears)' }).press('Backspace');
     await page.evaluate('history.back()');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('Your changes in Hotkey are not saved');
+    expect(await dialog.textContent()).toContain('Your changes in Screenshot hotkey are not saved');
     await dialog.getByRole('button', { name: 'Leave without saving' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Settings' }).click();
