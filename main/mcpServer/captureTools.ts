@@ -10,6 +10,7 @@ import type { Limits } from '../../common/limits.ts';
 import { doorWindows, findWindow, type Capture, type CaptureRegion, type CaptureScope, type DisplayInfo, type ScreenCapturer, type WindowInfo } from '../capture/screenCapturer.ts';
 import { readCapturedWindow, type CapturedWindowText } from '../accessibility/capturedWindowText.ts';
 import type { WindowText } from '../accessibility/windowText.ts';
+import type { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 import { windowTextForModel } from '../accessibility/windowTextForModel.ts';
 import type { FileAttachmentStore } from '../images/attachmentStore.ts';
 import { callerTarget } from './callerTarget.ts';
@@ -27,6 +28,8 @@ export type CaptureDeps = {
   resourceCap?: number;
   /** A window's own words beside a window capture (architecture §7); none: the image alone. */
   windowText?: WindowText;
+  /** Those words kept with the capture, for read_text on it. */
+  windowTexts?: WindowTextShelf;
 };
 
 export type Rect = { x: number; y: number; width: number; height: number };
@@ -95,6 +98,7 @@ export async function admitShot(deps: CaptureDeps, capture: Capture, displays: D
   const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}${origin}`, pixelRatio: capture.display.scaleFactor, ...(windows.length ? { windows } : {}) }, fit.target, signal);
   if (!served.ok) return toolError(`The capture could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
+  if (own) deps.windowTexts?.keep(served.info.id, own.result, own.offset);
   return { served, capture, displays, notes: fit.notes, model: fit.target.model, ...(own ? { own } : {}) };
 }
 

@@ -15,6 +15,7 @@ import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
 import { errorMessage } from '../errors.ts';
 import { windowTextFor } from '../accessibility/platformWindowText.ts';
+import { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 
 type ServeOptions = {
   capturer: ScreenCapturer;
@@ -41,6 +42,7 @@ function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
     describe: visionDescriber(services, options.visionModel),
     version: options.version,
     windowText: windowTextFor(),
+    windowTexts: new WindowTextShelf(),
   };
 }
 

@@ -143,6 +143,14 @@ describe.skipIf(skip)('glance mcp serve: capture_screen { window } with the wind
       expect(text).toContain('step 120 ok');
       expect(text).toContain('[hidden: github token]');
       expect(JSON.stringify(result)).not.toContain(TOKEN);
+      // read_text on that capture: the window's own words where they lie, exact.
+      const id = /call zoom with image "([^"]+)"/.exec(text)![1]!;
+      const words = await stdio.client.callTool({ name: 'read_text', arguments: { image: id, region: { x: 60, y: 80, width: 200, height: 100 } } });
+      expect(words.isError, textOf(words)).toBeFalsy();
+      expect(textOf(words)).toContain("from the window's own accessibility tree (exact; read when the window was captured; 1 secret hidden on this device)");
+      expect(textOf(words)).toContain('step 120 ok');
+      expect(words.structuredContent).toMatchObject({ confidence: 100, words: [{ text: '[hidden]' }] });
+      expect(JSON.stringify(words)).not.toContain(TOKEN);
       const form = await stdio.client.callTool({ name: 'capture_screen', arguments: { window: FORM.title } });
       expect(textOf(form)).toContain('password text: [hidden: password field]');
       expect(JSON.stringify(form)).not.toContain(FORM.secret);
