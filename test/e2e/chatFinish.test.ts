@@ -51,6 +51,14 @@ describe('the Context meter (issue 44 item 7)', () => {
     expect(parts + tools).toBe(total);
     expect(await seriousFindings(page)).toEqual([]);
   });
+
+  it('opens its breakdown inside a 400 px window', async () => {
+    const { page } = await suite.session({ viewport: { width: 400, height: 700 } });
+    await page.locator('.context-meter summary').click();
+    const box = (await page.getByLabel('What fills the context').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(400);
+  });
 });
 
 describe('Settings keeps what was typed (issue 44 item 4)', () => {
