@@ -45,4 +45,10 @@ describe('windowRegions', () => {
     expect(windowRegions([{ ...win, names: ['keepassxc', 'KeePassXC'] }], ['KeePassXC'], size)).toHaveLength(1);
     expect(windowRegions([{ ...win, app: 'gedit', title: 'notes.txt', names: ['gedit', 'Gedit'] }], ['KeePassXC'], size)).toEqual([]);
   });
+
+  it('fills a password field its window’s accessibility marked, whatever the excluded apps', () => {
+    const field = { app: 'yad', title: 'password field', x: 125, y: 295, width: 168, height: 34, password: true as const };
+    expect(windowRegions([field], [], size)).toEqual([{ x: 125, y: 295, width: 168, height: 34, kind: 'password', rule: 'accessibility:password text' }]);
+    expect(windowRegions([{ ...field, x: 1900 }], ['KeePassXC'], size)).toEqual([{ x: 1900, y: 295, width: 20, height: 34, kind: 'password', rule: 'accessibility:password text' }]);
+  });
 });
