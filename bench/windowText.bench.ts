@@ -160,9 +160,10 @@ ${markdownTable(['page', 'node budget', 'nodes read', 'elements', 'characters', 
   if (!args['no-write']) await writeSection(join(import.meta.dirname, '..', 'docs', 'accessibility.md'), 'bench:window-text', section, "A window's own words");
   else process.stdout.write(section);
 } finally {
-  await pool.close?.();
+  // The desktop first: its applications must not outlive a bench that failed.
   await desktop.close();
   await rm(dir, { recursive: true, force: true });
+  await pool.close();
 }
 
 /** One line read as another: equal once spaces are collapsed, or within a few characters (OCR's misreads). */
