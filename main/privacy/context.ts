@@ -59,7 +59,7 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
 }
 
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = /\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|cvc|cvv)\b:?/gi;
+const LABEL = /\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|cvc|cvv)\b:?/gi;
 const OTP = /one[- ]time|verification|security code|2fa|otp|totp|cvc|cvv|pin|passcode/i;
 
 /** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
@@ -75,6 +75,15 @@ export function secretValue(value: string, label: string): boolean {
   if (/^[•*·●.]+$/.test(t)) return false;
   // Letters and digits, symbols, or capitals inside: what a generated or chosen secret has.
   return /\d/.test(t) || /[^A-Za-z0-9]/.test(t) || /.[A-Z]/.test(t) || t.length >= 16;
+}
+
+/**
+ * A value in the cell right of its label: what secretValue accepts, or, after a label that names a
+ * key, token or secret, one unbroken run of key alphabet (a hex API key is one, named so).
+ */
+function besideValue(value: string, label: string): boolean {
+  if (secretValue(value, label)) return true;
+  return !OTP.test(label) && /key|token|secret/i.test(label) && /^[A-Za-z0-9+/=_.-]{16,200}$/.test(value.trim()) && /\d/.test(value);
 }
 
 export type ContextFinding = { words: number[]; kind: RedactionKind; rule: string };
@@ -107,6 +116,18 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const left = a.x - h * 1.5;
       const right = after === undefined ? a.x + h * 60 : (words[after] as ReadWord).x - h * 0.3;
       const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /key|token|secret|credential/i.test(m[0]) ? 'secret' : 'password';
+      // A form's or a key-value table's row: the label in a cell of its own, its value in the next
+      // cell to the right (OCR reads the two cells as lines apart, so no line rule sees them together).
+      if (after !== undefined) {
+        const value = [after];
+        for (let j = row.indexOf(after) + 1; j < row.length; j++) {
+          const prev = words[value.at(-1) as number] as ReadWord, w = words[row[j] as number] as ReadWord;
+          if (w.x - (prev.x + prev.width) > h * 1.2) break;
+          value.push(row[j] as number);
+        }
+        const text = value.map((i) => (words[i] as ReadWord).text).join(' ');
+        if (besideValue(text, m[0])) out.push({ words: value, kind, rule: 'beside' });
+      }
       let lastBottom = line.bottom;
       for (let k = li + 1; k < lines.length; k++) {
         const below = lines[k] as Line;

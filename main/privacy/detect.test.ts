@@ -52,3 +52,43 @@ describe('windowRegions', () => {
     expect(windowRegions([{ ...field, x: 1900 }], ['KeePassXC'], size)).toEqual([{ x: 1900, y: 295, width: 20, height: 34, kind: 'password', rule: 'accessibility:password text' }]);
   });
 });
+
+// A settings form or a key-value table: the label in a cell of its own, its value in the next cell to
+// the right. OCR reads the two cells as lines apart (a Grafana-like data source form: "Password" at
+// one line, the value in its input box at the next), or as one line with no colon between them (an
+// API client's headers table: "X-API-Key  9786e9…"), so neither the line rules nor the header and
+// caption rules saw a label for the value. Words as tesseract read them from the held-out screens.
+describe('detectRedactions: a value in the cell right of its label', () => {
+  const size = { width: 1920, height: 1080 };
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
+  const form: ReadWord[] = [
+    { text: 'User', line: 1, x: 100, y: 205, width: 34, height: 16 },
+    { text: 'grafana', line: 2, x: 300, y: 206, width: 62, height: 16 },
+    { text: 'Password', line: 3, x: 100, y: 245, width: 70, height: 16 },
+    { text: 'Summer69#t5oX', line: 4, x: 300, y: 246, width: 118, height: 16 },
+    { text: 'Header', line: 5, x: 100, y: 285, width: 54, height: 16 },
+    { text: 'X-API-Key', line: 5, x: 300, y: 285, width: 80, height: 16 },
+    { text: '9786e9f91fa4b7f11815d16412a8f5a6', line: 5, x: 480, y: 285, width: 300, height: 16 },
+  ];
+
+  it('hides the value beside "Password" (a line of its own) and beside "X-API-Key" (the same line)', async () => {
+    const out = await detectRedactions(form, size);
+    const pw = form[3]!, key = form[6]!;
+    expect(out.regions.some((r) => covers(r, pw))).toBe(true);
+    expect(out.regions.some((r) => covers(r, key))).toBe(true);
+    // The labels and the user name stay.
+    for (const w of [form[0]!, form[1]!, form[2]!, form[5]!]) expect(out.regions.some((r) => covers(r, w))).toBe(false);
+  });
+
+  it('leaves a header row and words beside a label alone', async () => {
+    const header: ReadWord[] = [
+      { text: 'Password', line: 1, x: 100, y: 100, width: 70, height: 16 },
+      { text: 'Last', line: 1, x: 300, y: 100, width: 30, height: 16 },
+      { text: 'changed', line: 1, x: 336, y: 100, width: 60, height: 16 },
+      { text: 'API', line: 2, x: 100, y: 400, width: 26, height: 16 },
+      { text: 'key', line: 2, x: 132, y: 400, width: 26, height: 16 },
+      { text: 'Created', line: 2, x: 300, y: 400, width: 56, height: 16 },
+    ];
+    expect((await detectRedactions(header, size)).regions).toEqual([]);
+  });
+});
