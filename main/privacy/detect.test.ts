@@ -92,3 +92,31 @@ describe('detectRedactions: a value in the cell right of its label', () => {
     expect((await detectRedactions(header, size)).regions).toEqual([]);
   });
 });
+
+// A card number that wraps in a paragraph: an e-mail asks to "use the company card 4893" at the end
+// of one line and goes on "1928 3805 4812, exp 07/29." on the next (as tesseract read the held-out
+// e-mail screen). Each half alone is too short for a card; the halves are one number, boxed on each line.
+describe('detectRedactions: a card number wrapped in a paragraph', () => {
+  const size = { width: 1920, height: 1080 };
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
+  const line = (texts: string[], line: number, y: number): ReadWord[] => {
+    let x = 40;
+    return texts.map((text) => {
+      const w = { text, line, x, y, width: text.length * 9, height: 16 };
+      x += w.width + 6;
+      return w;
+    });
+  };
+  const mail = [...line(['if', 'your', 'system', 'insists', 'on', 'a', 'card,', 'use', 'the', 'company', 'card', '4893'], 1, 178), ...line(['1928', '3805', '4812,', 'exp', '07/29.'], 2, 212)];
+
+  it('hides both halves and leaves the words around them', async () => {
+    const out = await detectRedactions(mail, size);
+    for (const t of ['4893', '1928', '3805', '4812,']) expect(out.regions.some((r) => covers(r, mail.find((w) => w.text === t)!)), t).toBe(true);
+    for (const t of ['company', 'exp', '07/29.', 'insists']) expect(out.regions.some((r) => covers(r, mail.find((w) => w.text === t)!)), t).toBe(false);
+  });
+
+  it('leaves numbers one a line alone when nothing says card', async () => {
+    const rows = [...line(['Order', '4893'], 1, 100), ...line(['1928', '3805', '4812', 'shipped'], 2, 130)];
+    expect((await detectRedactions(rows, size)).regions).toEqual([]);
+  });
+});

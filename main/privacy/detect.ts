@@ -80,8 +80,13 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
     const found = [...(await ruleSecrets(map.text, options)), ...(own.perText[pass] ?? [])];
     for (const f of found) {
       const picked = wordsOf(f, map);
-      const box = boxOver(words, picked, size);
-      if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
+      // A finding across a line break (a card number wrapped in a paragraph) gets a box on each line,
+      // not one over the text between; a PEM block is one box.
+      if (f.rule !== 'pem' && map.text.slice(f.start, f.end).includes('\n')) boxEach(picked, f.kind, f.rule);
+      else {
+        const box = boxOver(words, picked, size);
+        if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
+      }
       // Its continuation when it wraps (a terminal's 80 columns, a narrow pane, a table cell).
       const more = wrappedOn(words, picked, lines);
       if (more.length) boxEach(more, f.kind, `${f.rule}+wrap`);

@@ -267,6 +267,20 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    // A card number that wraps in a paragraph ("use the company card 4893⏎1928 3805 4812"): two
+    // runs of digits either side of one line break, 13–19 digits in all, Luhn valid, after a word
+    // that says "card" (a column of numbers, one a line, is not one).
+    category: 'cards',
+    kind: 'card number',
+    rule: 'luhn-wrap',
+    find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])(?:${D}[ -]?){3,15}${D}\n(?:${D}[ -]?){3,15}${D}(?![\w])`, 'g'), 0, (m) => {
+      const [a, b] = m[0].split('\n').map((part) => part.replace(/\D/g, '').length);
+      if ((a ?? 0) < 4 || (b ?? 0) < 4) return false;
+      const digits = asDigits(m[0]).replace(/\D/g, '');
+      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
+    }),
+  },
+  {
     // A vendor's prefix read with one character wrong (AKIA as AKTA, ghp_ as qhp_), with a key after it.
     category: 'keys',
     kind: 'api key',
