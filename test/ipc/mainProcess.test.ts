@@ -132,6 +132,7 @@ describe('main process (real main.ts, fake electron)', () => {
   it('denies permissions, navigation and new windows; links open in the browser', () => {
     expect(of('permission')).toEqual([{ request: false, check: false }]);
     expect(of('clipboard')).toEqual([{ app: true, appCheck: true, other: false, read: false }]);
+    expect(of('downloads')).toEqual([{ viewerImage: true, viewerBlob: true, remote: false, otherData: false }]);
     expect(of('navigation')).toEqual([{ prevented: true, open: { action: 'deny' }, openFile: { action: 'deny' } }]);
     expect(of('openExternal')).toEqual(['https://ollama.com/']);
   });

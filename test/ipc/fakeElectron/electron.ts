@@ -241,11 +241,19 @@ export const nativeImage = {
 export const shell = { openExternal: async (url: string) => report('openExternal', url) };
 
 const permission: { request?: Listener; check?: Listener } = {};
+const downloadListeners: Listener[] = [];
+/** Whether a download of `url` goes ahead: every will-download listener is asked, as Electron does. */
+function downloads(url: string): boolean {
+  let prevented = false;
+  for (const l of downloadListeners) l({ preventDefault: () => (prevented = true) }, { getURL: () => url }, windows[0]?.webContents);
+  return !prevented;
+}
 export const session = {
   defaultSession: {
     setPermissionRequestHandler: (h: Listener) => void (permission.request = h),
     setPermissionCheckHandler: (h: Listener) => void (permission.check = h),
-    on: () => undefined,
+    // Electron goes on with a download unless a will-download listener prevents it.
+    on: (event: string, listener: Listener) => void (event === 'will-download' && downloadListeners.push(listener)),
     webRequest: { onBeforeRequest: () => undefined, onHeadersReceived: () => undefined },
   },
 };
@@ -307,6 +315,13 @@ async function drive() {
     read: await new Promise((resolve) => permission.request?.({}, 'clipboard-read', resolve, { requestingUrl: 'app://glance/index.html' })),
   });
   report('shortcuts', [...held.keys()]);
+  // The viewer's Save (an <a download> of the image it shows) goes; a page's other downloads do not.
+  report('downloads', {
+    viewerImage: downloads('data:image/png;base64,iVBORw0KGgo='),
+    viewerBlob: downloads('blob:app://glance/6f1c0d4e-0000-4000-8000-000000000000'),
+    remote: downloads('https://evil.example/payload.exe'),
+    otherData: downloads('data:text/html;base64,PHNjcmlwdD4='),
+  });
   const contents = windows[0]!.webContents;
   let prevented = false;
   contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, 'https://evil.example/');
