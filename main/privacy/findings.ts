@@ -93,6 +93,10 @@ export function identifier(run: string): boolean {
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
   const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
   if (hexLike(bare)) return true;
+  // A name that ends in a whole hash (a CI cache key "node-cache-Linux-x64-npm-<sha256>", a
+  // build's "app-<sha1>"): dashed words, then 32 or more hex characters of one case (as OCR reads them: B for 8).
+  const tail = /^[A-Za-z][\w.]*(?:-[\w.]+)*-([0-9a-fA-FOoIlSBZ]{32,})$/.exec(s);
+  if (tail && hexLike(tail[1] as string)) return true;
   if (/^(?:sha[0-9lIS]{1,3})[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
   // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
