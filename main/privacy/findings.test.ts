@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, keyLike, luhnValid } from './findings.ts';
+import { ibanValid, keyLike, luhnValid, ruleFindings } from './findings.ts';
 
 const hidden = async (text: string, categories = DEFAULT_REDACT_CATEGORIES) =>
   (await findSecrets(text, { categories })).findings.map((f) => ({ kind: f.kind, rule: f.rule, text: text.slice(f.start, f.end) }));
@@ -142,3 +142,23 @@ describe('redactText', () => {
     expect(out.text).toBe('[hidden: password] more');
   });
 });
+
+// A password on a command line, as the held-out issue page pasted it ("run docker login
+// registry.acme.io -u ci -p tibn69GFGN1KI then pull"): no label, no KEY=, so no rule saw it.
+describe('ruleFindings: a password after a command-line flag', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'cli-flag').map((f) => t.slice(f.start, f.end));
+  it('finds -p after docker login, mysql and sshpass, and --password= anywhere', () => {
+    expect(found('Steps: run docker login registry.acme.io -u ci -p tibn69GFGN1KI then pull any image.')).toEqual(['tibn69GFGN1KI']);
+    expect(found('mysql -h db -u root -p Summer22#aXdU acme')).toEqual(['Summer22#aXdU']);
+    expect(found('sshpass -p Harbor36?5b6K ssh deploy@host')).toEqual(['Harbor36?5b6K']);
+    expect(found('acme-cli login --password=rvyq43BNtIei9UuO')).toEqual(['rvyq43BNtIei9UuO']);
+  });
+  it('leaves ports, paths and words after -p alone', () => {
+    expect(found('docker run -p 8080:80 nginx')).toEqual([]);
+    expect(found('ssh -p 2222 deploy@host && mkdir -p src/api build')).toEqual([]);
+    expect(found('psql -h db -p 5432 -U app')).toEqual([]);
+    expect(found('docker login -p stdin')).toEqual([]);
+  });
+});
+

@@ -314,6 +314,21 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, new RegExp(String.raw`([\w.-]*${LABEL}[\w.-]*)["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 2, (m) => labelValue(m[1] as string, m[2] as string, m.input.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 80))),
   },
   {
+    // A password on a command line: `--password=…`, `--token …`, and `-p …` (`-a` for redis-cli)
+    // after the commands whose -p is a password (docker login, mysql, sshpass, helm registry login;
+    // not ssh's or psql's port, not mkdir's parents). The value must have letters with digits,
+    // symbols or capitals inside, and no path or port in it.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'cli-flag',
+    find: (t) =>
+      matches(t, /(?:--(?:password|passwd|token|api-key|secret)[= ]|\b(?:docker|podman|nerdctl|mysql|mysqladmin|mysqldump|mariadb|sshpass|helm|oras|skopeo)\b[^\n]*?\s-p ?|\bredis-cli\b[^\n]*?\s-a )["']?([^\s"']{4,})/g, 1, (m) => {
+        const v = m[1] as string;
+        if (/[/:@]|^\d+$/.test(v) || NOT_VALUES.has(v.toLowerCase())) return false;
+        return /[A-Za-z]/.test(v) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v));
+      }),
+  },
+  {
     // Said in a sentence: "the staging db password is Harbor97?PD7m" — a value that looks like one
     // (digits, symbols or capitals inside), not "the password is required".
     category: 'passwords',
