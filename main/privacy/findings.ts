@@ -329,6 +329,21 @@ const RULES: readonly Rule[] = [
       }),
   },
   {
+    // A one-time code said in a message: "Your verification code is 482913", "482913 is your
+    // sign-in code", "login code: 4821" (a zip code or an error code is not one: the word before
+    // "code" must say what it is for).
+    category: 'passwords',
+    kind: 'password',
+    rule: 'code-said',
+    find: (t) => {
+      const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa)`;
+      return [
+        ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,12}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
+        ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
+      ];
+    },
+  },
+  {
     // Said in a sentence: "the staging db password is Harbor97?PD7m" — a value that looks like one
     // (digits, symbols or capitals inside), not "the password is required".
     category: 'passwords',
