@@ -80,9 +80,9 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
     const found = [...(await ruleSecrets(map.text, options)), ...(own.perText[pass] ?? [])];
     for (const f of found) {
       const picked = wordsOf(f, map);
-      // A finding across a line break (a card number wrapped in a paragraph) gets a box on each line,
-      // not one over the text between; a PEM block is one box.
-      if (f.rule !== 'pem' && map.text.slice(f.start, f.end).includes('\n')) boxEach(picked, f.kind, f.rule);
+      // A card number wrapped in a paragraph gets a box on each line, not one over the text between;
+      // other findings across lines (a PEM block, secretlint's) keep one box over all of them.
+      if (f.rule === 'luhn-wrap') boxEach(picked, f.kind, f.rule);
       else {
         const box = boxOver(words, picked, size);
         if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
