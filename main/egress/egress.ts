@@ -48,16 +48,14 @@ export class Egress {
     if (!info) return { ok: false, id, message: GONE };
     if (options.made?.has(id)) {
       const got = await this.#store.get(id);
-      return got ? { ok: true, info: got.info, data: got.data } : { ok: false, id, message: GONE };
+      return got ? this.#handOver(got.info, got.data, target) : { ok: false, id, message: GONE };
     }
     const fitted = await this.#intake.admit({ attachmentId: id }, target, 'user', options.signal ? { signal: options.signal } : {});
     if (!fitted.ok) return { ok: false, id, message: fitted.message };
-    const got = await this.#store.get(fitted.attachment.id);
-    if (!got) return { ok: false, id, message: GONE };
-    // The copy carries this use's name and origin (the record keeps the first ones); a window's
-    // title and app go as the target may read them (the label names them).
-    const window = info.window ? (await this.windowFacts([info.window], target)).windows[0] : undefined;
-    return { ok: true, info: { ...got.info, name: info.name, origin: info.origin, ...(window ? { window } : {}) }, data: got.data };
+    const data = fitted.payload ?? (await this.#store.get(fitted.attachment.id))?.data;
+    if (!data) return { ok: false, id, message: GONE };
+    // The copy carries this use's name, origin and window (the record keeps the first ones).
+    return this.#handOver({ ...fitted.attachment, name: info.name, origin: info.origin, ...(info.window ? { window: info.window } : {}) }, data, target);
   }
 
   /**
@@ -68,9 +66,13 @@ export class Egress {
   async made(admitted: Admitted, target: TextTarget): Promise<SentImage | NotSent> {
     const { attachment } = admitted;
     const data = admitted.payload ?? (await this.#store.get(attachment.id))?.data;
-    if (!data) return { ok: false, id: attachment.id, message: GONE };
-    const window = attachment.window ? (await this.windowFacts([attachment.window], target)).windows[0] : undefined;
-    return { ok: true, info: { ...attachment, ...(window ? { window } : {}) }, data };
+    return data ? this.#handOver(attachment, data, target) : { ok: false, id: attachment.id, message: GONE };
+  }
+
+  /** Every image leaves here: its window's title and app as `target` may read them (the label names them). */
+  async #handOver(info: AttachmentInfo, data: Uint8Array, target: TextTarget): Promise<SentImage> {
+    const window = info.window ? (await this.windowFacts([info.window], target)).windows[0] : undefined;
+    return { ok: true, info: { ...info, ...(window ? { window } : {}) }, data };
   }
 
   /**
