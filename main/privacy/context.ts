@@ -60,6 +60,8 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
 
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
 const LABEL = /\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|cvc|cvv)\b:?/gi;
+/** Captions over a list of values, one a line. */
+const LIST = /codes|keys|tokens|passwords/i;
 const OTP = /one[- ]time|verification|security code|2fa|otp|totp|cvc|cvv|pin|passcode/i;
 
 /** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
@@ -141,12 +143,76 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
         // Another label in the column ends it (the next caption of a detail view).
         if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
-        if (secretValue(value, m[0])) out.push({ words: inCol, kind, rule: caption ? 'caption' : 'column' });
+        const ok = secretValue(value, m[0]);
+        if (ok) out.push({ words: inCol, kind, rule: caption ? 'caption' : 'column' });
         lastBottom = below.bottom;
-        if (caption) break;
+        // A caption names one value, unless it names a list ("backup codes:" over a code a line).
+        if (caption && (!ok || !LIST.test(m[0]))) break;
       }
     }
   });
+  return out;
+}
+
+/**
+ * Whether a word reads like a password someone chose or a generator made: 8–64 characters, no
+ * spaces, lower case with two of capitals, digits and symbols, the classes changing often (a
+ * name, a camelCase identifier or a hash changes seldom), and not an e-mail, a host, a URL or an
+ * identifier. Enough alone only where a row says what it is (credentialRows).
+ */
+export function passwordLike(word: string): boolean {
+  const t = word.replace(/^["'(]+|["'),;]+$/g, '');
+  if (t.length < 8 || t.length > 64 || /\s/.test(t) || !/[a-z]/.test(t)) return false;
+  const symbol = /[^A-Za-z0-9._-]/.test(t);
+  if (Number(/[A-Z]/.test(t)) + Number(/\d/.test(t)) + Number(symbol) < 2) return false;
+  if (/@|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
+  // camelCase with digits (getUser2ById): every capital starts a lower-case run.
+  if (!symbol && /^[a-z]/.test(t) && !/[A-Z](?![a-z])/.test(t)) return false;
+  const kind = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : 3);
+  let switches = 0;
+  for (let i = 1; i < t.length; i++) if (kind(t[i] as string) !== kind(t[i - 1] as string)) switches++;
+  return switches >= 4 && switches >= t.length * 0.25;
+}
+
+/** A login in a table's cell: a user name, an e-mail or a host, in lower case. */
+const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
+
+/**
+ * A password in a row with no header over it (a browser's saved passwords: site, user name, the
+ * revealed password): a cell of its own that reads like a password (passwordLike), right of a cell
+ * on its row that is a login. OCR reads each cell of a row as a line of its own, so a row is the
+ * cells whose middles meet.
+ */
+export function credentialRows(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  type Cell = { words: number[]; text: string; left: number; right: number; mid: number; h: number };
+  const cells: Cell[] = [];
+  for (const line of lines) {
+    let cur: number[] = [];
+    const close = () => {
+      if (!cur.length) return;
+      const a = words[cur[0] as number] as ReadWord, z = words[cur.at(-1) as number] as ReadWord;
+      // Pieces that touch are one word OCR split; a space between them is kept.
+      let text = a.text;
+      for (let j = 1; j < cur.length; j++) {
+        const p = words[cur[j - 1] as number] as ReadWord, w = words[cur[j] as number] as ReadWord;
+        text += (w.x - (p.x + p.width) < line.height * 0.25 ? '' : ' ') + w.text;
+      }
+      cells.push({ words: cur, text, left: a.x, right: z.x + z.width, mid: (line.top + line.bottom) / 2, h: line.height });
+      cur = [];
+    };
+    for (const i of line.words) {
+      const prev = cur.at(-1);
+      if (prev !== undefined && (words[i] as ReadWord).x - ((words[prev] as ReadWord).x + (words[prev] as ReadWord).width) > line.height * 1.2) close();
+      cur.push(i);
+    }
+    close();
+  }
+  const out: ContextFinding[] = [];
+  for (const c of cells) {
+    if (!passwordLike(c.text)) continue;
+    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')));
+    if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
+  }
   return out;
 }
 

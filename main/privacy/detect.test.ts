@@ -120,3 +120,69 @@ describe('detectRedactions: a card number wrapped in a paragraph', () => {
     expect((await detectRedactions(rows, size)).regions).toEqual([]);
   });
 });
+
+// Values with no label on their line, as tesseract read held-out set B's screens. A browser's saved
+// passwords: site, user name and the revealed password, each cell read as a line of its own, and
+// "Passwords" only as the page's heading — no header over the column (0 of 4 hidden before). A
+// sticky note's "backup codes:" over two codes, one a line: the caption took only the first.
+describe('detectRedactions: a password beside its login, a list under its caption', () => {
+  const size = { width: 2560, height: 1440 };
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
+  const hiddenOf = async (words: ReadWord[]) => {
+    const out = await detectRedactions(words, size);
+    return words.filter((w) => out.regions.some((r) => covers(r, w))).map((w) => w.text);
+  };
+  const saved: ReadWord[] = [
+    { text: 'Passwords', line: 1, x: 61, y: 61, width: 102, height: 16 },
+    { text: 'Search', line: 2, x: 61, y: 90, width: 45, height: 11 },
+    { text: 'passwords', line: 2, x: 112, y: 90, width: 68, height: 11 },
+    { text: 'github.com', line: 3, x: 75, y: 126, width: 77, height: 14 },
+    { text: 'ada', line: 4, x: 560, y: 126, width: 28, height: 11 },
+    { text: 'mail.', line: 5, x: 75, y: 159, width: 27, height: 14 },
+    { text: 'example.org', line: 5, x: 107, y: 159, width: 84, height: 14 },
+    { text: 'ada@example.org', line: 6, x: 560, y: 159, width: 125, height: 14 },
+    { text: 'RLVOKSa=E1RP2q$T', line: 7, x: 1075, y: 161, width: 133, height: 14 },
+    { text: 'bank', line: 8, x: 75, y: 193, width: 33, height: 13 },
+    { text: 'example:', line: 8, x: 113, y: 193, width: 59, height: 13 },
+    { text: 'adabyron', line: 9, x: 560, y: 193, width: 70, height: 13 },
+    { text: 'routerlocal', line: 10, x: 75, y: 226, width: 74, height: 11 },
+    { text: 'admin', line: 11, x: 560, y: 226, width: 42, height: 11 },
+    { text: 'Tiger3o!1E98', line: 12, x: 1074, y: 228, width: 101, height: 14 },
+  ];
+
+  it("hides a revealed password in a row beside its site and user name, and nothing else of the table", async () => {
+    expect(await hiddenOf(saved)).toEqual(['RLVOKSa=E1RP2q$T', 'Tiger3o!1E98']);
+  });
+
+  it('leaves identifiers, versions, names and pod names in a table beside a login alone', async () => {
+    const row = (texts: string[], line: number, y: number): ReadWord[] => texts.map((text, i) => ({ text, line: line * 10 + i, x: 75 + i * 400, y, width: text.length * 9, height: 14 }));
+    const table = [
+      ...row(['ada@example.org', 'getUser2ById', 'MIT'], 1, 100),
+      ...row(['github.com', 'v2.31.0-rc1', 'base64Url'], 2, 140),
+      ...row(['admin', 'api-7d9f8b6c5d-x2k4p', 'Running'], 3, 180),
+      ...row(['ada', 'ORD-7Q2KX9PLM4', 'Shipped'], 4, 220),
+      ...row(['linus', 'Falcon54', '2026-12-05T09:12:33Z'], 5, 260),
+      ...row(['grace', '9f86d081884c7d659a2feaa0c55ad015', 'sha256'], 6, 300),
+    ];
+    expect(await hiddenOf(table)).toEqual([]);
+  });
+
+  it('hides each code of a list under "backup codes:", the Wi-Fi key and the PIN of a note', async () => {
+    const note: ReadWord[] = [
+      { text: 'office', line: 1, x: 79, y: 83, width: 45, height: 13 },
+      { text: 'wifi:', line: 1, x: 130, y: 83, width: 35, height: 13 },
+      { text: 'RIVOKSa=EIRP2q$1', line: 1, x: 173, y: 83, width: 168, height: 13 },
+      { text: 'vpn', line: 2, x: 78, y: 107, width: 31, height: 13 },
+      { text: 'pin', line: 2, x: 115, y: 107, width: 26, height: 13 },
+      { text: '662180', line: 2, x: 148, y: 107, width: 62, height: 13 },
+      { text: 'backup', line: 3, x: 78, y: 132, width: 61, height: 17 },
+      { text: 'codes:', line: 3, x: 146, y: 132, width: 52, height: 17 },
+      { text: '9973-3615', line: 4, x: 79, y: 156, width: 89, height: 13 },
+      { text: '3848-8072', line: 5, x: 79, y: 180, width: 89, height: 13 },
+      { text: 'Keep', line: 6, x: 79, y: 204, width: 40, height: 13 },
+      { text: 'them', line: 6, x: 125, y: 204, width: 40, height: 13 },
+      { text: 'safe', line: 6, x: 171, y: 204, width: 36, height: 13 },
+    ];
+    expect(await hiddenOf(note)).toEqual(['RIVOKSa=EIRP2q$1', '662180', '9973-3615', '3848-8072']);
+  });
+});

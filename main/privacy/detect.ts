@@ -3,7 +3,7 @@
 // which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
 import { DEFAULT_REDACT_CATEGORIES, type OwnPattern, type RedactCategory, type Redaction, type RedactionKind } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
-import { bigCodes, joinRows, labelledBelow, linesOf, wrappedOn } from './context.ts';
+import { bigCodes, credentialRows, joinRows, labelledBelow, linesOf, wrappedOn } from './context.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
 import { ownPatternMatches } from './ownPatterns.ts';
 import { secretlintFindings } from './secretlintScan.ts';
@@ -92,10 +92,11 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
       if (more.length) boxEach(more, f.kind, `${f.rule}+wrap`);
     }
   }
-  // Values whose label is not on their line: a column header, a caption, a big one-time code.
+  // Values whose label is not on their line: a column header, a caption, a big one-time code, a
+  // password in a row beside its login.
   const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
   if (categories.passwords) {
-    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines)]) {
+    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines), ...credentialRows(words, lines)]) {
       boxEach(c.words, c.kind, c.rule);
       const more = wrappedOn(words, c.words, lines);
       if (more.length) boxEach(more, c.kind, `${c.rule}+wrap`);

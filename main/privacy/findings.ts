@@ -344,6 +344,21 @@ const RULES: readonly Rule[] = [
     },
   },
   {
+    // A Wi-Fi key after its name ("office wifi: hxiw88GZra6MnX9k", "WLAN key = …"): WPA's 8–63
+    // characters, with digits, symbols or capitals inside ("wifi: on" is a setting, not a key).
+    category: 'passwords',
+    kind: 'password',
+    rule: 'wifi',
+    find: (t) => matches(t, /\b(?:wi-?fi|wlan|wpa2?)(?:\s+(?:password|passwort|key|pass(?:phrase)?|pw))?\s*[:=]\s*["'`]?([^\s"'`]{8,63})/gi, 1, (m) => /\d|[^A-Za-z0-9]|.[A-Z]/.test(m[1] as string)),
+  },
+  {
+    // A PIN after its name, colon or not ("vpn pin 636509", "PIN: 4821"): 4–8 digits.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'pin',
+    find: (t) => matches(t, /\b(?:pin|pin[- ]?code|passcode)\b\s*(?:[:=#]|is)?\s*(\d{4,8})(?!\w|[.,/:-]\d)/gi, 1),
+  },
+  {
     // Said in a sentence: "the staging db password is Harbor97?PD7m" — a value that looks like one
     // (digits, symbols or capitals inside), not "the password is required".
     category: 'passwords',
