@@ -95,6 +95,9 @@ describe('rules that survive OCR and leave look-alikes alone', () => {
     const card = randomCard().replace(/ /g, '');
     expect((await hidden(`pay ${card.slice(0, 4)}${card.slice(4).replace(/1/g, 'l').replace(/0/g, 'O')} now`)).map((f) => f.rule)).toContain('luhn');
     expect((await hidden('aws_access_key_id = AKTAP4C5C7AQMHWMRMX3')).map((f) => f.rule)).toContain('prefix-misread');
+    // An AWS id of capitals alone after a misread prefix (a turned note read upright: ASIA as ASTA).
+    expect((await hidden('AWS ASTAUPGBPTRCFSEWIQGO')).map((f) => f.rule)).toContain('prefix-misread');
+    expect(await hidden('ASSUMEROLEPOLICYDOCUMENTS')).toEqual([]);
   });
 
   it('a grouped 16-digit number that fails Luhn counts only where the screen says card', async () => {

@@ -205,7 +205,9 @@ function* vendorPrefixes(text: string): Iterable<[number, number]> {
       for (let i = 0; i < prefix.length && wrong < 2; i++) if (run[i] !== prefix[i]) wrong++;
       if (wrong > 1) continue;
       const rest = run.slice(prefix.length);
-      if (!/\d/.test(rest) || !/[A-Za-z]/.test(rest)) continue;
+      // An AWS id's sixteen may be capitals alone (ASIA read as ASTA, then UPGBPTRCFSEWIQGO).
+      const awsShape = prefix.startsWith('A') && prefix.length === 4 && prefix !== 'AIza' && /^[A-Z0-9]{15,17}$/.test(rest);
+      if (!awsShape && (!/\d/.test(rest) || !/[A-Za-z]/.test(rest))) continue;
       yield [m.index, m.index + run.length];
       break;
     }

@@ -8,7 +8,7 @@
 import type { Finding } from './findings.ts';
 
 /** A word read from the image, in the original's pixels. `line` groups the words of one line. */
-export type ReadWord = { text: string; line: number; x: number; y: number; width: number; height: number };
+export type ReadWord = { text: string; line: number; x: number; y: number; width: number; height: number; /** Read from a slanted block turned upright: the box is the slanted word's bounds. */ tilted?: true };
 export type Box = { x: number; y: number; width: number; height: number };
 
 /** A gap narrower than this share of the line's height is not a space a person typed. */
@@ -80,13 +80,14 @@ export function boxOver(words: readonly ReadWord[], indices: readonly number[], 
     if (!w) continue;
     // tesseract now and then gives a word a box twice its line's height, reaching into the lines
     // around it; its line's usual top and bottom are where its glyphs are.
+    // A word read turned upright (a slanted block) keeps its whole slanted box.
     const band = bands.get(w.line);
     const top = band ? Math.max(w.y, band.top) : w.y;
     const bottom = band ? Math.min(w.y + w.height, band.bottom) : w.y + w.height;
     x0 = Math.min(x0, w.x);
-    y0 = Math.min(y0, top);
+    y0 = Math.min(y0, w.tilted ? w.y : top);
     x1 = Math.max(x1, w.x + w.width);
-    y1 = Math.max(y1, bottom);
+    y1 = Math.max(y1, w.tilted ? w.y + w.height : bottom);
     h = Math.max(h, bottom - top);
   }
   if (!Number.isFinite(x0)) return undefined;

@@ -41,9 +41,12 @@ export async function redactImage(
     const grey = await greyOf(deps.pixels());
     const look = await secondLook(grey, read.words, async (crop) => deps.readWords(crop, options.signal), options.signal);
     step = 'finding the secrets in the text it read';
-    const found = await detectRedactions(combineReads(read.words, look.words), read.size, options);
+    // What the first read made of a slanted area gives way to what was read there turned upright.
+    const first = look.turned.length ? read.words.filter((w) => !look.turned.some((t) => within(w, t))) : read.words;
+    const found = await detectRedactions(combineReads(first, look.words), read.size, options);
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
-    const regions = mergeBoxes([...found.regions.map((r) => alongInk(grey, r)), ...look.failSafe]);
+    // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
+    const regions = mergeBoxes([...found.regions.map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);
@@ -52,6 +55,12 @@ export async function redactImage(
     options.signal?.throwIfAborted();
     return { ok: false, code: 'detect-failed', message: `Glance read this image but failed while ${step} (${errorMessage(error)}), so it was not sent to a remote model as it is.`, ms: ms() };
   }
+}
+
+/** Whether a word's (or a box's) middle lies in `area`. */
+function within(w: { x: number; y: number; width: number; height: number }, area: { x: number; y: number; width: number; height: number }): boolean {
+  const mx = w.x + w.width / 2, my = w.y + w.height / 2;
+  return mx >= area.x && mx <= area.x + area.width && my >= area.y && my <= area.y + area.height;
 }
 
 /** Whether a policy redacts for a model at `baseUrl`: `remote` redacts unless the endpoint is this machine. */

@@ -3,13 +3,14 @@
 // line in a low-contrast theme, a field's text inside its border, a block turned a few degrees — is
 // still ink: cells of the image with glyph edges both ways that no word read with confidence
 // covers. Each such block is read again on its own, contrast stretched (inverted when light on
-// dark), enlarged when small, and turned ±5° when the upright read finds nothing; the words found
+// dark), enlarged when small, and turned upright when its lines slant (the slant measured from its
+// glyphs; lines the first read read slanting are read again so too); the words found
 // join the first read's, so every rule runs over them. What stays unread and is shaped like a token
 // — a long, unbroken, dense run of ink the height of a line of text — is hidden as it is.
 import sharp, { type Sharp } from 'sharp';
 import type { Redaction } from '../../common/privacy.ts';
 import { identifier, NAMED_IDENTIFIER } from './findings.ts';
-import { overlaps, type Box, type ReadWord } from './locate.ts';
+import { overlaps, union, type Box, type ReadWord } from './locate.ts';
 
 /** Local OCR of one image (the same reader as the first look, injected). */
 type Read = (image: { data: Uint8Array; mime: string }) => Promise<{ ok: true; words: ReadWord[]; size: { width: number; height: number } } | { ok: false }>;
@@ -21,10 +22,14 @@ const CELL = 8;
 const STEP = 20;
 /** A word read at least this sure covers its ink; below it its ink counts as unread. */
 const SURE = 30;
+/** Lines slanting by this many degrees or more are turned upright before they are read again. */
+const MIN_SKEW = 1.5;
+/** …up to this slant (a block turned further is not a screen's text). */
+const MAX_SKEW = 12;
 /** At most this many blocks get a second look per image, and at most this share of its pixels. */
 const MAX_BLOCKS = 16;
 const MAX_SHARE = 0.3;
-/** …and at most this many reads in all (a block read upright, then turned ±5° when that found nothing). */
+/** …and at most this many reads in all (one a block, upright or turned by its slant). */
 const MAX_READS = 12;
 
 export async function greyOf(pixels: Sharp): Promise<Grey> {
@@ -89,6 +94,52 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
     .sort((a, b) => b.width * b.height - a.width * a.height);
 }
 
+/**
+ * The slant of the text lines in `box`, in degrees clockwise (a block a page turned with CSS
+ * `rotate(5deg)` gives about 5): the angle at which the block's ink, projected across it, falls into
+ * the sharpest rows (the projection profile's sum of squares is largest when each line's ink lands
+ * in the same few rows).
+ */
+export function skewOf(grey: Grey, box: Box): number {
+  const { data, width } = grey;
+  const x0 = Math.max(0, Math.floor(box.x)), y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(grey.width, Math.ceil(box.x + box.width)), y1 = Math.min(grey.height, Math.ceil(box.y + box.height));
+  // Glyphs' edges, not ink against the commonest grey: a block half on a note and half on a dark
+  // page would count the whole note as ink.
+  const xs: number[] = [], ys: number[] = [];
+  const stride = Math.max(1, Math.round(Math.sqrt(((x1 - x0) * (y1 - y0)) / 60_000)));
+  for (let y = y0; y < y1 - 1; y += stride) {
+    for (let x = x0; x < x1 - 1; x += stride) {
+      const p = data[y * width + x] as number;
+      if (Math.abs(p - (data[y * width + x + 1] as number)) < STEP && Math.abs(p - (data[(y + 1) * width + x] as number)) < STEP) continue;
+      xs.push(x - x0);
+      ys.push(y - y0);
+    }
+  }
+  if (xs.length < 50) return 0;
+  const diag = Math.ceil(Math.hypot(x1 - x0, y1 - y0)) + 2;
+  const rows = new Float64Array(2 * diag);
+  const sharpness = (deg: number) => {
+    const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+    rows.fill(0);
+    // Rows as far apart as the samples are: finer, the upright rows alone would look sharp.
+    for (let i = 0; i < xs.length; i++) rows[Math.round(((ys[i] as number) * c - (xs[i] as number) * s) / stride) + diag]! += 1;
+    let sum = 0;
+    for (const n of rows) sum += n * n;
+    return sum;
+  };
+  let best = 0, bestScore = sharpness(0);
+  for (let deg = -MAX_SKEW; deg <= MAX_SKEW; deg += 0.5) {
+    const score = sharpness(deg);
+    if (score > bestScore * 1.0001) [best, bestScore] = [deg, score];
+  }
+  for (let deg = best - 0.4; deg <= best + 0.4; deg += 0.1) {
+    const score = sharpness(deg);
+    if (score > bestScore * 1.0001) [best, bestScore] = [deg, score];
+  }
+  return Math.round(best * 10) / 10;
+}
+
 /** The block's pixels made easy to read: contrast stretched, dark text on light, at least 48 px tall lines. */
 async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Buffer; scale: number; crop: Box; out: { width: number; height: number } }> {
   const pad = 8;
@@ -116,7 +167,7 @@ function back(p: { x: number; y: number }, look: { scale: number; crop: Box; out
   return { x: look.crop.x + x / look.scale, y: look.crop.y + y / look.scale };
 }
 
-export type SecondLook = { words: ReadWord[]; failSafe: Redaction[]; blocks: number };
+export type SecondLook = { words: ReadWord[]; failSafe: Redaction[]; blocks: number; /** Slanted areas read turned upright: their words replace the first read's there. */ turned: Box[] };
 
 /**
  * Reads the unread blocks again and returns the words found there (in the image's pixels, on lines
@@ -134,21 +185,52 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   const failSafe: Redaction[] = [];
   let line = 1_000_000;
   let calls = 0;
-  for (const block of blocks) {
+  // Blocks whose lines slant are read turned upright (the slant measured from their glyphs), not as
+  // they are; slanted blocks near one another are one area, with the words the first read did read
+  // on it (they cut a slanted line into pieces): what is read there turned replaces what the first
+  // read made of it (redactImage), and the blocks inside it get no look of their own.
+  const turned: Box[] = [];
+  const queue: Array<{ block: Box; skew: number }> = [];
+  const upright: Box[] = [];
+  // …and lines the first read read sure but slanting (their words step down or up along them).
+  for (const b of [...blocks, ...slantedLines(grey, words)]) {
+    if (Math.abs(skewOf(grey, b)) < MIN_SKEW) {
+      upright.push(b);
+      continue;
+    }
+    const m = Math.max(CELL * 2, Math.min(b.height, 64));
+    let area: Box = { x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m };
+    for (let i = turned.length - 1; i >= 0; i--) {
+      if (!overlaps(area, turned[i] as Box)) continue;
+      area = union(area, turned[i] as Box);
+      turned.splice(i, 1);
+    }
+    turned.push(area);
+  }
+  const slanted: Box[] = [];
+  for (const near of turned) {
+    const area = slantedArea(near, words, grey);
+    const skew = skewOf(grey, area);
+    if (Math.abs(skew) < MIN_SKEW) continue;
+    slanted.push(area);
+    queue.push({ block: area, skew });
+  }
+  for (const b of upright) if (blocks.includes(b) && !slanted.some((t) => inside(b, t))) queue.push({ block: b, skew: 0 });
+  for (const { block, skew } of queue) {
     signal?.throwIfAborted();
     let sure: ReadWord[] = [];
-    for (const angle of [0, -5, 5]) {
+    for (const angle of skew ? [-skew] : [0]) {
       if (calls++ >= MAX_READS) break;
       const look = await lookAgain(grey, block, angle);
       const got = await read({ data: look.png, mime: 'image/png' });
       if (!got.ok) continue;
-      const mapped = got.words
-        .filter((w) => w.text.trim())
+      const mapped = (angle ? rowsOf(got.words.filter((w) => w.text.trim())) : got.words.filter((w) => w.text.trim()))
         .map((w) => {
           const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
           const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
           const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
-          return { ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+          // A word read turned covers its whole slanted box: its line's band would cut off its ends.
+          return { ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) };
         });
       const good = mapped.filter((w) => ((w as { confidence?: number }).confidence ?? 100) >= SURE);
       if (good.length > sure.filter((w) => ((w as { confidence?: number }).confidence ?? 100) >= SURE).length || !sure.length) sure = mapped;
@@ -157,10 +239,82 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     }
     line += 10_000;
     found.push(...sure);
-    // The first read's unsure words over the block count as well: what they say was judged by the rules.
-    failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => overlaps(w, block)), ...sure]));
+    // The first read's unsure words over the block count as well: what they say was judged by the
+    // rules. (Runs of ink are sought along upright rows: a slanted area has none.)
+    if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => overlaps(w, block)), ...sure]));
   }
-  return { words: found, failSafe, blocks: blocks.length };
+  return { words: found, failSafe, blocks: blocks.length, turned: slanted };
+}
+
+/**
+ * The boxes of the first read's lines whose words' middles climb or fall along them by
+ * {@link MIN_SKEW}° or more (the median of the steps between neighbours, all one way), over at
+ * least three times the line's height.
+ */
+export function slantedLines(grey: Grey, words: readonly ReadWord[]): Box[] {
+  const byLine = new Map<number, ReadWord[]>();
+  for (const w of words) if (w.width > 0 && w.height > 0) byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
+  const out: Box[] = [];
+  const min = Math.tan((MIN_SKEW * Math.PI) / 180), max = Math.tan((MAX_SKEW * Math.PI) / 180);
+  for (const ws of byLine.values()) {
+    if (ws.length < 2) continue;
+    ws.sort((a, b) => a.x - b.x);
+    const steps: number[] = [];
+    for (let i = 1; i < ws.length; i++) {
+      const a = ws[i - 1] as ReadWord, b = ws[i] as ReadWord;
+      const dx = b.x + b.width / 2 - (a.x + a.width / 2);
+      if (dx > 0) steps.push((b.y + b.height / 2 - (a.y + a.height / 2)) / dx);
+    }
+    if (!steps.length || !(steps.every((t) => t > 0) || steps.every((t) => t < 0))) continue;
+    const slope = Math.abs(steps.sort((a, b) => a - b)[Math.floor(steps.length / 2)] as number);
+    const box = ws.reduce<Box>((u, w) => union(u, w), ws[0] as ReadWord);
+    const h = Math.min(...ws.map((w) => w.height));
+    if (slope < min || slope > max || box.width < h * 3) continue;
+    const x = Math.max(0, Math.floor(box.x)), y = Math.max(0, Math.floor(box.y));
+    out.push({ x, y, width: Math.min(grey.width, Math.ceil(box.x + box.width)) - x, height: Math.min(grey.height, Math.ceil(box.y + box.height)) - y });
+  }
+  return out;
+}
+
+function inside(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
+/**
+ * A slanted block with the first read's words that lie on it, twice over (a word on it, then a word
+ * on that): the whole of a turned note, not the pieces between the words the first read was sure
+ * of. At most four times the block's area, so upright text around it is not taken in.
+ */
+function slantedArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
+  let area: Box = { x: Math.max(0, block.x), y: Math.max(0, block.y), width: 0, height: 0 };
+  area.width = Math.min(grey.width, block.x + block.width) - area.x;
+  area.height = Math.min(grey.height, block.y + block.height) - area.y;
+  block = area;
+  for (let round = 0; round < 2; round++) {
+    let next = area;
+    for (const w of words) if (overlaps(w, area)) next = union(next, w);
+    if (next.width * next.height > block.width * block.height * 4) break;
+    area = next;
+  }
+  if (area === block) return block;
+  const x = Math.max(0, Math.floor(area.x)), y = Math.max(0, Math.floor(area.y));
+  return { x, y, width: Math.min(grey.width, Math.ceil(area.x + area.width)) - x, height: Math.min(grey.height, Math.ceil(area.y + area.height)) - y };
+}
+
+/**
+ * Words of a block read turned upright, on lines by where they sit: the reader may give each word of
+ * a row a line of its own there, and the rules need a value beside its label.
+ */
+function rowsOf<W extends ReadWord>(words: readonly W[]): W[] {
+  const sorted = [...words].sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2));
+  const out: W[] = [];
+  let line = -1, mid = -Infinity, h = 0;
+  for (const w of sorted) {
+    const m = w.y + w.height / 2;
+    if (m - mid > Math.max(h, w.height) * 0.5) [line, mid, h] = [line + 1, m, w.height];
+    out.push({ ...w, line });
+  }
+  return out.sort((a, b) => a.line - b.line || a.x - b.x);
 }
 
 /**
