@@ -59,7 +59,8 @@ try {
     for (let i = 0; i < 5; i++) {
       const b0 = performance.now();
       const send = (id: string) => core.egress.image(id, chat.target);
-      const messages = await buildMessages(conversation, { store: core.attachments, send, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
+      const text = async (t: string) => (await core.egress.text(t, chat.target)).text;
+      const messages = await buildMessages(conversation, { store: core.attachments, send, text, chatSees: true, maxImagesPerRequest: core.limits.maxImagesPerRequest });
       const b1 = performance.now();
       fitted = fitHistory(messages, chat.context!);
       buildMs = Math.min(buildMs, performance.now() - b0);

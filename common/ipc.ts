@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ChatEvent, ToolApprovalDecision } from './events.ts';
-import { AttachmentInfo, CapturedWindowName, ImageMime } from './images.ts';
+import { CapturedWindowName, ImageMime } from './images.ts';
 import { MarksById } from './marks.ts';
 import { Redaction } from './privacy.ts';
 import { formatZodIssues } from './zodIssues.ts';
 import {
   AttachmentId,
   CaptureAttachment,
+  CropAttachment,
   AttachmentSource,
   ContextEstimate,
   ConversationMatch,
@@ -181,7 +182,7 @@ export const IPC = {
   ),
   'attachments:crop': channel(
     z.strictObject({ id: AttachmentId, region: Region, model: ModelSelection.optional(), window: CapturedWindowName.optional() }),
-    AttachmentInfo,
+    CropAttachment,
   ),
 
   'conversations:list': channel(Empty, z.array(ConversationSummary)),

@@ -209,6 +209,21 @@ export const Region = z.strictObject({
 export const UnderPointerWindow = CapturedWindowName.extend({ region: Region });
 export type UnderPointerWindow = z.infer<typeof UnderPointerWindow>;
 
+/**
+ * A region or window cut from an attachment (`attachments:crop`), with what it says of the window's
+ * own words: how much of them go with it (read from accessibility, architecture §7), or, for "This
+ * window", the one line saying why there are none (the model then reads the image).
+ */
+export const CropAttachment = AttachmentInfo.extend({
+  windowText: z
+    .union([
+      z.object({ app: z.string().max(500), elements: z.number().int().nonnegative(), chars: z.number().int().nonnegative() }),
+      z.object({ unavailable: z.string().max(1000) }),
+    ])
+    .optional(),
+});
+export type CropAttachment = z.infer<typeof CropAttachment>;
+
 /** A display capture as attached, with the window that was under the pointer (the ask window's "This window"). */
 export const CaptureAttachment = AttachmentInfo.extend({ underPointer: UnderPointerWindow.optional() });
 /**

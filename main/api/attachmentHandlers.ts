@@ -13,6 +13,11 @@ import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { doorWindows } from '../capture/screenCapturer.ts';
 import type { Admitted, FrameInput, ImageInput } from '../images/types.ts';
 import type { ImageRoute } from '../chat/imageRoute.ts';
+import { passwordFields } from '../accessibility/windowTextForModel.ts';
+import type { WindowTextResult } from '../accessibility/windowText.ts';
+import type { AttachmentInfo, CapturedWindowName } from '../../common/images.ts';
+import type { DisplayInfo } from '../capture/screenCapturer.ts';
+import { errorMessage } from '../errors.ts';
 
 type CaptureInput = FrameInput | ImageInput;
 
@@ -35,6 +40,30 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       clearTimeout(entry.timer);
       held.delete(oldest);
     }
+  };
+
+  // The window under the pointer at the hotkey, its own words read from accessibility right after the
+  // pixels (architecture §7), while the ask window opens: "This window" takes them with its cut.
+  const underReads: { captureId: string; read: Promise<WindowTextResult> }[] = [];
+  const readUnder = (captureId: string, under: CapturedWindowName & { region: { x: number; y: number; width: number; height: number } }, display: DisplayInfo) => {
+    const reader = services.windowText;
+    if (!reader) return;
+    const s = display.scaleFactor || 1;
+    const { region } = under;
+    const read = reader
+      .read({ title: under.title, x: display.x + region.x / s, y: display.y + region.y / s, width: region.width / s, height: region.height / s, scale: s })
+      .catch((error: unknown): WindowTextResult => ({ ok: false, code: 'no-window', message: `The window's text could not be read (${errorMessage(error)}); the model reads the image.`, ms: 0 }));
+    underReads.unshift({ captureId, read });
+    underReads.length = Math.min(underReads.length, HELD_MAX);
+  };
+  /** The read of the window under the pointer for the capture `info` is (or is a copy of its original). */
+  const underReadFor = async (info: AttachmentInfo) => {
+    for (const entry of underReads) {
+      if (entry.captureId === info.id) return entry.read;
+      const capture = info.original && (await services.attachments.info(entry.captureId));
+      if (capture?.original && capture.original.sha256 === info.original?.sha256) return entry.read;
+    }
+    return undefined;
   };
 
   /** Where the image goes through the door, as a send routes it (the chat model, or its vision helper; the conversation's own policy). */
@@ -113,16 +142,31 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       } catch (error) {
         return providerFailure(error);
       }
+      // "This window": its own words, read when it was captured; its password fields are filled in every copy.
+      const own = window ? await underReadFor(info) : undefined;
+      const ownRead = own && (await own);
+      const fields = ownRead ? passwordFields(ownRead, { width: crop.source.width, height: crop.source.height }) : [];
+      const windows = [...(crop.windows ?? []), ...fields];
       // A region of a window capture is still that window; "This window" names the window it cuts.
       const named = window ? capturedWindowName(window) : info.window;
       const name = window ? screenshotName(`${named?.app || 'window'}-window`) : info.name.replace(/(\.[a-z0-9]+)?$/i, '-crop.png');
       const result = await services.intake.admit(
         // The capture's windows that fall in the region come along: a password manager's stays filled.
-        { source: crop.png, name, origin: info.origin, requestedBy: 'user', ...(named ? { window: named } : {}), ...(crop.windows ? { windows: crop.windows } : {}) },
+        { source: crop.png, name, origin: info.origin, requestedBy: 'user', ...(named ? { window: named } : {}), ...(windows.length ? { windows } : {}) },
         target,
         'user',
       );
-      return result.ok ? ok(result.attachment) : fail(result.code, result.message);
+      if (!result.ok) return fail(result.code, result.message);
+      const cut = result.attachment;
+      // The words go with the cut (and every copy of it): the whole window's, or those of a region of it.
+      if (ownRead) services.windowTexts.keep(cut, ownRead);
+      const kept = ownRead ? services.windowTexts.get(cut) : services.windowTexts.keepPart(info, cut, crop.source);
+      const windowText = kept
+        ? { app: kept.app, elements: kept.elements.length, chars: kept.elements.reduce((n, e) => n + e.text.length, 0) }
+        : ownRead
+          ? { unavailable: ownRead.ok ? `The window exposes no text over accessibility (${ownRead.app || 'its application'} gives none); the model reads the image.` : ownRead.message }
+          : undefined;
+      return ok({ ...cut, ...(windowText ? { windowText } : {}) });
     },
 
     'capture:screenshot': async ({ display, model, hold: holdAs, sendHeld }) => {
@@ -175,6 +219,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       // The original is written while the ask window opens; if the disk refuses it, say so (the bytes stay in memory).
       void result.originalKept?.then((kept) => !kept.ok && services.log(`capture: ${kept.message}`));
       const under = shot.capture.underPointer;
+      if (under) readUnder(result.attachment.id, under, capture.display);
       return ok({ ...result.attachment, ...(under ? { underPointer: { ...capturedWindowName(under), region: under.region } } : {}) });
     },
   };

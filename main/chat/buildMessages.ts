@@ -23,6 +23,12 @@ type BuildOptions = {
   systemPrompt?: string;
   /** The tool an image label points to when small text is unreadable (zoom_image, when offered). */
   zoomTool?: string;
+  /**
+   * Text from images (a window's own words) as this request's model may get it: the egress's
+   * (secrets hidden for a model off this computer, architecture §3b). The meter, which sends
+   * nothing, passes it as stored.
+   */
+  text: (text: string) => Promise<string>;
   /** The copy of a marked image the model gets (marks drawn in, through the door); undefined when it cannot be made. */
   marked?: (image: AttachmentInfo, marks: readonly Mark[]) => Promise<AttachmentInfo | undefined>;
 };
@@ -92,6 +98,11 @@ export async function buildMessages(conversation: Conversation, options: BuildOp
         // Every image the model is shown carries its label: the id to name it by, the size it is shown at.
         const { images, labels } = await ride(riders, (id) => m.marks?.[id], (id) => m.names?.[id]);
         lines.push(...labels);
+        // A window's own words go with its image while the model gets the image (or its text), not with a stub.
+        for (const [i, id] of m.attachmentIds.entries()) {
+          const own = m.windowTexts?.[id];
+          if (own !== undefined && (rides(i) || m.descriptions?.[id] !== undefined || m.transcripts?.[id] !== undefined)) lines.push(`[image ${id}] ${await options.text(own)}`);
+        }
         out.push(images.length ? { role: 'user', content: lines.join('\n\n'), images } : { role: 'user', content: lines.join('\n\n') });
         break;
       }

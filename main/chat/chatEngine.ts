@@ -94,6 +94,8 @@ export type ChatEngineDeps = {
   secrets?: () => Iterable<string>;
   /** The redaction a person set for one conversation (Settings → Privacy), over the settings' policy. */
   redactFor?: (conversationId: string) => RedactPolicy | undefined;
+  /** A window's own words kept with its image ("This window"), as the model reads them: they go beside it (architecture §7). */
+  windowTextOf?: (image: AttachmentInfo) => string | undefined;
 };
 
 /**
@@ -208,6 +210,7 @@ export class ChatEngine {
     const transcripts = new Map<string, { text: string; engine: string }>();
     const marks: MarksById = {};
     const names: Record<string, string> = {};
+    const windowTexts: Record<string, string> = {};
     let refused = false;
     let unstored = false;
     for (const item of request.attachments ?? []) {
@@ -222,6 +225,9 @@ export class ChatEngine {
         // Marks follow the image to the copy fitted for this model (the same original, so the same pixels).
         const drawn = 'attachmentId' in item ? request.marks?.[item.attachmentId] : undefined;
         if (drawn?.length) marks[result.attachment.id] = drawn;
+        // A window the person attached with its own words read from accessibility: they go with it, kept in the history as text.
+        const own = deps.windowTextOf?.(result.attachment);
+        if (own !== undefined) windowTexts[result.attachment.id] = own;
       } else {
         refused = true;
         unstored ||= result.code === 'not-stored';
@@ -259,6 +265,7 @@ export class ChatEngine {
       ...(transcripts.size ? { transcripts: Object.fromEntries(transcripts) } : {}),
       ...(Object.keys(marks).length ? { marks } : {}),
       ...(Object.keys(names).length ? { names } : {}),
+      ...(Object.keys(windowTexts).length ? { windowTexts } : {}),
       model: { ...conversation.model },
       createdAt: now(),
     };

@@ -41,6 +41,8 @@ export async function estimateContext(deps: EstimateDeps, request: ContextReques
       const got = await deps.attachments.get(id);
       return got ? { ok: true, info: got.info, data: got.data } : { ok: false, id, message: GONE };
     },
+    // Counted as stored: hiding a secret changes its words, not their number to speak of.
+    text: (text) => Promise.resolve(text),
     chatSees: request.chat.capabilities.vision === 'yes',
     maxImagesPerRequest: deps.limits.maxImagesPerRequest,
     systemPrompt: turnSystemPrompt(deps, switches),

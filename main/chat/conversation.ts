@@ -39,6 +39,12 @@ const UserMessage = z.object({
   marks: MarksById.optional(),
   /** The names the images had in the person's draft, by attachment id (the store's record keeps the last name its bytes came with). */
   names: z.record(z.string(), z.string()).optional(),
+  /**
+   * A window's own words read from accessibility when it was captured ("This window"), by attachment
+   * id, as the model reads them beside the image (bounded); secrets in them are hidden per request
+   * for that request's model, never here.
+   */
+  windowTexts: z.record(z.string(), z.string()).optional(),
   /** Never sent: no model could be reached or named (the reason, shown again after a reload, with Retry). */
   unsent: z.object({ code: z.string(), message: z.string() }).optional(),
   /** The model asked to answer it. */

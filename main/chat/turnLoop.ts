@@ -87,6 +87,8 @@ export class TurnLoop {
       const messages = await buildMessages(this.#conversation, {
         store: this.#deps.attachments,
         send: (id) => this.#send(id),
+        // Text goes to the chat model: as its target may read it.
+        text: async (text) => (await this.#deps.egress.text(text, chat.target)).text,
         chatSees: this.#chatSees,
         maxImagesPerRequest: this.#deps.limits.maxImagesPerRequest,
         systemPrompt: turnSystemPrompt(this.#deps, switches),

@@ -41,7 +41,7 @@ import { readTextTool } from '../tools/readText.ts';
 import { screenshotDesktopTool } from '../tools/screenshotDesktop.ts';
 import { windowTextFor } from '../accessibility/platformWindowText.ts';
 import type { WindowText } from '../accessibility/windowText.ts';
-import { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
+import { keptForModel, WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 import { listWindowsTool } from '../tools/listWindows.ts';
 import { showAttachmentTool } from '../tools/showAttachment.ts';
 import { ToolRegistry, type ToolProvider } from '../tools/tool.ts';
@@ -270,6 +270,10 @@ type GlanceCore = {
   tools: ToolRegistry;
   engine: ChatEngine;
   ocr: TextReader;
+  /** A window's own words from accessibility (architecture §7), where there is a capturer. */
+  windowText?: WindowText;
+  /** Those words kept beside the images they came with (read_text, "This window"). */
+  windowTexts: WindowTextShelf;
   /** Ends what runs beside the event loop (the OCR worker thread). */
   close(): Promise<void>;
 };
@@ -342,6 +346,10 @@ function createCore(options: CoreOptions): GlanceCore {
     tools,
     limits,
     systemPrompt: options.systemPrompt,
+    windowTextOf: (image) => {
+      const kept = windowTexts.get(image);
+      return kept && keptForModel(kept);
+    },
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(privacy ? { redactFor: (id: string) => privacy().conversations[id] } : {}),
   });
@@ -349,5 +357,5 @@ function createCore(options: CoreOptions): GlanceCore {
     await swept;
     await ocr.close();
   };
-  return { dataDir: options.dataDir, limits, intake, egress, attachments, conversations, drafts, tools, engine, ocr, close };
+  return { dataDir: options.dataDir, limits, intake, egress, attachments, conversations, drafts, tools, engine, ocr, windowTexts, ...(options.windowText ? { windowText: options.windowText } : {}), close };
 }

@@ -98,7 +98,7 @@ export async function admitShot(deps: CaptureDeps, capture: Capture, displays: D
   const served = await deps.gate.admit({ source: capture.png, name, origin: `${ORIGIN_PREFIX}${origin}`, pixelRatio: capture.display.scaleFactor, ...(windows.length ? { windows } : {}) }, fit.target, signal);
   if (!served.ok) return toolError(`The capture could not be prepared (${served.code}): ${served.message}`);
   deps.shelf.remember(served.info);
-  if (own) deps.windowTexts?.keep(served.info.id, own.result, own.offset);
+  if (own) deps.windowTexts?.keep(served.info, own.result, own.offset);
   return { served, capture, displays, notes: fit.notes, model: fit.target.model, ...(own ? { own } : {}) };
 }
 

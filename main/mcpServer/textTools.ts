@@ -76,7 +76,7 @@ export async function readText(deps: CaptureDeps & { ocr: TextReader }, args: { 
  * each element a "word" with its box in the caller's coordinates; undefined when none lie there (OCR then).
  */
 async function ownWords(deps: CaptureDeps, what: { info: AttachmentInfo; fresh: boolean }, region: Rect | undefined, sx: number, sy: number): Promise<CallToolResult | undefined> {
-  const kept = deps.windowTexts?.get(what.info.id);
+  const kept = deps.windowTexts?.get(what.info);
   if (!kept) return undefined;
   const { info } = what;
   const area = region ? { x: region.x / sx, y: region.y / sy, width: region.width / sx, height: region.height / sy } : { x: 0, y: 0, width: info.source.width, height: info.source.height };

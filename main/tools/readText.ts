@@ -48,7 +48,7 @@ export function readTextTool(deps: { store: AttachmentStore; intake: ImageIntake
         what += `, rectangle ${Math.round(crop.shown.width)}×${Math.round(crop.shown.height)} at ${Math.round(crop.shown.x)},${Math.round(crop.shown.y)}${crop.fromOriginal ? ' (from the full-resolution original)' : ''}`;
       }
       // A window capture whose own words were read with it: those that lie in the rectangle, exact and at once (architecture §7).
-      const kept = deps.windowTexts?.get(info.id);
+      const kept = deps.windowTexts?.get(info);
       if (kept) {
         const scale = crop && info.source.width > 0 ? crop.sourceSize.width / info.source.width : 1;
         const area = crop ? { x: crop.source.x / scale, y: crop.source.y / scale, width: crop.source.width / scale, height: crop.source.height / scale } : { x: 0, y: 0, width: info.source.width, height: info.source.height };

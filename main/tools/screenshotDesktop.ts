@@ -95,7 +95,7 @@ export function screenshotDesktopTool(deps: { capturer: ScreenCapturer; intake: 
       if (!attached.ok) return { ok: false, text: `The capture could not be prepared (${attached.code}): ${attached.message}`, refusals: [attached] };
       const a = attached.attachment;
       // read_text on this image answers from the window's own words where they lie.
-      if (own) deps.windowTexts?.keep(a.id, own.result, own.offset);
+      if (own) deps.windowTexts?.keep(a, own.result, own.offset);
 
       if (window) {
         const zoomed = region && view ? `region ${fmt(region)} of the ${view.width}×${view.height} view of ` : '';

@@ -1,5 +1,5 @@
 import type { AttachmentInfo } from '../../common/images.ts';
-import type { CaptureAttachment, PreviewAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
+import type { CaptureAttachment, CropAttachment, PreviewAttachment, UnderPointerWindow } from '../../common/ipcPayloads.ts';
 import type { IpcEventPayload, IpcRequest, IpcResult, IpcValue } from '../../common/ipc.ts';
 import type { AttachmentLike, ImageView } from './chatReducer.ts';
 import type { Redaction } from '../../common/privacy.ts';
@@ -32,6 +32,8 @@ export type PendingAttachment =
       underPointer?: UnderPointerWindow;
       /** "This window" is on: `attachment` is that window cut from this display capture. */
       windowOf?: AttachmentLike;
+      /** The window's own words that go with a cut (read from accessibility), or why there are none. */
+      windowText?: CropAttachment['windowText'];
     };
 
 /** A refused image: shown as an alert with main's plain-words reason; nothing is sent. */
@@ -236,7 +238,11 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const result = await api.attachmentsCrop({ id: original.id, region, ...(selected ? { model: selected } : {}) });
       if (!result.ok) return result.message;
       set((s) => ({
-        pending: s.pending.map((p) => (p.key === key && p.status === 'ready' ? { ...keepWindow(p), key, name: p.name, status: 'ready', attachment: toLike(result.value), uncropped: original, region } : p)),
+        pending: s.pending.map((p) =>
+          p.key === key && p.status === 'ready'
+            ? { ...keepWindow(p), key, name: p.name, status: 'ready', attachment: toLike(result.value), uncropped: original, region, ...(result.value.windowText ? { windowText: result.value.windowText } : {}) }
+            : p,
+        ),
       }));
       return null;
     },
@@ -259,7 +265,9 @@ export const createAttachmentsSlice: SliceCreator<AttachmentsSlice> = (set, get,
       const result = await api.attachmentsCrop({ id: display.id, region, window: { app, title }, ...(selected ? { model: selected } : {}) });
       if (!result.ok) return result.message;
       set((s) => ({
-        pending: s.pending.map((p) => (p.key === key ? { key, name: result.value.name, status: 'ready', attachment: toLike(result.value), underPointer, windowOf: display } : p)),
+        pending: s.pending.map((p) =>
+          p.key === key ? { key, name: result.value.name, status: 'ready', attachment: toLike(result.value), underPointer, windowOf: display, ...(result.value.windowText ? { windowText: result.value.windowText } : {}) } : p,
+        ),
       }));
       return null;
     },

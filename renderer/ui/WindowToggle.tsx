@@ -31,6 +31,13 @@ export function WindowToggle({ item }: { item: Ready }) {
       <span id={nameId} className="muted small">
         {under.title || 'Untitled window'} — {under.app || 'unknown app'}
       </span>
+      {on && item.windowText && (
+        <span className="muted small window-text-note" role="status">
+          {'unavailable' in item.windowText
+            ? item.windowText.unavailable
+            : `Its own text goes with it: ${item.windowText.chars.toLocaleString()} characters read from accessibility, exact.`}
+        </span>
+      )}
       {error && (
         <span role="alert" className="error-text">
           Could not cut the window: {error}

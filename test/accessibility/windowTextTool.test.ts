@@ -9,9 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../../common/settings.ts';
-import { AtspiWindowText } from '../../main/accessibility/atspiWindowText.ts';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
-import { accessibleDesktopMissing, openAccessibleDesktop, type AccessibleDesktop } from '../fixtures/atspiSession.ts';
+import { accessibleDesktopMissing, openAccessibleDesktop, untilExposed, type AccessibleDesktop } from '../fixtures/atspiSession.ts';
 import { engineSuite, ofType } from '../chat/engineHarness.ts';
 import { stdioClient, textOf } from '../mcpServer/serveHelpers.ts';
 
@@ -38,17 +37,7 @@ beforeAll(async () => {
   desktop.session.start('zenity', ['--text-info', '--filename', join(dir, 'log.txt'), '--title', LOG.title, '--width', '560', '--height', '380']);
   desktop.session.start('yad', ['--form', '--title', FORM.title, '--field=User', '--field=Password:H', 'ada', FORM.secret]);
   // Both are listed and have joined the registry.
-  const reader = new AtspiWindowText();
-  for (const title of [LOG.title, FORM.title]) {
-    const end = Date.now() + 20_000;
-    for (;;) {
-      const w = (await capturer.listWindows()).find((l) => l.title === title);
-      const read = w && (await reader.read(w, { timeoutMs: 5000 }));
-      if (read?.ok && read.elements.length > 1) break;
-      if (Date.now() > end) throw new Error(`${title} never exposed its text`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  await untilExposed(capturer, [LOG.title, FORM.title]);
 });
 
 afterAll(async () => {

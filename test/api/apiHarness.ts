@@ -26,11 +26,11 @@ export type ApiHarness = {
   close(): Promise<void>;
 };
 
-export async function apiHarness(options: { providers: NonNullable<SettingsPatch['providers']>; capturer?: ScreenCapturer; ocr?: TextReader; prefix?: string }): Promise<ApiHarness> {
+export async function apiHarness(options: { providers: NonNullable<SettingsPatch['providers']>; capturer?: ScreenCapturer; ocr?: TextReader; prefix?: string; settings?: Omit<SettingsPatch, 'providers'> }): Promise<ApiHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), options.prefix ?? 'glance-api-'));
   const settings = new SettingsStore({ dataDir });
   await settings.load();
-  await settings.update({ providers: options.providers });
+  await settings.update({ ...options.settings, providers: options.providers });
   const { capturer, ocr } = options;
   const services = composeServices({ dataDir, settings, secrets: new EnvSecretStore({}), log: () => undefined, ...(capturer ? { capturer } : {}), ...(ocr ? { ocr } : {}) });
   const pushed: ApiHarness['pushed'] = [];
