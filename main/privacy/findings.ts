@@ -78,8 +78,22 @@ export function keyLike(run: string): boolean {
   const upperShare = letters.replace(/[^A-Z]/g, '').length / Math.max(1, letters.length);
   if (lower && upper && run.length >= 24 && h >= 4.2 && upperShare >= 0.25 && upperShare <= 0.75) return true;
   if (lower && upper) return false;
+  // A name of dashed and dotted words and numbers (a wheel's file name, a package at its version:
+  // "urllib3-2.31.0-py3-none-any.whl") is not a key, though its digits and letters mix.
+  if (!upper && dottedName(run)) return false;
   // Hex or single-case base32/base36 keys (an AWS key id OCR read with a character too many).
   return (run.length >= 32 && h >= 3.3 && digits >= 4) || (h >= 3.5 && digits >= 3 && run.length - digits >= 3);
+}
+
+/**
+ * Lower-case words and numbers joined by dashes, dots and underscores, none long: a file or package
+ * name with its version. A generated key of one case has long runs between its separators, if any.
+ */
+function dottedName(run: string): boolean {
+  const parts = run.split(/[-._]+/).filter(Boolean);
+  if (parts.length < 3 || parts.some((p) => p.length > 12)) return false;
+  const plain = parts.filter((p) => /^[a-z]{2,}$|^\d+$/.test(p)).length;
+  return plain * 2 >= parts.length;
 }
 
 /**
@@ -88,7 +102,7 @@ export function keyLike(run: string): boolean {
  * names. Left alone unless a label or a vendor rule names them secret.
  */
 export function identifier(run: string): boolean {
-  const s = run.replace(/^["'(]+|["'),;]+$/g, '');
+  const s = run.replace(/^["'(=]+|["'),;]+$/g, '');
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
   const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
@@ -97,7 +111,7 @@ export function identifier(run: string): boolean {
   // build's "app-<sha1>"): dashed words, then 32 or more hex characters of one case (as OCR reads them: B for 8).
   const tail = /^[A-Za-z][\w.]*(?:-[\w.]+)*-([0-9a-fA-FOoIlSBZ]{32,})$/.exec(s);
   if (tail && hexLike(tail[1] as string)) return true;
-  if (/^(?:sha[0-9lIS]{1,3})[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
+  if (/^(?:sha[0-9lIS]{1,3}|md5|h[1lI|][1lI]?)[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
   // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
   if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(s.split('-').slice(-2).join(''))) return true;
@@ -112,19 +126,33 @@ function hexLike(v: string): boolean {
   const dashes = (v.match(/-/g) ?? []).length;
   const t = v.replace(/-/g, '');
   if (t.length < 7 || (dashes > 0 && (dashes > 5 || t.length < 20))) return false;
-  const m = asDigits(t).toLowerCase();
+  const m = (t.length >= 16 ? hexAsRead(t) : asDigits(t)).toLowerCase();
   const hex = m.replace(/[^0-9a-f]/g, '').length;
   if (hex < t.length * 0.9 || !/\d/.test(m) || !/[a-f]/.test(m)) return false;
+  // OCR's letters for hex digits are few in a hash; a password of letters and digits has many.
+  if ((t.match(/[£€sgqz]/g) ?? []).length > Math.max(1, t.length * 0.15)) return false;
   // One case: a key in base64 has both in plenty; OCR's odd capital in a hash is few.
   const upper = t.replace(/[^A-Z]/g, '').length, lower = t.replace(/[^a-z]/g, '').length;
   return Math.min(upper, lower) <= Math.max(3, t.length * 0.2);
 }
 
+/**
+ * Hex as OCR reads it: the confusable digits (asDigits), and the letters and signs it puts for a hex
+ * digit in small or coloured type — £ for f, € for e, s for 5, g and q for 9, z for 2 (taken only
+ * in a run as long as a hash: in a short one they are as likely a word's or a key's own letters).
+ */
+function hexAsRead(s: string): string {
+  return asDigits(s).replace(/[£€sgqz]/g, (c) => HEX_READ[c] ?? c);
+}
+const HEX_READ: Record<string, string> = { '£': 'f', '€': 'e', s: '5', g: '9', q: '9', z: '2' };
+
 /** What comes before a data URI's payload or an integrity string's hash (also when it wraps onto the next line). */
-const PAYLOAD_BEFORE = /(?:data:[^\s]*|base\w\w[,.;]|sha[0-9lIS]{2,3}[-:]|integrity["']?\s*[:=]\s*["']?)[^\n"'();]*$/i;
+// OCR garbles the words around a payload: "base64," read as "basebfd,", "data:" lost and only the
+// MIME type left ("image/png;"), go.sum's "h1:" read as "hl:".
+const PAYLOAD_BEFORE = /(?:data:[^\s]*|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|integrity["']?\s*[:=]\s*["']?)[^\n"'()]*$/i;
 
 /** A line that names what follows as a hash, an id or a payload (OCR's scraps of it are not keys). */
-export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|data:|base64|trace|span_?id|commit|digest|checksum|uuid|request_?id/i;
+export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|data:|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|trace|span_?id|commit|digest|checksum|hash\b|uuid|request_?id/i;
 
 /** Words that follow a label in a sentence or a type annotation, never as a secret. */
 const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', 'a', 'an', 'see', 'never', 'not', 'expires', 'required', 'optional', 'string', 'number', 'boolean', 'null', 'undefined', 'none', 'true', 'false', 'hidden', 'empty', 'set', 'unset', 'enter', 'use', 'your', 'this', 'that', 'at', 'in', 'of', 'to', 'for', 'from', 'and', 'or', 'with', 'will', 'can', 'may', 'str', 'int', 'bool', 'any', 'unknown', 'void', 'env', 'process', 'config', 'settings', 'options']);
@@ -140,7 +168,8 @@ export function labelValue(label: string, value: string, after: string): boolean
   if (NOT_VALUES.has(v.toLowerCase())) return false;
   if (/^\d{1,3}$/.test(v)) return false;
   // A lower-case word followed by more words on its line is the start of a sentence.
-  if (/^[a-z]+$/.test(v) && /^\s*[a-z]+\s+[a-z]+/i.test(after)) return false;
+  // ("Token: expires after 30 days", OCR's "expres" too: a word after it on its line.)
+  if (/^[a-z]+$/.test(v) && /^[ \t]+[a-z]{2,}\b/i.test(after)) return false;
   if (/^[a-z][a-z.]*\(/i.test(v)) return false; // a call: getPassword(), os.environ.get(
   return true;
 }
@@ -298,7 +327,7 @@ const RULES: readonly Rule[] = [
     kind: 'jwt',
     rule: 'jwt',
     // A signed token's header always starts eyJ ('{"'); OCR may drop a dot, so the header alone counts.
-    find: (t) => matches(t, /\beyJ[A-Za-z0-9_-]{8,}(?:[.,][A-Za-z0-9_-]{4,}){0,2}/g),
+    find: (t) => matches(t, /\beyJ[A-Za-z0-9_-]{5,}(?:[.,][A-Za-z0-9_-]{4,}){0,2}/g),
   },
   {
     category: 'keys',

@@ -240,8 +240,9 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     line += 10_000;
     found.push(...sure);
     // The first read's unsure words over the block count as well: what they say was judged by the
-    // rules. (Runs of ink are sought along upright rows: a slanted area has none.)
-    if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => overlaps(w, block)), ...sure]));
+    // rules, and those of its rows beside it: they may name what it is ("integrity", "data:").
+    // (Runs of ink are sought along upright rows: a slanted area has none.)
+    if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => w.y < block.y + block.height && w.y + w.height > block.y), ...sure]));
   }
   return { words: found, failSafe, blocks: blocks.length, turned: slanted };
 }
@@ -381,7 +382,11 @@ export function tokenRuns(grey: Grey, block: Box, sure: readonly (ReadWord & { c
       const over = sure.filter((w) => overlaps(w, run));
       const span = (ws: typeof over) => ws.reduce((n, w) => n + Math.min(w.x + w.width, run.x + run.width) - Math.max(w.x, run.x), 0);
       if (span(over.filter((w) => (w.confidence ?? 100) >= SURE)) >= run.width * 0.7) continue;
-      if (span(over) >= run.width * 0.7 && over.every((w) => identifier(w.text) || /^[A-Za-z][a-z]*[.,:;]?$|^\W*$/.test(w.text))) continue;
+      if (span(over) >= run.width * 0.7 && over.every((w) => identifier(w.text) || wordLike(w.text))) continue;
+      // One reading's words along it (a line of the first read, or of the second look), put together
+      // as the one run of ink they are: a hash OCR cut into scraps ("1462-", "48f3-a909-…") is still
+      // one, and code or a reference it read is what the rules judged.
+      if (readings(over).some((ws) => span(ws) >= run.width * 0.7 && readAsOne(ws))) continue;
       // …or on a row that names it a hash, an id or a payload ("integrity": "sha512-…, trace_id=…).
       const rowText = sure.filter((w) => w.y < run.y + run.height && w.y + w.height > run.y).map((w) => w.text).join(' ');
       if (span(over) >= run.width * 0.7 && NAMED_IDENTIFIER.test(rowText)) continue;
@@ -390,6 +395,32 @@ export function tokenRuns(grey: Grey, block: Box, sure: readonly (ReadWord & { c
     }
   }
   return out;
+}
+
+/** Words of prose or code, cut at their signs: "resetPassword(userId:", "actions/checkout@v4". */
+function wordLike(text: string): boolean {
+  const pieces = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return pieces.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,4})(?:[A-Z][a-z]+)*$|^\d{1,4}$|^v\d{1,3}$/.test(p));
+}
+
+/** The words over a run by the reading and line they came from, each left to right. */
+function readings<T extends ReadWord>(over: readonly T[]): T[][] {
+  const by = new Map<number, T[]>();
+  for (const w of over) by.set(w.line, [...(by.get(w.line) ?? []), w]);
+  return [...by.values()].map((ws) => ws.sort((a, b) => a.x - b.x));
+}
+
+/**
+ * What one reading's words along a run say, as one run: an identifier (a hash, a UUID, an id named
+ * so), words of prose or code, or a reference — capitals, digits and dashes, mostly digits (an order
+ * or a tracking number: a generated key is mostly letters; a card number, all digits, is not one).
+ */
+function readAsOne(ws: readonly ReadWord[]): boolean {
+  const text = ws.map((w) => w.text).join('');
+  if (identifier(text) || ws.every((w) => wordLike(w.text))) return true;
+  const t = text.replace(/^\W+|\W+$/g, '');
+  const digits = t.replace(/\D/g, '').length;
+  return /^[A-Z0-9-]+$/.test(t) && /[A-Z-]/.test(t) && digits >= t.replace(/-/g, '').length * 0.55;
 }
 
 /**
@@ -447,14 +478,21 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
  */
 export function combineReads(first: readonly (ReadWord & { confidence?: number })[], again: readonly ReadWord[]): ReadWord[] {
   if (!again.length) return [...first];
+  const sameRow = (f: ReadWord, w: ReadWord) => Math.abs(f.y + f.height / 2 - (w.y + w.height / 2)) < Math.max(f.height, w.height) * 0.6;
+  const across = (f: ReadWord, w: ReadWord) => Math.min(f.x + f.width, w.x + w.width) - Math.max(f.x, w.x);
+  const sure = (w: ReadWord) => (w as { confidence?: number }).confidence ?? 100;
+  // A word read again that lies over a first-read word as sure as it or more adds nothing but a copy:
+  // beside its twin on the row it would read "span_id=…span_id=…", which no rule knows.
+  const placed = again.filter((w) => !first.some((f) => sure(f) >= SURE && sure(f) >= sure(w) && sameRow(f, w) && across(f, w) >= 0.7 * w.width));
+  // A first-read word is replaced where the surer words read again cover half of it or more (a
+  // scrap of two letters read surely does not replace the token it sits in).
   const replaced = new Set<number>();
-  const placed = again.map((w) => {
-    first.forEach((f, i) => {
-      const sure = (f.confidence ?? 100) < SURE || (f.confidence ?? 100) < ((w as { confidence?: number }).confidence ?? 100);
-      const across = Math.min(f.x + f.width, w.x + w.width) - Math.max(f.x, w.x);
-      const sameRow = Math.abs(f.y + f.height / 2 - (w.y + w.height / 2)) < Math.max(f.height, w.height) * 0.6;
-      if (sure && sameRow && across >= 0.5 * Math.min(f.width, w.width)) replaced.add(i);
-    });
+  first.forEach((f, i) => {
+    let covered = 0;
+    for (const w of placed) if ((sure(f) < SURE || sure(f) < sure(w)) && sameRow(f, w) && across(f, w) > 0) covered += across(f, w);
+    if (covered >= 0.5 * f.width) replaced.add(i);
+  });
+  const placedOnRows = placed.map((w) => {
     // The row it sits on: a first-read word beside it with the same middle.
     const mid = w.y + w.height / 2;
     let mate: ReadWord | undefined, best = Infinity;
@@ -466,7 +504,7 @@ export function combineReads(first: readonly (ReadWord & { confidence?: number }
     });
     return mate ? { ...w, line: mate.line } : w;
   });
-  const all = [...first.filter((_, i) => !replaced.has(i)), ...placed];
+  const all = [...first.filter((_, i) => !replaced.has(i)), ...placedOnRows];
   const top = new Map<number, number>();
   for (const w of all) top.set(w.line, Math.min(top.get(w.line) ?? Infinity, w.y + w.height / 2));
   return all.sort((a, b) => (a.line === b.line ? a.x - b.x : (top.get(a.line) as number) - (top.get(b.line) as number) || a.line - b.line));

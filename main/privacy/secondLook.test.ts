@@ -1,0 +1,59 @@
+// The second look's pieces on what tesseract gave on the corpus's look-alike screens: a word read
+// again beside its twin, a scrap of two letters over a token, a hash read as scraps, a tracking number.
+import { describe, expect, it } from 'vitest';
+import type { ReadWord } from './locate.ts';
+import { combineReads, tokenRuns, type Grey } from './secondLook.ts';
+
+type Word = ReadWord & { confidence: number };
+const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
+
+describe('combineReads', () => {
+  // A trace log (the tuned corpus): the second look read a row the first had read surely, and both
+  // copies stood on the row as one run, "span_id=00877c38cc19a175span_id=00877c38cc19a175" — key-like
+  // to the entropy rule, where either alone is a trace id.
+  it('drops a word read again over a surer twin', () => {
+    const first = [word('INFO', 3, 10, 40, 96), word('span_id=00877c38cc19a175', 3, 60, 178, 80)];
+    const again = [word('span_id=00877c38cc19a175', 1_000_000, 60, 178, 51)];
+    expect(combineReads(first, again).map((w) => w.text)).toEqual(['INFO', 'span_id=00877c38cc19a175']);
+  });
+
+  // docker-compose (held-out set A): a scrap "AY" read surely inside a token read at 53 replaced the
+  // token, and only the junk read again under it was left to be judged.
+  it('keeps a token that a sure scrap covers only a little of, and replaces one the words read again cover', () => {
+    const first = [word('NPM_TOKEN:', 23, 278, 70, 90), word('npm_s0afE1bOkcjgSN41gMJPyLBOyTTt4XZy3Ua3', 23, 357, 287, 53)];
+    const again = [word('FRET1TRALA~AS~ACNA', 1_000_006, 408, 84, 23), word('AY', 1_000_006, 590, 11, 85)];
+    const out = combineReads(first, again).map((w) => w.text);
+    expect(out).toContain('npm_s0afE1bOkcjgSN41gMJPyLBOyTTt4XZy3Ua3');
+    expect(out).not.toContain('FRET1TRALA~AS~ACNA');
+    const split = [word('sk-ant-api03-IMA8co_OdWDhGD9zA-E-hMrDx60c8Et—-1phC21', 22, 415, 495, 10)];
+    const parts = [word('-ant-api03', 1_000_002, 432, 70, 41), word('-IMA8co_OdWDhGD9zA-', 1_000_003, 504, 130, 71), word('-1phC21jU57cWB8Ucz36bNpnt', 1_000_005, 734, 176, 18)];
+    expect(combineReads(split, parts).map((w) => w.text)).toEqual(parts.map((w) => w.text));
+  });
+});
+
+describe('tokenRuns', () => {
+  // One line of dense, unbroken ink 300 px long and 12 high (a token's shape), on white.
+  const grey: Grey = (() => {
+    const width = 400, height = 40;
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 14; y < 26; y++) for (let x = 20; x < 320; x++) if (x % 3 === 0 || (y === 14 || y === 25)) data[y * width + x] = 20;
+    return { data, width, height };
+  })();
+  const block = { x: 0, y: 0, width: 400, height: 40 };
+
+  it('hides the run when what OCR read there is nothing it knows', () => {
+    expect(tokenRuns(grey, block, [])).toHaveLength(1);
+    expect(tokenRuns(grey, block, [word('xK9#qPz!Lm', 5, 20, 300, 4)])).toHaveLength(1);
+    expect(tokenRuns(grey, block, [word('Xk8PqL2mZrTbWnYcQw', 5, 20, 300, 9)])).toHaveLength(1);
+  });
+
+  // The held-out CI log: the second look read a job's UUID as three scraps, none a UUID alone.
+  it('leaves a hash one reading cut into scraps, a reference of capitals and digits, a line of code', () => {
+    const scraps = [word('O0alca8b4-', 1_000_000, 20, 60, 33), word('1462-', 1_000_000, 82, 34, 74), word('48f3-a909-8cd8881cdd1l2', 1_000_000, 118, 202, 16)];
+    expect(tokenRuns(grey, block, scraps)).toEqual([]);
+    expect(tokenRuns(grey, block, [word('1ZRX03GN8001156371', 7, 20, 300, 9)])).toEqual([]);
+    expect(tokenRuns(grey, block, [word('resetPassword(userId:', 4, 20, 300, 24)])).toEqual([]);
+    // A card's digits run together are not a reference: the fail-safe still hides them.
+    expect(tokenRuns(grey, block, [word('4111111111111111', 7, 20, 300, 9)])).toHaveLength(1);
+  });
+});
