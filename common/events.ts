@@ -115,6 +115,15 @@ export function imageTranscribedEvent(attachmentId: string, origin: string, read
   if (reading.sentChars !== undefined) event.sentChars = reading.sentChars;
   return event;
 }
+/**
+ * A user's image went with its window's own words, read from accessibility when it was captured
+ * ("This window"): the text as kept (each request hides in it what its model may not read).
+ */
+const ImageWindowTextEvent = z.object({
+  type: z.literal('image_window_text'),
+  attachmentId: z.string(),
+  text: z.string(),
+});
 /** A vision helper described a user's image for a blind chat model: this text is all that model gets of it. */
 const ImageDescribedEvent = z.object({
   type: z.literal('image_described'),
@@ -184,6 +193,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
   ImageRedactedEvent,
   ImageRefusedEvent,
   ImageTranscribedEvent,
+  ImageWindowTextEvent,
   ImageDescribedEvent,
   ImageDeliveredEvent,
   ImageRetractedEvent,

@@ -164,7 +164,7 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       const windowText = kept
         ? { app: kept.app, elements: kept.elements.length, chars: kept.elements.reduce((n, e) => n + e.text.length, 0) }
         : ownRead
-          ? { unavailable: ownRead.ok ? `The window exposes no text over accessibility (${ownRead.app || 'its application'} gives none); the model reads the image.` : ownRead.message }
+          ? { unavailable: `Only the image goes: ${ownRead.ok ? `the window exposes no text over accessibility (${ownRead.app || 'its application'} gives none).` : ownRead.message}` }
           : undefined;
       return ok({ ...cut, ...(windowText ? { windowText } : {}) });
     },

@@ -44,6 +44,8 @@ export async function conversationView(conversation: Conversation, store: Attach
         if (hidden) current.events.push(hidden);
         const t = m.transcripts?.[id];
         if (e && t) current.events.push(imageTranscribedEvent(id, 'user', t));
+        const own = m.windowTexts?.[id];
+        if (e && own !== undefined) current.events.push({ type: 'image_window_text', attachmentId: id, text: own });
         const described = m.descriptions?.[id];
         // The helper's name was not stored with older descriptions.
         if (e && described !== undefined) current.events.push({ type: 'image_described', attachmentId: id, model: m.describedBy ?? 'the vision helper', text: described });

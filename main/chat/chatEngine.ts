@@ -256,6 +256,8 @@ export class ChatEngine {
       if (hidden) emit(hidden);
       const t = transcripts.get(a.id);
       if (t) emit(imageTranscribedEvent(a.id, a.origin, t));
+      const own = windowTexts[a.id];
+      if (own !== undefined) emit({ type: 'image_window_text', attachmentId: a.id, text: own });
     }
     const userMessage: StoredUserMessage = {
       role: 'user',

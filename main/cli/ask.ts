@@ -186,6 +186,9 @@ function emitOrPrint(io: CommandIO, json: boolean, event: ChatEvent): void {
       if (event.sentChars === undefined) io.err(`📝 sent as text: this model cannot see images, so it gets the ${event.chars} characters ${event.engine} read from ${event.attachmentId}\n`);
       else io.err(`📝 cut to fit the model's context window: it gets ${event.sentChars} of the ${event.chars} characters read from ${event.attachmentId} (the beginning and the end)\n`);
       break;
+    case 'image_window_text':
+      io.err(`🪟 with its window's own text (${event.text.length} characters, read from accessibility): ${event.attachmentId}\n`);
+      break;
     case 'image_described':
       io.err(`🗒 described by ${event.model} for a model that cannot see: ${event.text.slice(0, 200)}${event.text.length > 200 ? '…' : ''}\n`);
       break;

@@ -30,6 +30,8 @@ export type ImageView = {
   /** A blind model got this image's text, read by local OCR, instead of the image. */
   /** sentChars: only that much of the reading (its beginning and end) fitted the model's context window. */
   sentAsText?: { chars: number; engine: string; text?: string; sentChars?: number };
+  /** Went with its window's own words, read from accessibility ("This window"). */
+  windowText?: string;
   /** Regions hidden on this device before the model got it (image_redacted), in the original's pixels. */
   redactions?: Redaction[];
   /** The original's size (marks are in its pixels). */
@@ -255,6 +257,11 @@ function applyEvent(turn: TurnView, event: ChatEvent): TurnView {
       if (!image) return turn;
       const sentAsText = { chars: event.chars, engine: event.engine, ...(event.text === undefined ? {} : { text: event.text }), ...(event.sentChars === undefined ? {} : { sentChars: event.sentChars }) };
       return { ...turn, images: { ...turn.images, [image.id]: { ...image, sentAsText } } };
+    }
+    case 'image_window_text': {
+      const image = turn.images[event.attachmentId];
+      if (!image) return turn;
+      return { ...turn, images: { ...turn.images, [image.id]: { ...image, windowText: event.text } } };
     }
     case 'image_redacted': {
       const image = turn.images[event.attachmentId];

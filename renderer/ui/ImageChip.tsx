@@ -30,6 +30,16 @@ export function ImageChip({ image, box = 96, children, marks }: { image: ImageVi
             {image.redactions.length} hidden
           </span>
         )}
+        {image.windowText !== undefined && (
+          <details className="helper-description window-text">
+            <summary>with its window’s own text</summary>
+            <p className="muted small-text">Read from the window’s accessibility, exact; secrets in it are hidden for a model off this computer as in the image:</p>
+            {/* Scrolls when long: focusable, so a keyboard can scroll it too. */}
+            <p className="read-text" role="region" aria-label={`Text of the window in ${image.name}`} tabIndex={0}>
+              {image.windowText}
+            </p>
+          </details>
+        )}
         {image.description && (
           <details className="helper-description">
             <summary>Described by {image.description.model}</summary>
@@ -60,7 +70,9 @@ function SentAsText({ reading }: { reading: NonNullable<ImageView['sentAsText']>
     <details className="helper-description sent-as-text">
       <summary>{label}</summary>
       <p className="muted small-text">The model cannot see images; {got}:</p>
-      <p className="read-text">{reading.text}</p>
+      <p className="read-text" role="region" aria-label="Text read from the image" tabIndex={0}>
+        {reading.text}
+      </p>
     </details>
   );
 }

@@ -48,7 +48,7 @@ async function send(turnId: string, text: string, ids: string[]) {
   value(await api.call('chat:send', { turnId, text, attachmentIds: ids, model }));
   const events = await api.turnEvents(turnId);
   expect(events.at(-1)).toMatchObject({ type: 'done' });
-  return server.requests.at(-1)!;
+  return Object.assign(server.requests.at(-1)!, { events });
 }
 
 beforeAll(async () => {
@@ -87,6 +87,12 @@ describe.skipIf(skip)('"This window" with the window’s own words', () => {
     expect(sent).toContain('release shipped');
     expect(sent).toContain('[hidden: github token]');
     expect(sent).not.toContain(TOKEN);
+    // The chat shows what went with the image, in the turn and after a reload.
+    const shown = request.events.find((e) => e.type === 'image_window_text');
+    expect(shown).toMatchObject({ attachmentId: cut.id, text: expect.stringContaining('release shipped') });
+    const done = request.events.at(-1) as { conversationId: string };
+    const view = value<{ turns: { events: { type: string }[] }[] }>(await api.call('conversations:get', { id: done.conversationId }));
+    expect(view.turns[0]!.events.filter((e) => e.type === 'image_window_text')).toHaveLength(1);
   });
 
   it('fills a password field in the cut and hides it in the words', async () => {
