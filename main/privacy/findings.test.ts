@@ -234,3 +234,19 @@ describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {
     expect(found('pin 12 of the header is ground; pinned to 1.4.2; spin 2000 rpm; PIN 1234.56', 'pin')).toEqual([]);
   });
 });
+
+// As tesseract read held-out set A's docker-compose file: `POSTGRES_PASSWORD=…` with its = read as
+// a dash, and a Redis URL with no user name (`redis://:password@cache`), whose @ OCR lost or whose
+// _ it read as a space. Both database passwords leaked in 2 of 2 runs.
+describe('ruleFindings: a password after "=" read as "-", a URL password with no user name', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string, rule: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  it('finds them', () => {
+    expect(found('- POSTGRES_PASSWORD-acoXj!Qip3#£7', 'env')).toEqual(['acoXj!Qip3#£7']);
+    expect(found('REDIS_URL: redis://:fudY&bSZQ9-ybTc oKlu@cache:6379/0', 'url-password')).toEqual(['fudY&bSZQ9-ybTc']);
+  });
+  it('leaves a name with a dash after it, a host and a port alone', () => {
+    expect(found('API_KEY-based auth is used; SECRET-KEY rotation', 'env')).toEqual([]);
+    expect(found('redis://localhost:6379/0 and http://:8080/health', 'url-password')).toEqual([]);
+  });
+});

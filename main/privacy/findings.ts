@@ -412,15 +412,17 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'url-password',
-    find: (t) => matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]+: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
+    // The user may be empty (redis://:password@host).
+    find: (t) => matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
   },
   {
     // An environment file's secret: NAME_KEY=…, NAME_SECRET: …, the rest of the line (OCR splits
-    // values at underscores it misses: "sk live Jqfw…").
+    // values at underscores it misses: "sk live Jqfw…"). OCR reads = as - now and then
+    // ("POSTGRES_PASSWORD-acoXj!Qip3#£7"): after a dash the value must look like a secret.
     category: 'passwords',
     kind: 'secret',
     rule: 'env',
-    find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)\s*[:=]\s*(\S[^\n]*)/g, 1),
+    find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)(\s*[:=]\s*|-(?=[^\s-]))(\S[^\n]*)/g, 2, (m) => m[1] !== '-' || /^\S*(?:\d|[^A-Za-z0-9\s]|.[A-Z])/.test(m[2] as string)),
   },
   {
     category: 'passwords',
