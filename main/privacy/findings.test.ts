@@ -141,6 +141,7 @@ describe('look-alikes as OCR reads them', () => {
       'golang.org/x/sync v1.18.1/go.mod | /go . mod h1:QP303gAuB/tUUNOYQN7LYjgYImiKSeIP6NyiqzxiTjQ=',
       '13 {file = "urllib3-2.31.0-py3-none-any.whl", hash = "sha256:4ef2510c632d4e86a538cc03aab056da5590e89al1d2b4a48e112a086c41ffodl"},',
       'env 6 {file = "requests-2.31.0-tar.gz", hash = "sha256:f2f26165a881cd424e42a851214aal883c4ffd020f5bd14dcc312684e4edaa36"},',
+      '14 {file = "urllib3-2.31.0-tar.gz", hash = "sha256:6986b2419802932a90106aacaaf0de@d89511a6088ad7c16b3dcl2bOcf5eda79"},',
       '1 [Logo] (data: mage/png;basebfd, £f1vIHckzbNWUJK 1kNhRgO¥9 4A +xL4h2 GDC >03LyErb61gSGCNnWjFDn)',
       'config.ts [logo] image/png; fC1Dj TEVtnrLAVKwSayG1IoC4E/vXGu2I165AA63]quyZWUE L+H 2f5LG2qpfSLN3+uG2r',
     ];

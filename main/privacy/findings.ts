@@ -405,7 +405,8 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'url-password',
-    find: (t) => matches(t, /[\w.%+-]+: ?([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 1),
+    // A digest OCR read an @ into ("sha256:6986…0de@d895…") is not user:password@host.
+    find: (t) => matches(t, /([\w.%+-]+): ?([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string)),
   },
   {
     // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).

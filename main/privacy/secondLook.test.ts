@@ -2,7 +2,7 @@
 // again beside its twin, a scrap of two letters over a token, a hash read as scraps, a tracking number.
 import { describe, expect, it } from 'vitest';
 import type { ReadWord } from './locate.ts';
-import { combineReads, tokenRuns, type Grey } from './secondLook.ts';
+import { combineReads, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -56,4 +56,46 @@ describe('tokenRuns', () => {
     // A card's digits run together are not a reference: the fail-safe still hides them.
     expect(tokenRuns(grey, block, [word('4111111111111111', 7, 20, 300, 9)])).toHaveLength(1);
   });
+});
+
+describe('what the second look reads', () => {
+  // White, with an icon (40 × 28 px of strokes, as a toolbar's glyph or a badge's logo) and two
+  // runs of text-like ink on a line of their own, none under a word the first read was sure of.
+  const grey: Grey = (() => {
+    const width = 600, height = 200;
+    const data = new Uint8Array(width * height).fill(255);
+    const strokes = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (x % 3 === 0 || y === y0 || y === y0 + h - 1) data[y * width + x] = 30;
+    };
+    // The icon's strokes go both ways (a glyph's curves), so its cells are ink all through.
+    for (let y = 40; y < 68; y++) for (let x = 40; x < 80; x++) if (((x >> 1) + (y >> 1)) % 2) data[y * width + x] = 30;
+    strokes(120, 40, 300, 14);
+    strokes(120, 120, 300, 14);
+    return { data, width, height };
+  })();
+
+  it('leaves an icon about square, reads a line of ink', () => {
+    const blocks = unreadBlocks(grey, []);
+    expect(blocks.some((b) => b.x <= 40 && b.x + b.width >= 80)).toBe(false);
+    expect(blocks.filter((b) => b.width >= 280)).toHaveLength(2);
+  });
+
+  it('reads its blocks side by side, each once', async () => {
+    // Each read waits for the other block's read to start (or gives up after 5 s): read one after
+    // the other, no two are ever under way at once.
+    let now = 0, most = 0, calls = 0;
+    const started: Array<() => void> = [];
+    const read = async () => {
+      calls++;
+      most = Math.max(most, ++now);
+      for (const go of started.splice(0)) go();
+      if (calls < 2) await new Promise<void>((r) => (started.push(r), setTimeout(r, 5000)));
+      now--;
+      return { ok: true as const, words: [], size: { width: 1, height: 1 } };
+    };
+    const look = await secondLook(grey, [], read);
+    expect(calls).toBe(look.blocks);
+    expect(look.blocks).toBe(2);
+    expect(most).toBe(2);
+  }, 20_000);
 });

@@ -87,9 +87,11 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
     if (!b) boxes.set(r, { x0: cx, y0: cy, x1: cx, y1: cy, n: 1 });
     else Object.assign(b, { x0: Math.min(b.x0, cx), y0: Math.min(b.y0, cy), x1: Math.max(b.x1, cx), y1: Math.max(b.y1, cy), n: b.n + 1 });
   }
-  // Three cells or more, wider than tall (a line of text, not an icon's corner).
+  // Three cells or more, wider than tall (a line of text, not an icon's corner); on one line, half
+  // again as wide as tall at least: an icon, a badge's logo or a button's glyph is about square,
+  // and a run of three characters or more is not.
   return [...boxes.values()]
-    .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 3)
+    .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 3 && (b.y1 - b.y0 >= 6 || (b.x1 - b.x0 + 1) >= (b.y1 - b.y0 + 1) * 1.5))
     .map((b) => ({ x: b.x0 * CELL, y: b.y0 * CELL, width: Math.min(width, (b.x1 + 1) * CELL) - b.x0 * CELL, height: Math.min(height, (b.y1 + 1) * CELL) - b.y0 * CELL }))
     .sort((a, b) => b.width * b.height - a.width * a.height);
 }
@@ -147,13 +149,26 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
   crop.width = Math.min(grey.width, box.x + box.width + pad) - crop.x;
   crop.height = Math.min(grey.height, box.y + box.height + pad) - crop.y;
   const scale = crop.height < 160 ? 2 : 1;
-  let img = sharp(Buffer.from(grey.data.buffer, grey.data.byteOffset, grey.data.length), { raw: { width: grey.width, height: grey.height, channels: 1 } }).extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height });
-  const stats = await img.clone().stats();
-  const mean = stats.channels[0]?.mean ?? 255;
-  if (mean < 128) img = img.negate();
-  img = sharp(await img.normalise({ lower: 1, upper: 99 }).png().toBuffer());
+  // The crop's pixels and their mean taken here: a pipeline over the whole screen's pixels (and a
+  // second one for its statistics) cost more than the crop's read on a 4K screen. Between steps the
+  // pixels stay raw (no PNG made and decoded again); the image read is the same.
+  const px = new Uint8Array(crop.width * crop.height);
+  let sum = 0;
+  for (let y = 0; y < crop.height; y++) {
+    const from = (crop.y + y) * grey.width + crop.x;
+    const row = grey.data.subarray(from, from + crop.width);
+    px.set(row, y * crop.width);
+    for (const v of row) sum += v;
+  }
+  const rawOf = async (pipeline: Sharp) => {
+    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  };
+  let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
+  if (sum / px.length < 128) img = img.negate();
+  img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
   if (scale !== 1) img = img.resize(crop.width * scale, crop.height * scale, { kernel: 'lanczos3' });
-  if (angle) img = sharp(await img.png().toBuffer()).rotate(angle, { background: '#ffffff' });
+  if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, out: { width: info.width, height: info.height } };
 }
@@ -183,8 +198,6 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   }
   const found: ReadWord[] = [];
   const failSafe: Redaction[] = [];
-  let line = 1_000_000;
-  let calls = 0;
   // Blocks whose lines slant are read turned upright (the slant measured from their glyphs), not as
   // they are; slanted blocks near one another are one area, with the words the first read did read
   // on it (they cut a slanted line into pieces): what is read there turned replaces what the first
@@ -216,34 +229,36 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     queue.push({ block: area, skew });
   }
   for (const b of upright) if (blocks.includes(b) && !slanted.some((t) => inside(b, t))) queue.push({ block: b, skew: 0 });
-  for (const { block, skew } of queue) {
-    signal?.throwIfAborted();
-    let sure: ReadWord[] = [];
-    for (const angle of skew ? [-skew] : [0]) {
-      if (calls++ >= MAX_READS) break;
+  // The blocks are read side by side (the reader's pool has a worker a core, and a block is little
+  // work for one); what each gives is taken in the queue's order. Past MAX_READS a block gets no
+  // read, only the fail-safe.
+  const looks = await Promise.all(
+    queue.map(async ({ block, skew }, i) => {
+      if (i >= MAX_READS) return [];
+      signal?.throwIfAborted();
+      const angle = skew ? -skew : 0;
       const look = await lookAgain(grey, block, angle);
       const got = await read({ data: look.png, mime: 'image/png' });
-      if (!got.ok) continue;
-      const mapped = (angle ? rowsOf(got.words.filter((w) => w.text.trim())) : got.words.filter((w) => w.text.trim()))
-        .map((w) => {
-          const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
-          const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
-          const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
-          // A word read turned covers its whole slanted box: its line's band would cut off its ends.
-          return { ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) };
-        });
-      const good = mapped.filter((w) => ((w as { confidence?: number }).confidence ?? 100) >= SURE);
-      if (good.length > sure.filter((w) => ((w as { confidence?: number }).confidence ?? 100) >= SURE).length || !sure.length) sure = mapped;
-      // Text read upright needs no turning; only a block that gave nothing is turned.
-      if (mapped.length) break;
-    }
-    line += 10_000;
+      if (!got.ok) return [];
+      const line = 1_000_000 + i * 10_000;
+      return (angle ? rowsOf(got.words.filter((w) => w.text.trim())) : got.words.filter((w) => w.text.trim())).map((w) => {
+        const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
+        const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
+        const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
+        // A word read turned covers its whole slanted box: its line's band would cut off its ends.
+        return { ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) };
+      });
+    }),
+  );
+  signal?.throwIfAborted();
+  queue.forEach(({ block, skew }, i) => {
+    const sure = looks[i] ?? [];
     found.push(...sure);
     // The first read's unsure words over the block count as well: what they say was judged by the
     // rules, and those of its rows beside it: they may name what it is ("integrity", "data:").
     // (Runs of ink are sought along upright rows: a slanted area has none.)
     if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => w.y < block.y + block.height && w.y + w.height > block.y), ...sure]));
-  }
+  });
   return { words: found, failSafe, blocks: blocks.length, turned: slanted };
 }
 
