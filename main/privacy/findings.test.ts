@@ -251,3 +251,14 @@ describe('ruleFindings: a password after "=" read as "-", a URL password with no
     expect(found('redis://localhost:6379/0 and http://:8080/health', 'url-password')).toEqual([]);
   });
 });
+
+// A package-lock's integrity string as tesseract read it: "…+AKIqudI0KNuvy" inside the base64 is
+// AKIA read with one error to the misread-prefix rule, and the line was masked (8.8% of the screen).
+describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'prefix-misread').map((f) => t.slice(f.start, f.end));
+  it('is not a key; the same run after a space still is', () => {
+    expect(found('"integrity": "sha512-chOzuaCcT/wACBB6OViZolwgYsU9WKb8 £th3Lrs/NXtmoo0hVZENCOiSGIX+AKIqudI0KNuvy Jet NZI Thv28w==",')).toEqual([]);
+    expect(found('key AKIqudI0KNuvyE5XQ7')).toEqual(['AKIqudI0KNuvyE5XQ7']);
+  });
+});

@@ -228,6 +228,8 @@ const PREFIXES: ReadonlyArray<[string, RedactionKind]> = [
 function* vendorPrefixes(text: string): Iterable<[number, number]> {
   for (const m of text.matchAll(/[A-Za-z0-9_-]{12,}/g)) {
     const run = m[0];
+    // A piece of a base64 payload ("sha512-…+AKIqudI0…", an integrity string) is not a key's start.
+    if (text[m.index - 1] === '+' || PAYLOAD_BEFORE.test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     for (const [prefix] of PREFIXES) {
       if (run.length < prefix.length + 8) continue;
       let wrong = 0;
