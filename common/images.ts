@@ -110,7 +110,7 @@ export const AttachmentInfo = z.object({
    * are untrusted text). Kept so every copy made later from the original fills excluded apps' windows too.
    */
   windows: z
-    .array(z.object({ app: z.string().max(500), title: z.string().max(1000), x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive(), password: z.literal(true).optional() }))
+    .array(z.object({ app: z.string().max(500), title: z.string().max(1000), x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive(), password: z.literal(true).optional(), secret: z.object({ kind: z.string().max(100), rule: z.string().max(300) }).optional() }))
     .max(500)
     .optional(),
   /** The person's own patterns that did not finish within the image's time budget (so were not applied): named, never silent. */

@@ -11,7 +11,7 @@
 // Bounded: one time limit for the whole read (Deadline), a node budget, a character budget.
 import { performance } from 'node:perf_hooks';
 import { AccessibilityBus, BusUnavailable, Deadline, TimedOut } from './atspiBus.ts';
-import { READ_DEFAULTS, type Box, type ReadOptions, type TextElement, type WindowRef, type WindowText, type WindowTextResult } from './windowText.ts';
+import { READ_DEFAULTS, type Box, type FindSecrets, type ReadOptions, type TextElement, type WindowRef, type WindowText, type WindowTextResult } from './windowText.ts';
 
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const TEXT = 'org.a11y.atspi.Text';
@@ -34,14 +34,23 @@ const OBJECT_REPLACEMENT = /\uFFFC/g;
 type Ref = { bus: string; path: string };
 type TopLevel = { ref: Ref; app: string; appRef: Ref; name: string; extents?: Extents; showing: boolean };
 type Extents = { x: number; y: number; width: number; height: number };
-/** An element found, and where it sits in the tree: its child index at each level below the window. */
-export type Visited = { order: number[]; element: TextElement };
+/** Secrets located with their own boxes, at most, per read (one call each). */
+const MAX_LOCATED = 64;
+
+/**
+ * An element found, and where it sits in the tree: its child index at each level below the window;
+ * `ref` and `removed` (where U+FFFC stood in its raw text) to ask where a range of its text lies.
+ */
+export type Visited = { order: number[]; element: TextElement; ref?: Ref; removed?: number[] };
 
 export class AtspiWindowText implements WindowText {
   private readonly env: NodeJS.ProcessEnv;
+  private readonly find: FindSecrets | undefined;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  /** `find`: the secret rules, so each secret in the words gets its own box (ReadOptions.find overrides it). */
+  constructor(env: NodeJS.ProcessEnv = process.env, options: { find?: FindSecrets } = {}) {
     this.env = env;
+    this.find = options.find;
   }
 
   async read(window: WindowRef, options: ReadOptions = {}): Promise<WindowTextResult> {
@@ -68,7 +77,8 @@ export class AtspiWindowText implements WindowText {
             : `No application exposes this window over accessibility (accessibility is off in it, or it has none); its text is read by OCR.`;
         return { ok: false, code: found.silent > 0 ? 'timeout' : 'no-window', message, ms: ms() };
       }
-      const walked = await new Walk(bus, deadline, window, options).run(found.best.ref);
+      const find = options.find ?? this.find;
+      const walked = await new Walk(bus, deadline, window, { ...options, ...(find ? { find } : {}) }).run(found.best.ref);
       if (walked.timedOut && walked.elements.length === 0) {
         const message = options.signal?.aborted ? stopped : `${found.best.app || 'The application'} did not answer over accessibility within ${timeoutMs} ms; its text is read by OCR.`;
         return { ok: false, code: 'timeout', message, ms: ms() };
@@ -194,6 +204,7 @@ class Walk {
   private timedOut = false;
   private readonly maxNodes: number;
   private readonly maxChars: number;
+  private readonly find: FindSecrets | undefined;
 
   private readonly bus: AccessibilityBus;
   private readonly deadline: Deadline;
@@ -205,6 +216,7 @@ class Walk {
     this.window = window;
     this.maxNodes = options.maxNodes ?? READ_DEFAULTS.maxNodes;
     this.maxChars = options.maxChars ?? READ_DEFAULTS.maxChars;
+    this.find = options.find;
   }
 
   async run(root: Ref): Promise<{ elements: TextElement[]; truncated: boolean; timedOut: boolean; nodes: number }> {
@@ -233,8 +245,71 @@ class Walk {
       };
       pump();
     });
-    const elements = tidy(this.visited);
-    return { elements, truncated: this.truncated || this.timedOut, timedOut: this.timedOut, nodes: this.nodes };
+    const kept = tidyVisited(this.visited);
+    if (this.find && !this.timedOut) await this.locate(kept, this.find);
+    return { elements: kept.map((v) => v.element), truncated: this.truncated || this.timedOut, timedOut: this.timedOut, nodes: this.nodes };
+  }
+
+  /**
+   * The secrets in the words on screen, each with its own box (Text.GetRangeExtents), while the bus
+   * is open: redaction gets exact words where they lie instead of what OCR made of them. One pass of
+   * the rules over all the text (elements apart by a blank line); a range the toolkit cannot place
+   * hides its element's visible box; one scrolled out of view has none.
+   */
+  private async locate(kept: Visited[], find: FindSecrets): Promise<void> {
+    const shown = kept.filter((v) => v.ref && v.element.box && v.element.text.trim());
+    if (!shown.length) return;
+    const starts: number[] = [];
+    let joined = '';
+    for (const v of shown) {
+      starts.push(joined.length);
+      joined += `${v.element.text}\n\n`;
+    }
+    let found: Awaited<ReturnType<FindSecrets>>;
+    try {
+      found = await find(joined);
+    } catch {
+      return;
+    }
+    let located = 0;
+    await Promise.all(
+      found.map(async (f) => {
+        // The element the finding starts in; a finding runs no further than its element's text.
+        let i = starts.length - 1;
+        while (i > 0 && starts[i]! > f.start) i--;
+        const v = shown[i]!;
+        const own = v.element;
+        const start = f.start - starts[i]!;
+        const end = Math.min(f.end - starts[i]!, own.text.length);
+        if (end <= start || located >= MAX_LOCATED) return;
+        located++;
+        const box = await this.rangeBox(v, start, end);
+        if (box) (own.secrets ??= []).push({ box, kind: f.kind, rule: f.rule });
+      }),
+    ).catch(() => undefined);
+  }
+
+  /** Where characters start..end of an element's text lie, clipped to its visible box; its box when the toolkit cannot say. */
+  private async rangeBox(v: Visited, start: number, end: number): Promise<Box | undefined> {
+    const visible = v.element.box!;
+    // AT-SPI counts characters (code points) of the raw text, U+FFFC included; JS strings count UTF-16 units.
+    const raw = (i: number) => {
+      const at = [...v.element.text.slice(0, i)].length;
+      return at + (v.removed ?? []).filter((r) => r <= at).length;
+    };
+    let extents: Extents | undefined;
+    try {
+      const body = await this.bus.call(v.ref!.bus, v.ref!.path, TEXT, 'GetRangeExtents', 'iiu', [raw(start), raw(end), COORD_SCREEN], this.deadline);
+      extents = toExtents(body);
+    } catch (error) {
+      if (error instanceof TimedOut) throw error;
+    }
+    if (!extents || extents.width <= 0 || extents.height <= 0) return visible;
+    const box = toWindowBox(extents, this.window);
+    if (!box) return undefined;
+    const x0 = Math.max(box.x, visible.x), y0 = Math.max(box.y, visible.y);
+    const x1 = Math.min(box.x + box.width, visible.x + visible.width), y1 = Math.min(box.y + box.height, visible.y + visible.height);
+    return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : undefined;
   }
 
   private async visit(ref: Ref, order: number[]): Promise<Array<{ ref: Ref; order: number[] }>> {
@@ -264,10 +339,11 @@ class Walk {
     }
     const children = childCount > 0 ? bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetChildren', '', [], deadline) : Promise.resolve([[]]);
     children.catch(() => undefined);
-    const text = ifaces.has(TEXT) ? await this.text(ref) : '';
+    const read = ifaces.has(TEXT) ? await this.text(ref) : { text: '', removed: [] };
+    const { text } = read;
     if (name.trim() || text.trim()) {
       const box = wantsBox ? await this.box(ref) : undefined;
-      this.visited.push({ order, element: { role, name, text, ...(box ? { box } : {}) } });
+      this.visited.push({ order, element: { role, name, text, ...(box ? { box } : {}) }, ref, ...(read.removed.length ? { removed: read.removed } : {}) });
     }
     const kids = refs((await children)[0]);
     const room = Math.max(0, this.maxNodes - this.nodes);
@@ -298,20 +374,29 @@ class Walk {
     }
   }
 
-  private async text(ref: Ref): Promise<string> {
+  /** Its text, and where U+FFFC stood in it (code points of the returned text before each). */
+  private async text(ref: Ref): Promise<{ text: string; removed: number[] }> {
+    const none = { text: '', removed: [] };
     const count = Number(await this.bus.property(ref.bus, ref.path, TEXT, 'CharacterCount', this.deadline));
-    if (!Number.isFinite(count) || count <= 0) return '';
+    if (!Number.isFinite(count) || count <= 0) return none;
     const room = this.maxChars - this.chars;
     if (room <= 0) {
       this.truncated = true;
-      return '';
+      return none;
     }
     const take = Math.min(count, room);
     if (take < count) this.truncated = true;
     this.chars += take;
     const [text] = await this.bus.call(ref.bus, ref.path, TEXT, 'GetText', 'ii', [0, take], this.deadline);
+    if (typeof text !== 'string') return none;
     // U+FFFC stands for an embedded child (a link in a paragraph): the child is read as its own element.
-    return typeof text === 'string' ? text.replace(OBJECT_REPLACEMENT, '') : '';
+    const removed: number[] = [];
+    let kept = 0;
+    for (const c of text) {
+      if (c === '\uFFFC') removed.push(kept);
+      else kept++;
+    }
+    return { text: text.replace(OBJECT_REPLACEMENT, ''), removed };
   }
 }
 
@@ -323,6 +408,11 @@ class Walk {
  * ancestor's words is folded into the ancestor, which keeps its role and box.
  */
 export function tidy(visited: Visited[]): TextElement[] {
+  return tidyVisited(visited).map((v) => v.element);
+}
+
+/** tidy, keeping what each kept element was read from. */
+function tidyVisited(visited: Visited[]): Visited[] {
   const sorted = [...visited].sort((a, b) => compareOrder(a.order, b.order));
   const drop = new Set<number>();
   const out = sorted.map((v) => ({ ...v.element }));
@@ -342,7 +432,7 @@ export function tidy(visited: Visited[]): TextElement[] {
     out[i]!.text = '';
     if (!out[i]!.name.trim()) drop.add(i);
   }
-  return out.filter((_, i) => !drop.has(i));
+  return sorted.flatMap((v, i) => (drop.has(i) ? [] : [{ ...v, element: out[i]! }]));
 }
 
 function isUnder(order: number[], ancestor: number[]): boolean {

@@ -3,12 +3,12 @@
 // fields to fill, in the image's pixels) and what the model reads beside the image.
 import { windowRegion, type Capture } from '../capture/screenCapturer.ts';
 import type { WindowText, WindowTextResult } from './windowText.ts';
-import { passwordFields } from './windowTextForModel.ts';
+import { passwordFields, secretFields } from './windowTextForModel.ts';
 
 export type CapturedWindowText = {
   result: WindowTextResult;
-  /** The window's password fields as the door's capture windows (always filled when secrets are). */
-  fields: ReturnType<typeof passwordFields>;
+  /** The window's password fields and the secrets in its words, as the door's capture windows (filled when secrets are). */
+  fields: Array<ReturnType<typeof passwordFields>[number] | ReturnType<typeof secretFields>[number]>;
   /** Where the image starts in the window's pixels (a zoom into it). */
   offset: { x: number; y: number };
 };
@@ -21,5 +21,6 @@ export async function readCapturedWindow(windowText: WindowText | undefined, cap
   // The image starts where its capture region does inside the window (a zoom into it), in the window's pixels.
   const cut = windowRegion(window, capture.display);
   const offset = cut && capture.region ? { x: Math.max(0, capture.region.x - cut.x), y: Math.max(0, capture.region.y - cut.y) } : { x: 0, y: 0 };
-  return { result, fields: passwordFields(result, { width: capture.width, height: capture.height }, offset), offset };
+  const size = { width: capture.width, height: capture.height };
+  return { result, fields: [...passwordFields(result, size, offset), ...secretFields(result, size, offset)], offset };
 }

@@ -30,7 +30,15 @@ export type TextElement = {
   box?: Box;
   /** A password field: its text is never read, and its box is always hidden. */
   password?: true;
+  /**
+   * Secrets found in its text (ReadOptions.find) where they lie on screen, in the window's pixels:
+   * exact words with their own boxes, hidden in the image as its secrets are.
+   */
+  secrets?: Array<{ box: Box; kind: string; rule: string }>;
 };
+
+/** Secrets in a text, as character ranges (the privacy rules, given by the composition). */
+export type FindSecrets = (text: string) => Promise<ReadonlyArray<{ start: number; end: number; kind: string; rule: string }>>;
 
 export type WindowTextRead = {
   ok: true;
@@ -67,6 +75,8 @@ export type ReadOptions = {
   maxNodes?: number;
   /** Characters of text at most, over all elements (default 200 000). */
   maxChars?: number;
+  /** Finds secrets in the text read; each one on screen is located (its own box) before the read ends. */
+  find?: FindSecrets;
 };
 
 export const READ_DEFAULTS = { timeoutMs: 2500, maxNodes: 4000, maxChars: 200_000 } as const;

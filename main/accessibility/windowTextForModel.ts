@@ -75,3 +75,22 @@ export function passwordFields(result: WindowTextResult, size: { width: number; 
     return [{ app: result.app, title: e.name ? `password field "${e.name}"` : 'password field', x: Math.floor(x), y: Math.floor(y), width: Math.ceil(right - x), height: Math.ceil(bottom - y), password: true as const }];
   });
 }
+
+/**
+ * The secrets found in a window's words (TextElement.secrets), as the door's capture windows: each
+ * box filled whenever the image's secrets are, with its kind and rule. `offset` and `size` as for
+ * passwordFields.
+ */
+export function secretFields(result: WindowTextResult, size: { width: number; height: number }, offset: { x: number; y: number } = { x: 0, y: 0 }): Array<Box & { app: string; title: string; secret: { kind: string; rule: string } }> {
+  if (!result.ok) return [];
+  return result.elements.flatMap((e) =>
+    (e.secrets ?? []).flatMap(({ box, kind, rule }) => {
+      const x = Math.max(0, box.x - offset.x);
+      const y = Math.max(0, box.y - offset.y);
+      const right = Math.min(size.width, box.x + box.width - offset.x);
+      const bottom = Math.min(size.height, box.y + box.height - offset.y);
+      if (right <= x || bottom <= y) return [];
+      return [{ app: result.app, title: `${kind} in the window's text`, x: Math.floor(x), y: Math.floor(y), width: Math.ceil(right - x), height: Math.ceil(bottom - y), secret: { kind, rule } }];
+    }),
+  );
+}

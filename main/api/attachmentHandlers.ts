@@ -13,7 +13,7 @@ import { fail, ok, providerFailure, type IpcHandlers } from './ipcRouter.ts';
 import { doorWindows } from '../capture/screenCapturer.ts';
 import type { Admitted, FrameInput, ImageInput } from '../images/types.ts';
 import type { ImageRoute } from '../chat/imageRoute.ts';
-import { passwordFields } from '../accessibility/windowTextForModel.ts';
+import { passwordFields, secretFields } from '../accessibility/windowTextForModel.ts';
 import type { WindowTextResult } from '../accessibility/windowText.ts';
 import type { AttachmentInfo, CapturedWindowName } from '../../common/images.ts';
 import type { DisplayInfo } from '../capture/screenCapturer.ts';
@@ -142,10 +142,11 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       } catch (error) {
         return providerFailure(error);
       }
-      // "This window": its own words, read when it was captured; its password fields are filled in every copy.
+      // "This window": its own words, read when it was captured; its password fields and the secrets in its words are filled in every copy.
       const own = window ? await underReadFor(info) : undefined;
       const ownRead = own && (await own);
-      const fields = ownRead ? passwordFields(ownRead, { width: crop.source.width, height: crop.source.height }) : [];
+      const size = { width: crop.source.width, height: crop.source.height };
+      const fields = ownRead ? [...passwordFields(ownRead, size), ...secretFields(ownRead, size)] : [];
       const windows = [...(crop.windows ?? []), ...fields];
       // A region of a window capture is still that window; "This window" names the window it cuts.
       const named = window ? capturedWindowName(window) : info.window;

@@ -124,7 +124,7 @@ export function composeServices(options: ComposeOptions): Services {
     limits: { ...current.limits, ...options.limits },
     // Read at each path a model names: a folder allowed (or taken away) in Settings applies at once.
     allowedRoots: () => settings.current().allowedRoots,
-    ...(options.capturer ? { capturer: options.capturer, windowText: options.windowText ?? windowTextFor() } : {}),
+    ...(options.capturer ? { capturer: options.capturer, ...(options.windowText ? { windowText: options.windowText } : {}) } : {}),
     ...(options.allowLoopbackFetch ? { allowLoopbackFetch: true } : {}),
     ...(options.ocr ? { ocr: options.ocr } : {}),
     ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
@@ -330,12 +330,14 @@ function createCore(options: CoreOptions): GlanceCore {
   const egress = new Egress({ intake, store: attachments });
   // A window capture's own words, kept for read_text on that image.
   const windowTexts = new WindowTextShelf();
+  // A window's words are read with the secret rules at hand: each secret in them gets its own box (architecture §7).
+  const windowText = options.capturer ? (options.windowText ?? windowTextFor(process.platform, process.env, { find: (text) => intake.secretsIn(text) })) : undefined;
   const tools = new ToolRegistry()
     .add(showAttachmentTool(attachments))
     .add(analyzeImageTool(intake, attachments))
     .add(zoomImageTool({ store: attachments, intake }))
     .add(readTextTool({ store: attachments, intake, ocr, limits, windowTexts }));
-  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress, windowTexts, ...(options.windowText ? { windowText: options.windowText } : {}) })).add(listWindowsTool({ capturer: options.capturer, egress }));
+  if (options.capturer) tools.add(screenshotDesktopTool({ capturer: options.capturer, intake, egress, windowTexts, ...(windowText ? { windowText } : {}) })).add(listWindowsTool({ capturer: options.capturer, egress }));
   for (const provider of options.toolProviders ?? []) tools.addProvider(provider);
   const privacy = options.privacy;
   const engine = new ChatEngine({
@@ -357,5 +359,5 @@ function createCore(options: CoreOptions): GlanceCore {
     await swept;
     await ocr.close();
   };
-  return { dataDir: options.dataDir, limits, intake, egress, attachments, conversations, drafts, tools, engine, ocr, windowTexts, ...(options.windowText ? { windowText: options.windowText } : {}), close };
+  return { dataDir: options.dataDir, limits, intake, egress, attachments, conversations, drafts, tools, engine, ocr, windowTexts, ...(windowText ? { windowText } : {}), close };
 }

@@ -129,7 +129,7 @@ export function windowsInRegion(
     const y0 = Math.max(region.y, Math.floor(w.y * sy));
     const x1 = Math.min(region.x + region.width, Math.ceil((w.x + w.width) * sx));
     const y1 = Math.min(region.y + region.height, Math.ceil((w.y + w.height) * sy));
-    return x1 > x0 && y1 > y0 ? [{ app: w.app, title: w.title, ...(w.password ? { password: true as const } : {}), x: x0 - region.x, y: y0 - region.y, width: x1 - x0, height: y1 - y0 }] : [];
+    return x1 > x0 && y1 > y0 ? [{ app: w.app, title: w.title, ...(w.password ? { password: true as const } : {}), ...(w.secret ? { secret: w.secret } : {}), x: x0 - region.x, y: y0 - region.y, width: x1 - x0, height: y1 - y0 }] : [];
   });
 }
 

@@ -174,6 +174,11 @@ export class ImageIntake {
     return this.#stage.text(text, target ?? { vision: 'unknown' });
   }
 
+  /** The secrets in a text as character ranges, by the rules set (none without a redact stage). */
+  async secretsIn(text: string): Promise<Array<{ start: number; end: number; kind: string; rule: string }>> {
+    return (await this.#stage?.secretsIn?.(text)) ?? [];
+  }
+
   /** A target's copy is remembered under its image rules and what the pixel stage does for it. */
   #key(target: ImageTarget): string {
     const stage = this.#stage?.keyFor?.(target);
@@ -349,7 +354,23 @@ function describedCopy(
     ...(unchecked ? { uncheckedOnRequest: true as const } : {}),
     name: name === 'image' ? `image.${imageExtension(image.mime) ?? 'png'}` : name,
     ...(input.window ? { window: capturedWindowName(input.window) } : {}),
-    ...(input.windows?.length ? { windows: input.windows.map((w) => ({ app: w.app.slice(0, 500), title: w.title.slice(0, 1000), x: Math.round(w.x), y: Math.round(w.y), width: Math.max(1, Math.round(w.width)), height: Math.max(1, Math.round(w.height)) })).slice(0, 500) } : {}),
+    // A password field and a secret found in a window's words stay marked: every later copy fills them too.
+    ...(input.windows?.length
+      ? {
+          windows: input.windows
+            .map((w) => ({
+              app: w.app.slice(0, 500),
+              title: w.title.slice(0, 1000),
+              x: Math.round(w.x),
+              y: Math.round(w.y),
+              width: Math.max(1, Math.round(w.width)),
+              height: Math.max(1, Math.round(w.height)),
+              ...(w.password ? { password: true as const } : {}),
+              ...(w.secret ? { secret: { kind: w.secret.kind.slice(0, 100), rule: w.secret.rule.slice(0, 300) } } : {}),
+            }))
+            .slice(0, 500),
+        }
+      : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import type { ImageRefusal } from '../../common/images.ts';
 import type { Limits } from '../../common/limits.ts';
 import type { PrivacySettings, RedactPolicy, Redaction } from '../../common/privacy.ts';
 import { sameRegion } from '../../common/sameRegion.ts';
-import { redactText, windowRegions } from '../privacy/detect.ts';
+import { findSecrets, redactText, windowRegions } from '../privacy/detect.ts';
 import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
@@ -134,6 +134,10 @@ export class RedactStage implements PixelStage {
     if (!hidesFor(target, settings)) return { text, hidden: 0 };
     const out = await redactText(text, settings);
     return { text: out.text, hidden: out.hidden.length };
+  }
+
+  async secretsIn(text: string): Promise<Array<{ start: number; end: number; kind: string; rule: string }>> {
+    return (await findSecrets(text, this.#deps.privacy())).findings;
   }
 
   async readable(image: { data: Uint8Array; mime: string; windows?: ImageInput['windows'] }, target: TextTarget): Promise<{ data: Uint8Array; mime: string }> {

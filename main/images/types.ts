@@ -24,9 +24,10 @@ export type ImageInput = {
   /**
    * A screen capture: the windows on it, in its pixels (excluded apps' windows are filled whole).
    * `password`: a password field the window's accessibility marked (architecture §7 "A window's own
-   * words"), filled whenever the image's secrets are.
+   * words"), filled whenever the image's secrets are; `secret`: a secret found in the window's words,
+   * at its own box, filled likewise.
    */
-  windows?: ReadonlyArray<{ app: string; title: string; x: number; y: number; width: number; height: number; password?: true }>;
+  windows?: ReadonlyArray<{ app: string; title: string; x: number; y: number; width: number; height: number; password?: true; secret?: { kind: string; rule: string } }>;
 };
 
 /** What a model accepts: fit the image to this before sending it. */
@@ -116,6 +117,8 @@ export interface PixelStage {
   begin(image: StageImage, target: AdmitTarget, signal?: AbortSignal): StageRun;
   /** Text made from an image (read_text, a blind model's transcription), as the target may get it. */
   text?(text: string, target: TextTarget): Promise<{ text: string; hidden: number }>;
+  /** The secrets in a text, as character ranges, by the rules set (a window's own words: each gets its own box). */
+  secretsIn?(text: string): Promise<Array<{ start: number; end: number; kind: string; rule: string }>>;
   /**
    * The pixels local OCR reads for text that goes to `target` (read_text, a blind model's
    * transcription), with the windows of excluded apps filled as in the target's copy: text

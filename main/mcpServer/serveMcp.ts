@@ -15,7 +15,6 @@ import { imageGate, type RedactPolicy } from './serverImages.ts';
 import type { Describer } from './textTools.ts';
 import { errorMessage } from '../errors.ts';
 import { windowTextFor } from '../accessibility/platformWindowText.ts';
-import { WindowTextShelf } from '../accessibility/windowTextShelf.ts';
 
 type ServeOptions = {
   capturer: ScreenCapturer;
@@ -41,8 +40,9 @@ function sessionDeps(services: Services, options: ServeOptions): SessionDeps {
     ocr: services.ocr,
     describe: visionDescriber(services, options.visionModel),
     version: options.version,
-    windowText: windowTextFor(),
-    windowTexts: new WindowTextShelf(),
+    // The composition's reader (the secret rules at hand), and its shelf.
+    windowText: services.windowText ?? windowTextFor(),
+    windowTexts: services.windowTexts,
   };
 }
 

@@ -1,7 +1,7 @@
 // What to hide in an image and in text made from one (architecture §3 "Redact"). Pure of pixels:
 // it gets the words OCR read (in the original's pixels) and the windows on the screen, and says
 // which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
-import { DEFAULT_REDACT_CATEGORIES, type OwnPattern, type RedactCategory, type Redaction, type RedactionKind } from '../../common/privacy.ts';
+import { DEFAULT_REDACT_CATEGORIES, RedactionKind, type OwnPattern, type RedactCategory, type Redaction } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
 import { bigCodes, credentialRows, joinRows, labelledBelow, linesOf, wrappedOn } from './context.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
@@ -30,6 +30,8 @@ export type ScreenWindow = {
   height: number;
   /** A password field its window's accessibility marked: always filled, whatever its names. */
   password?: true;
+  /** A secret found in the window's own words (accessibility), at its own box: always filled. */
+  secret?: { kind: string; rule: string };
 };
 
 type Detection = { regions: Redaction[]; /** Own patterns that could not run, in words. */ skipped: string[] };
@@ -142,18 +144,25 @@ function contains(outer: Box, inner: Box): boolean {
   return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 }
 
+/** A kind the rules named (the window's words were read by the same rules); anything else is a secret all the same. */
+function asKind(kind: string): RedactionKind {
+  const parsed = RedactionKind.safeParse(kind);
+  return parsed.success ? parsed.data : 'secret';
+}
+
 /** Windows whose app name, title or any other name the system gives holds an excluded name (case-insensitive) are filled whole. */
 export function windowRegions(windows: readonly ScreenWindow[], excludedApps: readonly string[], size: { width: number; height: number }): Redaction[] {
   const names = excludedApps.map((a) => a.trim().toLowerCase()).filter(Boolean);
   const out: Redaction[] = [];
   for (const w of windows) {
     const given = [w.app, w.title, ...(w.names ?? [])].map((n) => n.toLowerCase()).filter(Boolean);
-    const name = w.password ? undefined : names.find((n) => given.some((g) => g.includes(n)));
-    if (name === undefined && !w.password) continue;
+    const name = w.password || w.secret ? undefined : names.find((n) => given.some((g) => g.includes(n)));
+    if (name === undefined && !w.password && !w.secret) continue;
     const x = Math.max(0, Math.floor(w.x)), y = Math.max(0, Math.floor(w.y));
     const right = Math.min(size.width, Math.ceil(w.x + w.width)), bottom = Math.min(size.height, Math.ceil(w.y + w.height));
     if (right <= x || bottom <= y) continue;
     if (w.password) out.push({ x, y, width: right - x, height: bottom - y, kind: 'password', rule: 'accessibility:password text' });
+    else if (w.secret) out.push({ x, y, width: right - x, height: bottom - y, kind: asKind(w.secret.kind), rule: `accessibility:${w.secret.rule}` });
     else out.push({ x, y, width: right - x, height: bottom - y, kind: 'excluded window', rule: `window:${w.app || w.names?.find(Boolean) || name}` });
   }
   return out;

@@ -22,7 +22,12 @@ if (skip) console.warn(`"This window" accessibility tests skipped: ${skip}`);
 
 // A GitHub token's shape (ghp_ and 36 characters): the egress hides it in text bound for a model.
 const TOKEN = `ghp_${'Z9y8X7w6V5u4T3s2R1q0'}p9O8n7M6l5K4j3I2`;
-const LOG = { title: 'Release notes — Glance this window', lines: [...Array.from({ length: 150 }, (_, i) => `line ${i + 1}: build green`), `export GITHUB_TOKEN=${TOKEN}`, 'release shipped'] };
+// Another, on the third line: on screen, so the window's words give its own box.
+const SHOWN = `ghp_${'Q1w2E3r4T5y6U7i8O9p0'}A1s2D3f4G5h6J7k8`;
+const LOG = {
+  title: 'Release notes — Glance this window',
+  lines: ['line 1: build green', 'line 2: build green', `ci token ${SHOWN}`, ...Array.from({ length: 150 }, (_, i) => `line ${i + 4}: build green`), `export GITHUB_TOKEN=${TOKEN}`, 'release shipped'],
+};
 const FORM = { title: 'Bank login — Glance this window', secret: 'tr0ub4dor-and-3' };
 const model = { provider: 'ollama', name: 'llava-seer' } as const;
 
@@ -87,12 +92,26 @@ describe.skipIf(skip)('"This window" with the window’s own words', () => {
     expect(sent).toContain('release shipped');
     expect(sent).toContain('[hidden: github token]');
     expect(sent).not.toContain(TOKEN);
+    expect(sent).not.toContain(SHOWN);
     // The chat shows what went with the image, in the turn and after a reload.
     const shown = request.events.find((e) => e.type === 'image_window_text');
     expect(shown).toMatchObject({ attachmentId: cut.id, text: expect.stringContaining('release shipped') });
     const done = request.events.at(-1) as { conversationId: string };
     const view = value<{ turns: { events: { type: string }[] }[] }>(await api.call('conversations:get', { id: done.conversationId }));
     expect(view.turns[0]!.events.filter((e) => e.type === 'image_window_text')).toHaveLength(1);
+  });
+
+  it('hides a secret on screen at the box its words give, exact, and nothing for one scrolled out of view', async () => {
+    const { cut } = await askWindow(LOG.title);
+    const fromWords = (cut.redactions ?? []).filter((r) => r.rule.startsWith('accessibility:'));
+    // One: the token on the third line (the one 150 lines below is not on screen).
+    expect(fromWords).toHaveLength(1);
+    expect(fromWords[0]).toMatchObject({ kind: 'github token' });
+    // One line high, a token's width, on the third line of the text view (about 20 px a line from its top).
+    expect(fromWords[0]!.height).toBeLessThan(40);
+    expect(fromWords[0]!.width).toBeGreaterThan(200);
+    expect(fromWords[0]!.width).toBeLessThan(cut.width - 40);
+    expect(fromWords[0]!.y).toBeLessThan(120);
   });
 
   it('fills a password field in the cut and hides it in the words', async () => {
