@@ -113,6 +113,9 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const gapBefore = before === undefined ? Infinity : a.x - ((words[before] as ReadWord).x + (words[before] as ReadWord).width);
       const gapAfter = after === undefined ? Infinity : (words[after] as ReadWord).x - (z.x + z.width);
       if (gapBefore < h * 1.2 || gapAfter < h * 1.2) continue;
+      // …nor the start of a sentence: "Password: must be at least 12 characters" (OCR may give the
+      // label a box short of its colon, and the gap after it looks like a column's).
+      if (/^:?\s+[a-z]+\s+[a-z]+\s+[a-z]+\b/.test(text.text.slice(end))) continue;
       // The whole label cell must be the label (a word or two more is a heading, not a header).
       const caption = row.length === 0;
       const left = a.x - h * 1.5;

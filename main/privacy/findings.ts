@@ -169,7 +169,7 @@ export function labelValue(label: string, value: string, after: string): boolean
   if (/^\d{1,3}$/.test(v)) return false;
   // A lower-case word followed by more words on its line is the start of a sentence.
   // ("Token: expires after 30 days", OCR's "expres" too: a word after it on its line.)
-  if (/^[a-z]+$/.test(v) && /^[ \t]+[a-z]{2,}\b/i.test(after)) return false;
+  if (/^[a-z]+$/.test(v) && /^[ \t]+[a-z]{2,}/i.test(after)) return false;
   if (/^[a-z][a-z.]*\(/i.test(v)) return false; // a call: getPassword(), os.environ.get(
   return true;
 }

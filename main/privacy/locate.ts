@@ -23,12 +23,25 @@ type WordText = { text: string; /** For each character of text, the index of its
 export function wordText(words: readonly ReadWord[], compact: boolean): WordText {
   const parts: string[] = [];
   const owners: number[] = [];
+  // A line's usual space: in a proportional font a space is a quarter of an em, below the tight gap
+  // above, and prose would be closed up into one run ("expresafter3days;"). On a line of several
+  // words a gap is tight only when it is well under the line's usual one too.
+  const usual = new Map<number, number>();
+  if (compact) {
+    const gaps = new Map<number, number[]>();
+    for (let i = 1; i < words.length; i++) {
+      const a = words[i - 1] as ReadWord, b = words[i] as ReadWord;
+      if (a.line === b.line) gaps.set(b.line, [...(gaps.get(b.line) ?? []), b.x - (a.x + a.width)]);
+    }
+    for (const [line, g] of gaps) if (g.length >= 3) usual.set(line, g.sort((p, q) => p - q)[Math.floor(g.length / 2)] as number);
+  }
   let prev: ReadWord | undefined;
   words.forEach((w, i) => {
     if (prev) {
       const sameLine = prev.line === w.line;
       const gap = w.x - (prev.x + prev.width);
-      const sep = !sameLine ? '\n' : compact && gap < Math.max(prev.height, w.height) * TIGHT_GAP ? '' : ' ';
+      const tight = Math.min(Math.max(prev.height, w.height) * TIGHT_GAP, (usual.get(w.line) ?? Infinity) * 0.6);
+      const sep = !sameLine ? '\n' : compact && gap < tight ? '' : ' ';
       for (const ch of sep) {
         parts.push(ch);
         owners.push(-1);
