@@ -153,6 +153,15 @@ describe('look-alikes as OCR reads them', () => {
     expect(keyLike('k3x9-q2m8v7p4w1z6t5r0y3u8')).toBe(true);
   });
 
+  it("a card number is the whole run of its groups: not a tracking number's middle, not cents and an order number", async () => {
+    // As tesseract read the orders screens: each had a Luhn-valid window of 16 digits.
+    expect((await hidden('€203.32 0758 8077 4325 6327 Shipped')).filter((f) => f.kind === 'card number')).toEqual([]);
+    expect((await hidden('In transit 9400 6265 8508 3974 3901 21 $12.50')).filter((f) => f.kind === 'card number')).toEqual([]);
+    const card = randomCard();
+    expect((await hidden(`2026-12-05 ${card} Paid`)).map((f) => f.kind)).toContain('card number');
+    expect((await hidden(`Qty 2 ${card}`)).map((f) => f.kind)).toContain('card number');
+  });
+
   it('a UUID or a hash read with £ for f, s for 5, z for 2 is one; a password of those letters is not', () => {
     expect(identifier('Afassb63-22c6-icd-sBE5-394£1b20710F')).toBe(true);
     expect(identifier('=22£6138-d7d5-4baf-azeb-3c1d0ad33zal')).toBe(true);

@@ -189,6 +189,21 @@ export function asDigits(s: string): string {
   return s.replace(/[OoIl|SBZ]/g, (c) => CONFUSED[c] ?? c);
 }
 
+/**
+ * A card number printed in groups is the whole run of its groups: its first group four digits (every
+ * network's is), no group of digits right before it or after it (a USPS tracking number's 22 digits
+ * hold a Luhn-valid 16 one time in ten; a price's cents before an order number, "€203.32 0758 8077…",
+ * are not its first group).
+ */
+function cardGroups(m: RegExpExecArray): boolean {
+  const v = m[0];
+  if (!/[ -]/.test(v)) return true;
+  if ((v.split(/[ -]/)[0] ?? '').length < 4) return false;
+  const before = m.input.slice(Math.max(0, (m.index ?? 0) - 6), m.index);
+  const after = m.input.slice((m.index ?? 0) + v.length, (m.index ?? 0) + v.length + 3);
+  return !/\d{3,}[ -]$|\d[.,]\d*[ -]?$/.test(before) && !/^[ -]\d/.test(after);
+}
+
 const CARD_WORDS = /\b(?:card|visa|master\s?card|amex|american express|discover|credit|debit|cc|kreditkarte|carte|tarjeta|pan)\b/i;
 
 /**
@@ -269,6 +284,7 @@ const RULES: readonly Rule[] = [
     rule: 'luhn',
     find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])(?:${D}[ -]?){12,18}${D}(?![\w])`, 'g'), 0, (m) => {
       if (m[0].replace(/\D/g, '').length < 10) return false;
+      if (!cardGroups(m)) return false;
       const digits = asDigits(m[0]).replace(/\D/g, '');
       return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && !/^(\d)\1+$/.test(digits);
     }),
@@ -299,6 +315,7 @@ const RULES: readonly Rule[] = [
     rule: 'card-shape',
     find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])(?:[3-6]${D}{3}([ -])${D}{4}\1${D}{4}\1${D}{4}|3[47]${D}{2}([ -])${D}{6}\2${D}{5})(?![\w-])`, 'g'), 0, (m) => {
       if (m[0].replace(/\D/g, '').length < 12) return false;
+      if (!cardGroups(m)) return false;
       if (luhnValid(asDigits(m[0]).replace(/\D/g, ''))) return true;
       return CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
     }),
