@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier } from './findings.ts';
+import { identifier, NAMED_IDENTIFIER } from './findings.ts';
 import type { ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -213,6 +213,10 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
   const out: ContextFinding[] = [];
   for (const c of cells) {
     if (!passwordLike(c.text)) continue;
+    // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
+    // 4K screen) is a lock file's or a log's, not a saved password's.
+    const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');
+    if (NAMED_IDENTIFIER.test(row)) continue;
     const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')));
     if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
   }

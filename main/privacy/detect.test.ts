@@ -203,3 +203,19 @@ describe('prose after a label', () => {
     }
   });
 });
+
+// package-lock.json on a 4K@2 screen as tesseract read it: the integrity string in scraps ("shab512",
+// "AvIWCUXeBdNo/t", "rxbldSY¥"…), each scrap a cell of its own, one reading like a password and
+// another like a login beside it — a saved-passwords row to the credential-row rule, but the row
+// says "integrity".
+describe('a lock file row read in scraps', () => {
+  it('is not a saved password', async () => {
+    const rows: Array<[string, number, number, number, number, number]> = [
+      ['"integrity":', 57, 651, 1108, 192, 28], ['AvIWCUXeBdNo/t', 57, 1002, 1109, 233, 24], ['7/E', 57, 1408, 1109, 23, 25], ['BAYyV02]', 57, 1688, 1110, 136, 27], ['zHmMOPPNIBOj', 57, 1864, 1109, 177, 27], ['yWQgX0Grwk6QYefHSHLINngDQ:', 57, 2048, 1109, 408, 28],
+      ['26', 63, 481, 1109, 31, 21], ['shab512', 63, 886, 1109, 96, 22], ['rxbldSY¥', 63, 1243, 1109, 122, 22], ['‘nD', 63, 1366, 1110, 38, 21], ['-6bR3RKtcPIs+F', 63, 1434, 1109, 228, 22], ['[', 63, 1831, 1110, 5, 14],
+    ];
+    const words: ReadWord[] = rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+    const out = await detectRedactions(words, { width: 3840, height: 2160 });
+    expect(out.regions.filter((r) => r.rule === 'credential row')).toEqual([]);
+  });
+});
