@@ -153,6 +153,17 @@ describe('look-alikes as OCR reads them', () => {
     expect(keyLike('k3x9-q2m8v7p4w1z6t5r0y3u8')).toBe(true);
   });
 
+  it('a public key block or a certificate is left; a private key is still hidden', async () => {
+    const pub = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGVx3kYBEADJ8vQm2Lk9X7pR4tZs1uWc0eHb6yNq3fA8oPz1KdMw7xVt2Jg\nE5rYh9Ub4nKs0LqW3cZp7XvT1mRa8dFe6oGj2HbNk4yUi9Sx0tPq5wVz3Ac7Ld\n-----END PGP PUBLIC KEY BLOCK-----';
+    expect(await hidden(pub)).toEqual([]);
+    const cert = '-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n-----END CERTIFICATE-----';
+    expect(await hidden(cert)).toEqual([]);
+    const priv = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAvZb8nUqM3Jm1xY2Qw9dHk2LmPz7Rt5VbNcXy1Ae3Gh\n-----END RSA PRIVATE KEY-----';
+    expect((await hidden(priv)).map((f) => f.rule)).toContain('pem');
+    // After the block's END line a key is a key again.
+    expect((await hidden(`${pub}\ntoken Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z`)).map((f) => f.rule)).toContain('entropy');
+  });
+
   it("a card number is the whole run of its groups: not a tracking number's middle, not cents and an order number", async () => {
     // As tesseract read the orders screens: each had a Luhn-valid window of 16 digits.
     expect((await hidden('€203.32 0758 8077 4325 6327 Shipped')).filter((f) => f.kind === 'card number')).toEqual([]);

@@ -455,7 +455,7 @@ const RULES: readonly Rule[] = [
     kind: 'key-like text',
     rule: 'entropy',
     // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…").
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
@@ -473,6 +473,18 @@ const RULES: readonly Rule[] = [
     }),
   },
 ];
+
+/**
+ * Whether `at` lies inside an armoured block that is not secret — a public key, a certificate, a
+ * signature (-----BEGIN PGP PUBLIC KEY BLOCK-----, BEGIN CERTIFICATE): its base64 lines are what
+ * anyone may have. A private key's block is the pem rule's.
+ */
+function inPublicBlock(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 8000), at);
+  const begin = before.lastIndexOf('BEGIN');
+  if (begin < 0 || /END/.test(before.slice(begin))) return false;
+  return /^BEGIN[A-Z ]*(?:PUBLIC\s*KEY|CERTIFICATE|SIGNATURE)/.test(before.slice(begin, begin + 60)) && !/PRIVATE/.test(before.slice(begin, begin + 60));
+}
 
 /**
  * PEM private keys: from the BEGIN line to the END line, or, when OCR garbled the END line, to the
