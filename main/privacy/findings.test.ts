@@ -139,6 +139,10 @@ describe('look-alikes as OCR reads them', () => {
       'github.com/google/uuid v1.12.6 [.12.6 hl:bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=',
       'src h1l:1ZQSX4fwWwaXZ/ksbaql+ws3f64bat88MOEIndWIpKdoO=',
       'golang.org/x/sync v1.18.1/go.mod | /go . mod h1:QP303gAuB/tUUNOYQN7LYjgYImiKSeIP6NyiqzxiTjQ=',
+      // at 4K@2 the second look read it again without its h1: (and in pieces)
+      'github.com/google/uuid v1.14.4 5zrHvakDd0z1ScG5QATLNUUfePO+FN1RaPxFY jfeuOA:',
+      'golang.org/x/sync v1.19.2 1 iNvY1PSzihxLhydAxCMUUS8 6kaRhK9FOzvhrI7pscXGc:',
+      'golang.org/x/sync v1.19.2/go.mod :DWvgT8QNORmMDOzWYGV2pQad49QPykc7 4JnqcEJVVVpPP I:',
       '13 {file = "urllib3-2.31.0-py3-none-any.whl", hash = "sha256:4ef2510c632d4e86a538cc03aab056da5590e89al1d2b4a48e112a086c41ffodl"},',
       'env 6 {file = "requests-2.31.0-tar.gz", hash = "sha256:f2f26165a881cd424e42a851214aal883c4ffd020f5bd14dcc312684e4edaa36"},',
       '14 {file = "urllib3-2.31.0-tar.gz", hash = "sha256:6986b2419802932a90106aacaaf0de@d89511a6088ad7c16b3dcl2bOcf5eda79"},',
@@ -149,6 +153,7 @@ describe('look-alikes as OCR reads them', () => {
     // The same shapes as secrets: a base64 key after a label, a key in a file name's place.
     expect((await hidden('SIGNING_KEY=bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=')).map((f) => f.rule)).toContain('env');
     expect((await hidden('token bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=')).map((f) => f.rule)).toContain('entropy');
+    expect((await hidden('sdk v1.2.3 bf50fSNNPYd9EWXESTAKbZTMSZzS0i8IXuHTF/j3BI1I=')).map((f) => f.rule)).toContain('entropy');
     expect(keyLike('a8f5f167f44f4964e6c998dee827110c')).toBe(false);
     expect(keyLike('k3x9-q2m8v7p4w1z6t5r0y3u8')).toBe(true);
   });

@@ -151,6 +151,13 @@ const HEX_READ: Record<string, string> = { '£': 'f', '€': 'e', s: '5', g: '9'
 // MIME type left ("image/png;"), go.sum's "h1:" read as "hl:".
 const PAYLOAD_BEFORE = /(?:data:[^\s]*|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|integrity["']?\s*[:=]\s*["']?)[^\n"'()]*$/i;
 
+/**
+ * A lock file's entry up to its hash: a module at a version ("golang.org/x/sync v1.19.2/go.mod "),
+ * then the hash, which OCR may read without its "h1:" or cut in pieces — what follows a version on
+ * such a line is the module's checksum, not a key.
+ */
+const LOCK_ENTRY = /(?:^|\n)[^\n]*?[\w.-]+\/[\w./-]+\s+v\d+\.\d+\.\d+(?:[-+][\w.]+)?(?:\/go\.mod)?\s+(?:\S{1,3}\s+)?:?(?:[A-Za-z0-9+/]{4,}\s+){0,3}$/;
+
 /** A line that names what follows as a hash, an id or a payload (OCR's scraps of it are not keys). */
 export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|data:|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|trace|span_?id|commit|digest|checksum|hash\b|uuid|request_?id/i;
 
@@ -459,7 +466,7 @@ const RULES: readonly Rule[] = [
     kind: 'key-like text',
     rule: 'entropy',
     // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…").
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
