@@ -396,7 +396,7 @@ const RULES: readonly Rule[] = [
       const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa)`;
       return [
         ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,12}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
-        ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
+        ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+[il1|!][sil5|]\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
       ];
     },
   },
