@@ -168,7 +168,7 @@ export function passwordLike(word: string): boolean {
   if (t.length < 8 || t.length > 64 || /\s/.test(t) || !/[a-z]/.test(t)) return false;
   const symbol = /[^A-Za-z0-9._-]/.test(t);
   if (Number(/[A-Z]/.test(t)) + Number(/\d/.test(t)) + Number(symbol) < 2) return false;
-  if (/@|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
+  if (/^[\w.+-]+@[\w-]+\.[\w.-]+$|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
   // camelCase with digits (getUser2ById): every capital starts a lower-case run.
   if (!symbol && /^[a-z]/.test(t) && !/[A-Z](?![a-z])/.test(t)) return false;
   const kind = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : 3);
@@ -212,7 +212,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
   }
   const out: ContextFinding[] = [];
   for (const c of cells) {
-    if (!passwordLike(c.text)) continue;
+    // OCR reads a symbol of a password as a space now and then ("Jj 756@Xe+UcQ$2"): two pieces in one cell.
+    if (!passwordLike(c.text) && !(c.words.length === 2 && passwordLike(c.text.replace(/\s+/g, '')))) continue;
     // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
     // 4K screen) is a lock file's or a log's, not a saved password's.
     const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');

@@ -148,10 +148,15 @@ describe('detectRedactions: a password beside its login, a list under its captio
     { text: 'routerlocal', line: 10, x: 75, y: 226, width: 74, height: 11 },
     { text: 'admin', line: 11, x: 560, y: 226, width: 42, height: 11 },
     { text: 'Tiger3o!1E98', line: 12, x: 1074, y: 228, width: 101, height: 14 },
+    // A password with an @ whose ? OCR read as a space (another run of the same screen).
+    { text: 'intranet.example', line: 13, x: 75, y: 259, width: 120, height: 11 },
+    { text: 'ada', line: 14, x: 560, y: 259, width: 28, height: 11 },
+    { text: 'Jj', line: 15, x: 1074, y: 261, width: 16, height: 14 },
+    { text: '756@Xe+UcQ$2', line: 15, x: 1096, y: 261, width: 100, height: 14 },
   ];
 
   it("hides a revealed password in a row beside its site and user name, and nothing else of the table", async () => {
-    expect(await hiddenOf(saved)).toEqual(['RLVOKSa=E1RP2q$T', 'Tiger3o!1E98']);
+    expect(await hiddenOf(saved)).toEqual(['RLVOKSa=E1RP2q$T', 'Tiger3o!1E98', 'Jj', '756@Xe+UcQ$2']);
   });
 
   it('leaves identifiers, versions, names and pod names in a table beside a login alone', async () => {
