@@ -160,8 +160,10 @@ export function attachmentHandlers(deps: ApiDeps): AttachmentHandlers {
       if (!result.ok) return fail(result.code, result.message);
       const cut = result.attachment;
       // The words go with the cut (and every copy of it): the whole window's, or those of a region of it.
+      // What the send will carry is what the shelf holds for this original (the same pixels cut before
+      // keep the words read then), so that is what the ask window is told.
       if (ownRead) services.windowTexts.keep(cut, ownRead);
-      const kept = ownRead ? services.windowTexts.get(cut) : services.windowTexts.keepPart(info, cut, crop.source);
+      const kept = services.windowTexts.get(cut) ?? (ownRead ? undefined : services.windowTexts.keepPart(info, cut, crop.source));
       const windowText = kept
         ? { app: kept.app, elements: kept.elements.length, chars: kept.elements.reduce((n, e) => n + e.text.length, 0) }
         : ownRead
