@@ -44,15 +44,9 @@ export async function redactImage(
     // What the first read made of a slanted area gives way to what was read there turned upright.
     const first = look.turned.length ? read.words.filter((w) => !look.turned.some((t) => within(w, t))) : read.words;
     const found = await detectRedactions(combineReads(first, look.words), read.size, options);
-    // The second look's words take the place of first-read words they overlap, and a re-read can be
-    // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what the first read's
-    // words show stays hidden too — what a rule named, not a run that only looks random (the first
-    // read's scraps of a hash are why the second look read again). The person's patterns ran over
-    // the combined words (one budget).
-    const firstFound = look.words.length ? (await detectRedactions(first, read.size, { ...options, patterns: [] })).regions.filter((r) => r.kind !== 'key-like text') : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
-    const regions = mergeBoxes([...[...found.regions, ...firstFound].map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
+    const regions = mergeBoxes([...found.regions.map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);
