@@ -14,7 +14,7 @@ import type { CaptureAttachment, CropAttachment } from '../../common/ipcPayloads
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
 import { accessibleDesktopMissing, openAccessibleDesktop, untilExposed, type AccessibleDesktop } from '../fixtures/atspiSession.ts';
 import { createModelServer, DEFAULT_MODELS, VISION_MODELS, type ModelServer } from '../fixtures/modelServer.ts';
-import { warpPointer } from '../support/xPointer.ts';
+import { pointAtWindow } from '../support/xPointer.ts';
 import { apiHarness, value, type ApiHarness } from '../api/apiHarness.ts';
 
 const skip = accessibleDesktopMissing(['zenity', 'yad']);
@@ -41,9 +41,7 @@ const capturer = new NodeScreenshotsCapturer({ timeoutMs: 20_000 });
 
 /** The hotkey with the pointer over `title`: the display capture, and "This window" cut from it. */
 async function askWindow(title: string): Promise<{ shot: CaptureAttachment; cut: CropAttachment }> {
-  const w = (await capturer.listWindows()).find((l) => l.title === title);
-  if (!w) throw new Error(`${title} is not listed`);
-  await warpPointer({ x: Math.round(w.x + w.width / 2), y: Math.round(w.y + w.height / 2) }, { env: desktop.x.env });
+  await pointAtWindow(capturer, title, { env: desktop.x.env });
   const shot = value<CaptureAttachment>(await api.call('capture:screenshot', { display: 'under-cursor', model }));
   expect(shot.underPointer?.title).toBe(title);
   const { region, app, title: named } = shot.underPointer!;

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { NodeScreenshotsCapturer } from '../../main/capture/nodeScreenshotsCapturer.ts';
 import { accessibleDesktopMissing, openAccessibleDesktop, untilExposed, type AccessibleDesktop } from '../fixtures/atspiSession.ts';
 import { createModelServer, type ModelServer } from '../fixtures/modelServer.ts';
-import { warpPointer } from '../support/xPointer.ts';
+import { pointAtWindow } from '../support/xPointer.ts';
 import { seriousFindings } from './axe.ts';
 import { launchChromium, modelShown, openSession, type Session } from './browserHarness.ts';
 
@@ -50,8 +50,7 @@ describe.skipIf(skip)('the ask window: This window with its own text', () => {
     s = await openSession(browser, { ollamaHost: server.url, capturer, url: 'ask', viewport: { width: 900, height: 760 } });
     const { page, harness, shot } = s;
     await modelShown(page, 'llava-seer');
-    const w = (await capturer.listWindows()).find((l) => l.title === LOG.title)!;
-    await warpPointer({ x: Math.round(w.x + w.width / 2), y: Math.round(w.y + w.height / 2) }, { env: desktop.x.env });
+    await pointAtWindow(capturer, LOG.title, { env: desktop.x.env });
     await harness.screenshotAndAsk();
     await page.getByRole('group', { name: 'Screenshot region' }).getByRole('img').waitFor();
     await page.getByRole('button', { name: 'This window' }).click();

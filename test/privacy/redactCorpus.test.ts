@@ -3,48 +3,12 @@
 // test/fixtures/realScreens.ts with a fixed seed, rendered by Chromium; the production reader
 // (RegionReader over tesseract) reads it; a secret leaks when 6 consecutive characters show ink
 // outside the fills (test/fixtures/leakScore.ts).
-import type { Browser } from 'playwright-core';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readImageWords } from '../../main/ocr/readImageWords.ts';
-import { ReaderPool } from '../../main/ocr/readerPool.ts';
-import { RegionReader } from '../../main/ocr/regionReader.ts';
-import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
-import { redactImage } from '../../main/privacy/redactImage.ts';
-import { scoreScreen } from '../fixtures/leakScore.ts';
-import { corpusScreen, type CorpusScreen } from '../fixtures/realScreens.ts';
-import { launchCorpusChromium, renderScreen } from '../fixtures/renderScreens.ts';
+import { describe, expect, it } from 'vitest';
+import { corpusScreen } from '../fixtures/realScreens.ts';
+import { renderedRedaction } from '../support/renderedRedaction.ts';
 
-let browser: Browser;
-const ocr = new RegionReader(new ReaderPool(() => new TesseractReader({ timeoutMs: 120_000 }), 1));
-const limits = { maxInputPixels: 100_000_000 };
+const { check } = renderedRedaction();
 const SIZE = { name: '1280×800', width: 1280, height: 800, scale: 1 };
-
-beforeAll(async () => {
-  browser = await launchCorpusChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await ocr.close();
-});
-
-async function check(screen: CorpusScreen) {
-  const shown = await renderScreen(browser, screen);
-  const out = await redactImage(
-    { data: shown.png, mime: 'image/png' },
-    { readWords: (image, signal) => readImageWords(ocr, image, { limits, ...(signal ? { signal } : {}) }), pixels: () => sharp(shown.png) },
-    {},
-  );
-  if (!out.ok) throw new Error(out.message);
-  const score = await scoreScreen(shown, out.regions);
-  const leaked = score.secrets.filter((s) => s.leaked).map((s) => `${s.kind} ${s.text}`);
-  let total = 0, masked = 0;
-  for (const a of score.area.values()) {
-    total += a.total;
-    masked += a.masked;
-  }
-  return { score, leaked, maskedShare: total ? masked / total : 0, regions: out.regions };
-}
 
 const screen = (name: string, seed: number, theme = 'light+', fontPx = 14) => corpusScreen(name, { seed, size: SIZE, fontPx, theme });
 

@@ -2,43 +2,15 @@
 // (issue 41): one rendered screen per cause, from test/fixtures/realScreens.ts with a fixed seed,
 // rendered by Chromium and read by the production reader (RegionReader over tesseract); a secret
 // leaks when 6 consecutive characters show ink outside the fills (test/fixtures/leakScore.ts).
-import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readImageWords } from '../../main/ocr/readImageWords.ts';
-import { ReaderPool } from '../../main/ocr/readerPool.ts';
-import { RegionReader } from '../../main/ocr/regionReader.ts';
-import { TesseractReader } from '../../main/ocr/tesseractReader.ts';
-import { redactImage } from '../../main/privacy/redactImage.ts';
+import { describe, expect, it } from 'vitest';
 import { greyOf, skewOf } from '../../main/privacy/secondLook.ts';
-import { scoreScreen } from '../fixtures/leakScore.ts';
-import { corpusScreen, SIZES, type CorpusScreen } from '../fixtures/realScreens.ts';
-import { launchCorpusChromium, renderScreen } from '../fixtures/renderScreens.ts';
+import { corpusScreen, SIZES } from '../fixtures/realScreens.ts';
+import { renderScreen } from '../fixtures/renderScreens.ts';
+import { renderedRedaction } from '../support/renderedRedaction.ts';
 
-let browser: Browser;
-const ocr = new RegionReader(new ReaderPool(() => new TesseractReader({ timeoutMs: 120_000 }), 1));
-const limits = { maxInputPixels: 100_000_000 };
+const { check, browser } = renderedRedaction();
 const size = (name: string) => SIZES.find((s) => s.name === name) ?? (SIZES[0] as (typeof SIZES)[number]);
-
-beforeAll(async () => {
-  browser = await launchCorpusChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await ocr.close();
-});
-
-async function check(screen: CorpusScreen) {
-  const shown = await renderScreen(browser, screen);
-  const out = await redactImage(
-    { data: shown.png, mime: 'image/png' },
-    { readWords: (image, signal) => readImageWords(ocr, image, { limits, ...(signal ? { signal } : {}) }), pixels: () => sharp(shown.png) },
-    {},
-  );
-  if (!out.ok) throw new Error(out.message);
-  const score = await scoreScreen(shown, out.regions);
-  return { shown, score, leaked: score.secrets.filter((s) => s.leaked).map((s) => `${s.kind} ${s.text}`), regions: out.regions };
-}
 
 // Each screen is OCR'd two or three times (the second look); a loaded machine takes tens of seconds.
 describe('secrets OCR reads badly or not at all (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
@@ -53,13 +25,13 @@ describe('secrets OCR reads badly or not at all (real Chromium, real tesseract)'
   });
 
   it('the slant of a turned block is measured from its glyphs; upright text has none', async () => {
-    const shown = await renderScreen(browser, corpusScreen('turned 5°', { seed: 3, theme: 'dark+', fontPx: 14, size: size('1080p') }));
+    const shown = await renderScreen(browser(), corpusScreen('turned 5°', { seed: 3, theme: 'dark+', fontPx: 14, size: size('1080p') }));
     const grey = await greyOf(sharp(shown.png));
     const boxes = shown.placed.flatMap((s) => s.chars);
     const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
     const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
     expect(skewOf(grey, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 })).toBeCloseTo(5, 0);
-    const upright = await renderScreen(browser, corpusScreen('ordinary code', { seed: 3, theme: 'dark+', fontPx: 14, size: size('1080p') }));
+    const upright = await renderScreen(browser(), corpusScreen('ordinary code', { seed: 3, theme: 'dark+', fontPx: 14, size: size('1080p') }));
     const flat = await greyOf(sharp(upright.png));
     expect(Math.abs(skewOf(flat, { x: 0, y: 0, width: flat.width, height: flat.height }))).toBeLessThan(1);
   });

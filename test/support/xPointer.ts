@@ -23,3 +23,17 @@ export async function warpPointer(point: { x: number; y: number }, options: { en
     await conn.request(sync);
   });
 }
+
+type Listed = { title: string; x: number; y: number; width: number; height: number };
+
+/** Finds the listed window titled `title` and moves the pointer to its centre (what the hotkey's user does before "This window"). */
+export async function pointAtWindow<W extends Listed>(
+  windows: { listWindows(): Promise<W[]> },
+  title: string,
+  options: { env: NodeJS.ProcessEnv },
+): Promise<W> {
+  const w = (await windows.listWindows()).find((l) => l.title === title);
+  if (!w) throw new Error(`${title} is not listed`);
+  await warpPointer({ x: Math.round(w.x + w.width / 2), y: Math.round(w.y + w.height / 2) }, options);
+  return w;
+}
