@@ -32,3 +32,19 @@ describe('boxOver', () => {
     expect(box.y + box.height).toBeGreaterThan(260);
   });
 });
+
+// An 80-column terminal at Retina size (the tuned corpus): `echo $OPENAI_API_KEY` printed an
+// sk-proj key that tesseract read as three words; the middle one, read again, ended in "¢", and
+// the box stopped at the first word, leaving 35 of the key's characters showing.
+describe('boxOver over a key OCR split', () => {
+  const words: ReadWord[] = [
+    { text: 'sk-proj-0DQkgzHo95yiZ7O0R8E', line: 14, x: 19, y: 559, width: 400, height: 43 },
+    { text: 'IRPzulOAOAlFdOLS61y¢', line: 14, x: 432, y: 572, width: 296, height: 21 },
+    { text: '6kMXmHYOBSE', line: 14, x: 728, y: 572, width: 160, height: 17 },
+  ];
+
+  it('takes in the pieces that end in a sign no key has', () => {
+    const box = boxOver(words, [0], { width: 2880, height: 1800 })!;
+    expect(box.x + box.width).toBeGreaterThanOrEqual(888);
+  });
+});

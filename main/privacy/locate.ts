@@ -127,7 +127,8 @@ export function boxOver(words: readonly ReadWord[], indices: readonly number[], 
 
 /** A word that reads like a piece of a key: 4+ characters of letters and digits mixed, or capitals inside. */
 function keyFragment(text: string): boolean {
-  const t = text.replace(/^[("'[]+|[)"',;:.\]]+$/g, '');
+  // OCR ends a token it half read with a sign no key has ("…S61y¢", "-2nt’"): signs at the ends are not the key.
+  const t = text.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
   if (t.length < 4 || !/^[A-Za-z0-9+/=_.~-]+$/.test(t)) return false;
   const digit = /\d/.test(t), letter = /[A-Za-z]/.test(t);
   return (digit && letter) || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(t.slice(1));

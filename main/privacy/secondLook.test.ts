@@ -1,5 +1,6 @@
 // The second look's pieces on what tesseract gave on the corpus's look-alike screens: a word read
 // again beside its twin, a scrap of two letters over a token, a hash read as scraps, a tracking number.
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ReadWord } from './locate.ts';
 import { combineReads, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
@@ -98,4 +99,21 @@ describe('what the second look reads', () => {
     expect(look.blocks).toBe(2);
     expect(most).toBe(2);
   }, 20_000);
+
+  // An 80-column terminal at 1440p (the tuned corpus): the crop of an unread line below an AWS key id
+  // showed the key's feet and underscores in its margin; tesseract read them as a dozen 5 px scraps
+  // ("Btlid", "Vw", "iow") that joined the key's line, squashed its band, and the key's box was cut
+  // to its lower half: the tops of its capitals were left showing.
+  it('drops what it reads in the crop’s margin, the cut-off edge of the lines around the block', async () => {
+    const read = async (image: { data: Uint8Array }) => {
+      const { width = 0, height = 0 } = await sharp(image.data).metadata();
+      const words = [
+        { text: 'Btlid', line: 0, x: 20, y: 0, width: 60, height: 8, confidence: 60 },
+        { text: 'xK9qPzLm', line: 1, x: 20, y: height / 2 - 10, width: 200, height: 20, confidence: 60 },
+      ];
+      return { ok: true as const, words, size: { width, height } };
+    };
+    const look = await secondLook(grey, [], read);
+    expect(look.words.map((w) => w.text)).toEqual(['xK9qPzLm', 'xK9qPzLm']);
+  });
 });

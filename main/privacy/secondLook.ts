@@ -241,12 +241,17 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
       const got = await read({ data: look.png, mime: 'image/png' });
       if (!got.ok) return [];
       const line = 1_000_000 + i * 10_000;
-      return (angle ? rowsOf(got.words.filter((w) => w.text.trim())) : got.words.filter((w) => w.text.trim())).map((w) => {
+      const words = got.words.filter((w) => w.text.trim());
+      return (angle ? rowsOf(words) : words).flatMap((w) => {
         const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
         const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
         const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
+        // The crop's margin shows the cut-off edge of the lines above and below (the feet of a line's
+        // letters, its underscores): a word read there, its middle outside the block, is a scrap of
+        // a line the first read did read, and beside that line's words it would squash its band.
+        if (!angle && !middleIn({ y: y0, height: y1 - y0 }, block)) return [];
         // A word read turned covers its whole slanted box: its line's band would cut off its ends.
-        return { ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) };
+        return [{ ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) }];
       });
     }),
   );
@@ -290,6 +295,12 @@ export function slantedLines(grey: Grey, words: readonly ReadWord[]): Box[] {
     out.push({ x, y, width: Math.min(grey.width, Math.ceil(box.x + box.width)) - x, height: Math.min(grey.height, Math.ceil(box.y + box.height)) - y });
   }
   return out;
+}
+
+/** Whether the vertical middle of `w` lies within `block`'s rows. */
+function middleIn(w: { y: number; height: number }, block: Box): boolean {
+  const m = w.y + w.height / 2;
+  return m >= block.y && m <= block.y + block.height;
 }
 
 function inside(inner: Box, outer: Box): boolean {
