@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, NAMED_IDENTIFIER } from './findings.ts';
+import { identifier, NAMED_IDENTIFIER, randomValue, secretName } from './findings.ts';
 import type { ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -177,17 +177,10 @@ export function passwordLike(word: string): boolean {
   return switches >= 4 && switches >= t.length * 0.25;
 }
 
-/** A login in a table's cell: a user name, an e-mail or a host, in lower case. */
-const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
+type Cell = { words: number[]; text: string; left: number; right: number; mid: number; h: number };
 
-/**
- * A password in a row with no header over it (a browser's saved passwords: site, user name, the
- * revealed password): a cell of its own that reads like a password (passwordLike), right of a cell
- * on its row that is a login. OCR reads each cell of a row as a line of its own, so a row is the
- * cells whose middles meet.
- */
-export function credentialRows(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
-  type Cell = { words: number[]; text: string; left: number; right: number; mid: number; h: number };
+/** Each line's cells: runs of words with no column's gap between them (more than about a space). */
+function cellsOf(words: readonly ReadWord[], lines: readonly Line[]): Cell[] {
   const cells: Cell[] = [];
   for (const line of lines) {
     let cur: number[] = [];
@@ -210,6 +203,41 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     }
     close();
   }
+  return cells;
+}
+
+/**
+ * A value whose name is in a cell of its own to its left on its row, read by OCR as a line apart (a
+ * config page's "TWILIO_AUTH_TOKEN" box beside its value's box, an API client's variable table): the
+ * nearest cell left of the value that is not a value itself names it secret (secretName), and the
+ * value reads as generated or chosen (randomValue) — a hex key or a UUID too, when so named.
+ */
+export function namedCells(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const cells = cellsOf(words, lines);
+  const valueOf = (c: Cell) => (c.words.length <= 3 ? c.text.replace(/\s+/g, '') : c.text);
+  const out: ContextFinding[] = [];
+  for (const c of cells) {
+    if (!randomValue(valueOf(c))) continue;
+    const left = cells
+      .filter((o) => o !== c && o.right <= c.left + c.h * 0.3 && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5)
+      .sort((a, b) => b.right - a.right);
+    const name = left.find((o) => !randomValue(valueOf(o)) && /[A-Za-z]{2}/.test(o.text));
+    if (name && name.words.length <= 4 && secretName(name.text)) out.push({ words: c.words, kind: 'secret', rule: 'named cell' });
+  }
+  return out;
+}
+
+/** A login in a table's cell: a user name, an e-mail or a host, in lower case. */
+const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
+
+/**
+ * A password in a row with no header over it (a browser's saved passwords: site, user name, the
+ * revealed password): a cell of its own that reads like a password (passwordLike), right of a cell
+ * on its row that is a login. OCR reads each cell of a row as a line of its own, so a row is the
+ * cells whose middles meet.
+ */
+export function credentialRows(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const cells = cellsOf(words, lines);
   const out: ContextFinding[] = [];
   for (const c of cells) {
     // OCR reads a symbol of a password as a space now and then ("Jj 756@Xe+UcQ$2"): two pieces in one cell.

@@ -224,3 +224,27 @@ describe('a lock file row read in scraps', () => {
     expect(out.regions.filter((r) => r.rule === 'credential row')).toEqual([]);
   });
 });
+
+// A config page's variables as tesseract read set C's Heroku-like page at 1440p: each name's box and
+// each value's box a line of its own, nothing between them — no label rule sees a name beside the
+// value, and a hex value reads as a hash. The row joins them: the nearest cell to the left names it.
+describe('detectRedactions: a value whose name is the cell to its left', () => {
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
+  const rows: Array<[string, number, number, number, number, number]> = [
+    ['MATLGUN', 5, 49, 175, 50, 30], ['APT_KEY', 5, 107, 188, 49, 9], ['key-bead5a13b£a10£098bd681473979843', 5, 276, 187, 257, 10], ['7', 5, 844, 184, 6, 6],
+    ['SECRET_KEY_BASE', 6, 50, 225, 107, 10], ['STRIPE_WEBHOOK_SECRET', 7, 50, 262, 150, 10], ['TWILIO_ACCOUNT_SID', 8, 50, 300, 129, 10],
+    ['98324d3£3d55be56de56ee8d25424e44e130aa9c5d0aad28265e9b0aleldlela', 9, 277, 224, 459, 9], ['whsec_hfBWf4IplKCezhnncgHcKpBrONJWSXaf', 10, 276, 261, 273, 11],
+    ['ACab19a579c0£fe25607£3300877c38cc1d', 11, 275, 299, 245, 9], ['TWILIO_AUTH_TOKEN', 15, 50, 337, 122, 10], ['WEB_CONCURRENCY', 16, 49, 375, 108, 10],
+    ['SENTRY_ENVIRONMENT', 17, 50, 412, 129, 10], ['al75e52ebbb41bB8cdlcc7548a43175a0', 18, 276, 336, 229, 9], ['2', 19, 276, 374, 6, 9], ['production', 20, 275, 411, 72, 11],
+    ['ADMIN_PASSWORD', 24, 49, 449, 100, 9], ['~8=JFKETYEIGhL', 25, 276, 448, 99, 10],
+    // The same for a public hash: a commit's row keeps its value.
+    ['LAST_COMMIT_SHA', 30, 50, 487, 110, 10], ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b', 31, 276, 486, 290, 10],
+  ];
+  const words: ReadWord[] = rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+  it('hides each value named secret by the cell on its left, and leaves the names, an id, a hash and plain settings', async () => {
+    const out = await detectRedactions(words, { width: 2560, height: 1440 });
+    const hidden = words.filter((w) => out.regions.some((r) => covers(r, w))).map((w) => w.text);
+    for (const t of ['key-bead5a13b£a10£098bd681473979843', '98324d3£3d55be56de56ee8d25424e44e130aa9c5d0aad28265e9b0aleldlela', 'al75e52ebbb41bB8cdlcc7548a43175a0', '~8=JFKETYEIGhL']) expect(hidden, t).toContain(t);
+    for (const t of ['SECRET_KEY_BASE', 'TWILIO_AUTH_TOKEN', 'ADMIN_PASSWORD', 'TWILIO_ACCOUNT_SID', '2', 'production', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b']) expect(hidden, t).not.toContain(t);
+  });
+});

@@ -292,3 +292,40 @@ describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => 
     expect(found('key AKIqudI0KNuvyE5XQ7')).toEqual(['AKIqudI0KNuvyE5XQ7']);
   });
 });
+
+// A generated value after a name that says it is secret, as tesseract read set C's screens: a
+// config page's boxes with no separator ("SECRET_KEY BASE", its underscore read as a space), a YAML
+// file's keys (app_key, api key:), a .netrc password shaped like a UUID, a key pasted in a message.
+// A hex run reads as a hash and a UUID as an id, which the look-alike rules leave alone; the name
+// beside it says otherwise. Names that say hash or id keep their values' look-alike reading.
+describe('ruleFindings: a random value after a name that says secret', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'named').map((f) => t.slice(f.start, f.end));
+  it('finds hex keys, a UUID-shaped password and a password after their names', () => {
+    expect(found('SECRET_KEY BASE edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086 oe')).toEqual(['edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086']);
+    expect(found('TWILIO AUTH TOKEN cf5eda79632fa09922f4075fa70a0cf2 oe')).toEqual(['cf5eda79632fa09922f4075fa70a0cf2']);
+    expect(found('ADMIN PASSWORD Harbor62$zmjw oe')).toEqual(['Harbor62$zmjw']);
+    expect(found('MATLGUN APT_KEY key-bead5a13b£a10£098bd681473979843 7')).toEqual(['key-bead5a13b£a10£098bd681473979843']);
+    expect(found('10 app_key: 4d3f3d55be5fde5feeBd254242442130aa9c5d0a')).toEqual(['4d3f3d55be5fde5feeBd254242442130aa9c5d0a']);
+    expect(found('9 api key: 883c4ffde20fSbd14dcc312684ededaa')).toEqual(['883c4ffde20fSbd14dcc312684ededaa']);
+    expect(found('password 9b6f7726-3271-6c43-069c-43a8c3b7cf3c')).toEqual(['9b6f7726-3271-6c43-069c-43a8c3b7cf3c']);
+    expect(found('machine ftp.acme.io login deploy password esL2rITDu#R?le')).toEqual(['esL2rITDu#R?le']);
+    expect(found('Grace Hopper api key 6f772632716c43069c43a8c3b7cf3c25')).toEqual(['6f772632716c43069c43a8c3b7cf3c25']);
+    expect(found('api_key=2b92409d3fb64afebede10d4e8eb2af2')).toEqual(['2b92409d3fb64afebede10d4e8eb2af2']);
+  });
+  it('leaves hashes and ids named as such, a key with nothing to qualify it, settings and prose', () => {
+    for (const line of [
+      'commit 2b92409d3fb64afebede10d4e8eb2af2f26165a8',
+      'Cache key: node-cache-Linux-x64-npm-2b92409d3fb64afebede10d4e8eb2af2f26165a8',
+      '"private_key_id": "2b92409d3fb64afebede10d4e8eb2af2f26165a8",',
+      'account sid: AC9b6f772632716c43069c43a8c3bTcf3c',
+      'revert token fix 2b92409d3fb64afebede10d4e8eb2af2f26165a8',
+      'the key 2b92409d3fb64afebede10d4e8eb2af2f26165a8',
+      'Primary key fingerprint: 2B92 409D 3FB6 4AFE BEDE 10D4 E8EB 2AF2 F261 65A8',
+      'Token: expires after 3 days',
+      'passwordMinLength = 12',
+      'password_reset_url https://id.acme.io/reset',
+      'Transaction Hash: 0x2b92409d3fb64afebede10d4e8eb2af2f26165a8',
+    ]) expect(found(line), line).toEqual([]);
+  });
+});

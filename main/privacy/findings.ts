@@ -110,7 +110,8 @@ export function identifier(run: string): boolean {
   // A name that ends in a whole hash (a CI cache key "node-cache-Linux-x64-npm-<sha256>", a
   // build's "app-<sha1>"): dashed words, then 32 or more hex characters of one case (as OCR reads them: B for 8).
   const tail = /^[A-Za-z][\w.]*(?:-[\w.]+)*-([0-9a-fA-FOoIlSBZ]{32,})$/.exec(s);
-  if (tail && hexLike(tail[1] as string)) return true;
+  // (A name that says secret is not such a name: Mailgun's "key-<32 hex>".)
+  if (tail && hexLike(tail[1] as string) && !nameParts(s.slice(0, -(tail[1] as string).length)).some(secretPart)) return true;
   if (/^(?:sha[0-9lIS]{1,3}|md5|h[1lI|][1lI]?)[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
   // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
@@ -179,6 +180,105 @@ export function labelValue(label: string, value: string, after: string): boolean
   if (/^[a-z]+$/.test(v) && /^[ \t]+[a-z]{2,}/i.test(after)) return false;
   if (/^[a-z][a-z.]*\(/i.test(v)) return false; // a call: getPassword(), os.environ.get(
   return true;
+}
+
+/**
+ * The parts of a name as a program or a person writes it: snake_case, kebab-case, camelCase,
+ * SCREAMING_CASE, dotted or spaced (OCR reads an underscore as a space), lower case.
+ */
+function nameParts(name: string): string[] {
+  return name
+    .replace(/(?<=[a-z0-9])(?=[A-Z])/g, ' ')
+    .split(/[^A-Za-z0-9]+/)
+    .map((p) => p.toLowerCase())
+    .filter(Boolean);
+}
+
+/** Parts of a name that say what follows is secret; the longer ones as OCR reads them too (one letter off). */
+const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys']);
+const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature'];
+/**
+ * Parts that say it is a public identifier or a setting about a secret, not the secret: a hash, an
+ * id, an address, a fingerprint, a cache key; a length, a time to live, a URL.
+ */
+const NOT_SECRET_PARTS = new Set(['commit', 'sha', 'sha1', 'sha256', 'sha512', 'digest', 'checksum', 'integrity', 'uid', 'uuid', 'id', 'ids', 'sid', 'hash', 'hashes', 'hashed', 'fingerprint', 'fpr', 'tx', 'txn', 'txid', 'address', 'addr', 'public', 'pub', 'publishable', 'cache', 'etag', 'trace', 'span', 'request', 'build', 'version', 'rev', 'revision', 'ref', 'primary', 'foreign', 'sort', 'partition', 'object', 'idempotency', 'nonce', 'block', 'hint', 'length', 'len', 'min', 'max', 'ttl', 'expiry', 'expires', 'url', 'uri', 'path', 'file', 'name', 'type', 'field', 'header', 'placeholder', 'policy', 'count', 'timeout', 'rotation', 'strength', 'reset']);
+/** Words around a name in a sentence that do not qualify a "key" ("the key", "your key"). */
+const FILLER = new Set(['the', 'a', 'an', 'and', 'or', 'my', 'your', 'our', 'their', 'this', 'that', 'is', 'here', 'new', 'old', 'of', 'for', 'to', 'with', 'its', 'it']);
+
+function secretPart(p: string): boolean {
+  return SECRET_PARTS.has(p) || (p.length >= 6 && SECRET_PARTS_LONG.some((s) => oneOff(p, s)));
+}
+
+function oneOff(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0, j = 0, edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+/**
+ * Whether a name says its value is secret: a part that says so (token, secret, password, auth,
+ * credential, private, signature; "key" with a word that qualifies it — api key, app key, access
+ * key, SECRET_KEY_BASE, not "the key" alone), and no part that says it is a public identifier or a
+ * setting (commit, sha, digest, id, uid, hash, fingerprint, address, cache, length, url…).
+ */
+export function secretName(name: string): boolean {
+  const parts = nameParts(name).filter((p) => !/^\d+$/.test(p));
+  if (!parts.length || parts.length > 6) return false;
+  if (parts.some((p) => NOT_SECRET_PARTS.has(p))) return false;
+  return parts.some((p, i) => {
+    if (!secretPart(p)) return false;
+    if (p !== 'key' && p !== 'keys') return true;
+    // "key" needs a word that qualifies it (api, app, access, mailgun, SECRET…): its own name's parts.
+    return parts.some((q, k) => k !== i && !FILLER.has(q) && q !== 'key' && q !== 'keys');
+  });
+}
+
+/**
+ * Whether a value reads as generated or chosen, not a word, a number, a URL, a path, a date or a
+ * version: 8–200 characters, letters and digits; 16 or more with a spread of characters (a hex key,
+ * a UUID-shaped password, a base64 key), or fewer with capitals or symbols among them (a password).
+ * Hashes and UUIDs pass: whether they are secret is the name's to say.
+ */
+export function randomValue(value: string): boolean {
+  const v = value.replace(/^["'`(]+|["'`),;]+$/g, '');
+  if (v.length < 8 || v.length > 200 || /\s/.test(v)) return false;
+  if (!/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  if (/:\/\/|^[\w.+-]+@[\w-]+\.[\w.-]+$|^\d{1,4}[./:-]\d{1,2}(?:[./:-]|$)|^v?\d+\.\d+/.test(v)) return false;
+  if ((v.match(/[/.]/g) ?? []).length > 2 && !/[+=]/.test(v)) return false; // a path or a host name
+  if (v.replace(/[A-Za-z0-9+/=_.~!@#$%^&*?£€-]/g, '').length > v.length * 0.1 || v.includes(':')) return false;
+  if (!/[A-Z]/.test(v) && dottedName(v)) return false;
+  if (v.length >= 16) return entropy(v) >= 3;
+  const classes = Number(/[A-Z]/.test(v)) + Number(/[^A-Za-z0-9]/.test(v)) + Number(/[a-z]/.test(v));
+  // camelCase with digits (getUser2ById): every capital starts a lower-case run.
+  if (!/[^A-Za-z0-9]/.test(v) && /^[a-z]/.test(v) && !/[A-Z](?![a-z])/.test(v)) return false;
+  return classes >= 2 && entropy(v) >= 2.8;
+}
+
+/**
+ * Whether the words before a value on its line name it secret: its last word says so ("password",
+ * "api_key:", "TWILIO AUTH TOKEN"), with up to two words before it that qualify it ("app key:"), or
+ * the last word continues a SCREAMING name OCR split at its underscore ("SECRET_KEY BASE").
+ */
+export function namedBefore(before: string): boolean {
+  const words = before.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')).filter((w) => w && !/^\d+$/.test(w));
+  const last = words.at(-1);
+  if (last === undefined) return false;
+  if (nameParts(last).some(secretPart)) return secretName(last) || secretName(words.slice(-3).join(' '));
+  return /^[A-Z][A-Z0-9_]*$/.test(last) && /^[A-Z][A-Z0-9_]*$/.test(words.at(-2) ?? '') && secretName(words.slice(-2).join('_'));
 }
 
 /** IBAN lengths of the countries whose accounts are most often on a screen (SWIFT's registry). */
@@ -456,6 +556,16 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)(\s*[:=]\s*|-(?=[^\s-]))(\S[^\n]*)/g, 2, (m) => m[1] !== '-' || /^\S*(?:\d|[^A-Za-z0-9\s]|.[A-Z])/.test(m[2] as string)),
   },
   {
+    // A generated or chosen value right after a name that says it is secret — `password 9b6f…`
+    // (.netrc), `app_key: 4d3f…` (YAML), `TWILIO AUTH TOKEN a175…` (a config page read with no
+    // separator), "api key 6f77…" in a message. Hex and UUID shapes count here: the look-alike rules
+    // leave them alone only when nothing names them secret.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'named',
+    find: (t) => namedValues(t),
+  },
+  {
     category: 'passwords',
     kind: 'password',
     rule: 'bearer',
@@ -484,6 +594,25 @@ const RULES: readonly Rule[] = [
     }),
   },
 ];
+
+/** Values on a line after a name that says they are secret (namedBefore, randomValue). */
+function* namedValues(text: string): Iterable<[number, number]> {
+  for (const m of text.matchAll(/\S{8,}/g)) {
+    const token = m[0];
+    const lead = (/^["'`(]*/.exec(token) as RegExpExecArray)[0].length;
+    const trail = (/["'`),;]*$/.exec(token) as RegExpExecArray)[0].length;
+    const from = m.index + lead;
+    const value = token.slice(lead, token.length - trail);
+    const line = text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index);
+    if (randomValue(value) && namedBefore(line)) {
+      yield [from, from + value.length];
+      continue;
+    }
+    // name=value or name:value in one run (OCR closed the space): the name is the run's start.
+    const join = /^([A-Za-z][^:=\s]*)(?::=|=>|[:=])["'`]?/.exec(value);
+    if (join && randomValue(value.slice(join[0].length)) && namedBefore(`${line}${join[1] as string}`)) yield [from + join[0].length, from + value.length];
+  }
+}
 
 /**
  * Whether `at` lies inside an armoured block that is not secret — a public key, a certificate, a
