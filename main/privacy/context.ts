@@ -267,6 +267,117 @@ export function bigCodes(words: readonly ReadWord[], lines: readonly Line[] = li
   return out;
 }
 
+/** Words near a lone value that say it is a password (a dialog's field caption, a chat's question). */
+const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b/i;
+/** …of a one-time code. */
+const SPEAKS_OF_CODE = /\bcodes?\b|\botp\b|totp|verification|2fa|two-factor|authenticator|passcode|\bpin\b/i;
+/** …of a key to type into an authenticator. */
+const SPEAKS_OF_SEED = /\bkey\b|secret|seed|authenticator|2fa|totp/i;
+/** Headings over a list of one-time recovery codes. */
+const CODE_LIST = /(?:recovery|backup|scratch|emergency|one[- ]time)\s+codes?/i;
+
+/** A word OCR made of a border, an icon or a counter (|, ®, "17", "0"): not text a person reads. */
+const junk = (t: string) => t.replace(/[^A-Za-z0-9]/g, '').length < 2 || (t.length <= 2 && !/^\d{3}$/.test(t));
+
+/**
+ * A word shaped like a password and like nothing else on a screen: 6–64 characters of a password's
+ * alphabet (no slash, colon, backslash, brackets or quotes: not a path, a URL, an account, code), letters
+ * with digits or symbols, not an e-mail, a host, a version, a date or a hash. Enough only where the
+ * words around it speak of a password.
+ */
+export function passwordShaped(word: string, strong = false): boolean {
+  const t = word.replace(/^["'([{<|]+|["')\]}>|,;:]+$/g, '').replace(/[.!?]$/, (m) => (word.length > 8 ? m : ''));
+  if (t.length < 6 || t.length > 64 || !/^[A-Za-z0-9!#$%&*+?@^~._=-]+$/.test(t) || !/[A-Za-z]/.test(t)) return false;
+  if (/@[\w-]+\.[A-Za-z]|^[\w-]+(?:\.[\w-]+)+$|^v?\d+(?:[.-]\d+)+|^\d{1,4}[./-]\d{1,2}/.test(t) || identifier(t)) return false;
+  const core = t.replace(/[.!?]+$/, '');
+  const digits = core.replace(/\D/g, '').length, symbol = /[^A-Za-z0-9._-]/.test(core);
+  if (!digits && !symbol) return false;
+  // In a sentence a word and a number are often a name (Windows10, node24): a chosen password has more.
+  return !strong || symbol || digits >= 3 || (/[A-Z]/.test(core.slice(1)) && digits > 0);
+}
+
+/**
+ * A value alone with nothing on its line that names it, where the words just before it do: a dialog's
+ * field under or beside its caption ("Network security key", a credential prompt under "Enter your
+ * credentials"), a password alone in a chat bubble under "what is the password?", a temporary password
+ * in a box of its own under the e-mail's sentence about it, a six-digit code under "enter the code your
+ * app shows", an authenticator's key in groups of four, and a list of recovery codes under its heading
+ * with a paragraph between. Each shape counts only with such words on its line (left of it) or on the
+ * three lines of text above it.
+ */
+export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const out: ContextFinding[] = [];
+  const text = (ws: readonly number[]) => ws.map((i) => (words[i] as ReadWord).text).join(' ');
+  const real = lines.map((l) => l.words.filter((i) => !junk((words[i] as ReadWord).text)));
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  /** The text of up to `n` lines of words above line `li` (a line with a word of three letters or more), near it. */
+  const above = (li: number, n: number): string => {
+    const line = lines[li] as Line;
+    const reach = Math.max(line.height, usual) * 8;
+    const mid = (line.top + line.bottom) / 2;
+    const found: string[] = [];
+    for (let k = li - 1; k >= 0 && found.length < n; k--) {
+      const l = lines[k] as Line;
+      if ((l.top + l.bottom) / 2 >= mid - line.height * 0.3) continue;
+      if (line.top - l.bottom > reach) break;
+      const t = text(real[k] as number[]);
+      if (/[A-Za-z]{3}/.test(t)) found.push(t);
+    }
+    return found.join('\n');
+  };
+  // A list of recovery codes: lines that are each one code (a bullet aside), under a heading that names them.
+  const codeShaped = (t: string) => (/^[^\s-]{4,8}(?:[- ][^\s-]{4,8}){1,3}$/.test(t) || /^[A-Za-z0-9]{8,16}$/.test(t)) && /\d/.test(t) && t.replace(/[^A-Za-z0-9]/g, '').length >= t.replace(/[ -]/g, '').length * 0.8;
+  lines.forEach((line, li) => {
+    const ws = real[li] as number[];
+    if (!ws.length) return;
+    const t = text(ws);
+    // A one-time code alone, six digits or two threes (an icon or a countdown beside it aside).
+    if (/^\d{6}$|^\d{3} \d{3}$/.test(t) && SPEAKS_OF_CODE.test(above(li, 3))) {
+      out.push({ words: ws, kind: 'password', rule: 'named nearby' });
+      return;
+    }
+    // An authenticator's key in groups of four: base32 (A–Z, 2–7; OCR reads O as 0 and I as 1).
+    const packed = line.words.map((i) => (words[i] as ReadWord).text).join('');
+    const groups = line.words.filter((i) => (words[i] as ReadWord).text.length === 4).length;
+    // (A key's fingerprint in groups of four is hex: nine in ten of its characters 0–9 and A–F, as OCR
+    // reads them; base32's are two in five.)
+    const hexShare = packed.replace(/[^0-9A-F]/g, '').length / Math.max(1, packed.length);
+    if (packed.length >= 16 && packed.length <= 64 && groups >= 4 && groups >= line.words.length * 0.6 && hexShare < 0.7 && /^[A-Z2-7]+$/.test(packed.replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B')) && /[2-7]/.test(packed) && /[G-Z]/.test(packed) && SPEAKS_OF_SEED.test(above(li, 3))) {
+      out.push({ words: [...line.words], kind: 'secret', rule: 'named nearby' });
+      return;
+    }
+    if (codeShaped(t) && ws.length <= 2) {
+      // Up the list (codes in columns are lines of their own) to the text above its first code.
+      let k = li;
+      while (k > 0 && codeShaped(text(real[k - 1] as number[]))) k--;
+      if (CODE_LIST.test(above(k, 6))) {
+        out.push({ words: ws, kind: 'password', rule: 'named nearby' });
+        return;
+      }
+    }
+    // A password: alone, or last on a short line whose other words name it ("Network security key |
+    // …"), or in a short reply under a question about it ("it's velvet4142 lowercase").
+    if (ws.length > 5) return;
+    const last = ws.at(-1) as number;
+    // (Two pieces that touch are one word OCR split: "Jj 756@Xe+UcQ$2".)
+    const touching = ws.length === 2 && (words[ws[1] as number] as ReadWord).x - ((words[ws[0] as number] as ReadWord).x + (words[ws[0] as number] as ReadWord).width) < line.height * 0.6;
+    const lone = ws.length === 1 || (touching && passwordShaped(text(ws).replace(' ', '')));
+    const value = lone ? ws : [last];
+    const word = lone ? text(ws).replace(' ', '') : (words[last] as ReadWord).text;
+    const label = lone ? '' : text(ws.slice(0, -1));
+    if (passwordShaped(word) && (lone || SPEAKS_OF_PASSWORD.test(label)) && (SPEAKS_OF_PASSWORD.test(label) || SPEAKS_OF_PASSWORD.test(above(li, 3)))) {
+      out.push({ words: value, kind: 'password', rule: 'named nearby' });
+      return;
+    }
+    if (!lone && ws.length <= 4 && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
+      const picked = ws.filter((i) => passwordShaped((words[i] as ReadWord).text, true));
+      if (picked.length === 1) out.push({ words: picked, kind: 'password', rule: 'named nearby' });
+    }
+  });
+  return out;
+}
+
 /** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
 function continuation(text: string): boolean {
   const t = text.replace(/^["'(]+|["'),;]+$/g, '');

@@ -248,3 +248,123 @@ describe('detectRedactions: a value whose name is the cell to its left', () => {
     for (const t of ['SECRET_KEY_BASE', 'TWILIO_AUTH_TOKEN', 'ADMIN_PASSWORD', 'TWILIO_ACCOUNT_SID', '2', 'production', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b']) expect(hidden, t).not.toContain(t);
   });
 });
+
+// A value with nothing on its line that names it, where the words just before it do — as tesseract
+// read held-out set C's screens (0 of these hidden before): a Wi-Fi dialog's key beside "Network
+// security key" (the field's border read as "|") or alone under it when OCR garbled the caption; a
+// credential prompt's revealed password under "Enter your credentials" and the account; a temporary
+// password in a box of its own under the e-mail's sentence; an authenticator's base32 key in groups
+// of four and its six-digit code; recovery codes under a heading with a paragraph between; a TOTP
+// under its caption with a countdown beside it; a password in a short chat reply.
+describe('detectRedactions: a lone value named by the words near it', () => {
+  type Row = [string, number, number, number, number, number];
+  const read = (rows: Row[]): ReadWord[] => rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+  // Across the word's whole width, at its middle (a box is fitted to the line's letters, not OCR's box).
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.x + r.width >= w.x + w.width && r.y <= w.y + w.height / 2 && r.y + r.height >= w.y + w.height / 2;
+  const hiddenOf = async (rows: Row[], size = { width: 1920, height: 1080 }) => {
+    const words = read(rows);
+    const out = await detectRedactions(words, size);
+    return words.filter((w) => out.regions.some((r) => covers(r, w))).map((w) => w.text);
+  };
+
+  it('hides a Wi-Fi dialog’s key beside its caption, or under it when OCR garbled the caption', async () => {
+    const dialog = (key: Row[]): Row[] => [
+      ['Connection', 1, 92, 128, 77, 11], ['Security', 1, 184, 128, 65, 14],
+      ['Security', 2, 92, 160, 56, 14], ['type:', 2, 153, 161, 35, 13], ['|', 2, 241, 152, 9, 34], ['NPA2-Personal', 2, 256, 163, 100, 11],
+      ['Encryption', 3, 92, 194, 73, 14], ['type:', 3, 171, 195, 34, 13], ['[mes', 3, 241, 186, 46, 34],
+      ...key,
+      ['@', 9, 92, 263, 10, 10], ['Show', 9, 109, 262, 36, 11], ['characters', 9, 151, 262, 73, 11],
+    ];
+    expect(await hiddenOf(dialog([['Network', 6, 92, 228, 57, 11], ['security', 6, 155, 228, 54, 14], ['key', 6, 215, 228, 23, 14], ['|', 6, 242, 219, 7, 35], ['19celZPJeEYVRLC', 6, 256, 232, 118, 13]]))).toContain('19celZPJeEYVRLC');
+    expect(await hiddenOf(dialog([['Network', 7, 91, 228, 49, 43], ['securty', 7, 146, 228, 47, 43], ['bey', 7, 196, 228, 19, 43], ['|', 7, 331, 228, 4, 43], ['quartzfalcon72', 8, 232, 248, 88, 13]]))).toContain('quartzfalcon72');
+    // The security type above is not a key.
+    expect(await hiddenOf(dialog([]))).toEqual([]);
+  });
+
+  it('hides a credential prompt’s revealed password, and leaves the account and the server', async () => {
+    const prompt: Row[] = [
+      ['windows', 0, 120, 124, 64, 11], ['Security', 0, 190, 124, 58, 14],
+      ['Enter', 1, 121, 156, 44, 13], ['network', 1, 172, 155, 66, 14], ['credentials', 1, 245, 155, 91, 14],
+      ['Enter', 2, 121, 188, 31, 9], ['your', 2, 156, 190, 27, 10], ['credentials', 2, 187, 187, 66, 10], ['to', 2, 257, 188, 11, 9], ['connect', 2, 273, 188, 47, 9], ['to:', 2, 325, 188, 11, 9], ['fileserver01', 2, 344, 187, 71, 10],
+      ['ACMB\\ada', 3, 127, 222, 60, 12], ['byron', 3, 192, 222, 33, 13],
+      ['L', 4, 120, 240, 4, 5], ['B', 5, 464, 232, 25, 50],
+      ['Falcon79!wMaz', 6, 128, 259, 91, 10],
+      ['L', 7, 120, 276, 4, 6], ['0', 8, 121, 292, 9, 9], ['Remember', 8, 135, 291, 66, 10], ['my', 8, 205, 294, 18, 10], ['credentials', 8, 227, 291, 66, 10],
+    ];
+    expect(await hiddenOf(prompt, { width: 2560, height: 1440 })).toEqual(['Falcon79!wMaz']);
+  });
+
+  it('hides a temporary password in a box of its own under the sentence about it', async () => {
+    const mail: Row[] = [
+      ['Your', 1, 232, 60, 45, 13], ['temporary', 1, 284, 60, 106, 17], ['password', 1, 398, 59, 94, 18],
+      ['Hello', 5, 233, 122, 29, 10], ['Ada,', 5, 266, 122, 26, 11],
+      ...['Your', 'account', 'password', 'was', 'reset', 'at', 'your', 'request.', 'Sign', 'in', 'with', 'the', 'temporary', 'password', 'below;', 'you', 'will', 'be'].map((t, i): Row => [t, 6, 232 + i * 36, 150, 32, 10]),
+      ...['asked', 'to', 'choose', 'a', 'new', 'one.'].map((t, i): Row => [t, 7, 233 + i * 30, 167, 26, 10]),
+      ['Falcon79!wMaz', 8, 504, 210, 119, 10],
+      ...['This', 'message', 'was', 'sent', 'automatically.', 'Do', 'not', 'reply.'].map((t, i): Row => [t, 11, 232 + i * 40, 303, 36, 10]),
+    ];
+    expect(await hiddenOf(mail, { width: 2560, height: 1440 })).toEqual(['Falcon79!wMaz']);
+  });
+
+  it('hides an authenticator’s key in groups of four and the code under "enter the code"', async () => {
+    const phone: Row[] = [
+      ['Set', 0, 52, 159, 88, 37], ['up', 0, 162, 168, 64, 37], ['authenticator', 0, 248, 157, 380, 39], ['app', 0, 647, 167, 100, 38],
+      ...["Can't", 'scan', 'the', 'QR', 'code?', 'Enter', 'this', 'key', 'in', 'your', 'app', 'instead:'].map((t, i): Row => [t, 1, 50 + i * 82, 260, 70, 26]),
+      ['ITXN', 2, 88, 384, 74, 19], ['70PE', 3, 186, 382, 75, 20], ['MHEP', 3, 282, 383, 76, 19], ['CMYJ', 3, 383, 383, 78, 20], ['GBNS', 4, 482, 383, 75, 20], ['ZJGV', 4, 582, 383, 76, 20], ['RYGX', 4, 679, 383, 78, 20], ['OY7H', 4, 778, 382, 78, 20],
+      ['Time', 5, 48, 511, 79, 26], ['based', 5, 142, 511, 94, 26], ['-', 5, 253, 523, 3, 4], ['6', 5, 272, 512, 17, 25], ['digits', 5, 304, 511, 87, 33],
+      ...['Then', 'enter', 'the', 'code', 'your', 'app', 'shows:'].map((t, i): Row => [t, 6, 48 + i * 90, 607, 80, 26]),
+      ['Ve', 7, 48, 678, 24, 26], ['RY', 8, 1096, 678, 26, 26],
+      ['713421', 9, 84, 724, 221, 33],
+      ['|', 10, 48, 776, 24, 28], ['J', 11, 1096, 776, 26, 28],
+    ];
+    expect(await hiddenOf(phone, { width: 1170, height: 2532 })).toEqual(['ITXN', '70PE', 'MHEP', 'CMYJ', 'GBNS', 'ZJGV', 'RYGX', 'OY7H', '713421']);
+  });
+
+  it('hides recovery codes under their heading with a paragraph between, and leaves the paragraph', async () => {
+    const page: Row[] = [
+      ['Two-factor', 0, 580, 46, 125, 16], ['recovery', 0, 714, 50, 101, 16], ['codes', 0, 824, 46, 67, 16],
+      ...['Recovery', 'codes', 'can', 'be', 'used', 'to', 'access', 'your', 'account', 'in', 'the', 'event', 'you', 'lose', 'access'].map((t, i): Row => [t, 1, 581 + i * 50, 85, 44, 11]),
+      ...['receive', 'two-factor', 'authentication', 'codes.'].map((t, i): Row => [t, 2, 581 + i * 80, 105, 72, 11]),
+      ...['Keep', 'your', 'recovery', 'codes', 'as', 'safe', 'as', 'your', 'password.', 'We', 'recommend', 'saving', 'them'].map((t, i): Row => [t, 3, 624 + i * 52, 161, 46, 12]),
+      ['manager.', 4, 606, 183, 65, 12],
+      ['«', 5, 968, 226, 5, 5], ['409d3-fb6da', 5, 990, 221, 100, 12], ['*', 6, 597, 230, 5, 5], ['9b6f7-72632', 6, 619, 225, 100, 12],
+      ['+', 7, 968, 252, 5, 5], ['febed-el0d4', 7, 990, 247, 100, 12], ['»', 8, 597, 256, 5, 5], ['716c4-3069c', 8, 619, 251, 100, 12],
+      ['»', 9, 968, 278, 5, 5], ['eB8eb2-af2f2', 9, 990, 273, 100, 12], ['»', 10, 597, 282, 5, 5], ['43a8c-3b7cf', 10, 619, 277, 100, 12],
+      ['+', 11, 968, 305, 5, 5], ['6165a-881lcd', 11, 990, 300, 99, 12], ['*', 12, 597, 309, 5, 5], ['3c256-32b92', 12, 619, 304, 100, 12],
+      ['(Download', 13, 580, 354, 68, 18], ['Print', 14, 658, 354, 31, 18], ['Copy', 15, 694, 356, 36, 18],
+    ];
+    const hidden = await hiddenOf(page);
+    expect(hidden.filter((t) => /\d/.test(t))).toEqual(['409d3-fb6da', '9b6f7-72632', 'febed-el0d4', '716c4-3069c', 'eB8eb2-af2f2', '43a8c-3b7cf', '6165a-881lcd', '3c256-32b92']);
+    expect(hidden.filter((t) => /^[A-Za-z.(]+$/.test(t))).toEqual([]);
+  });
+
+  it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
+    const vault: Row[] = [
+      ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
+      ['267', 6, 808, 470, 35, 14], ['494', 6, 861, 470, 35, 14], ['®', 6, 939, 470, 17, 17], ['17', 6, 973, 471, 21, 13],
+    ];
+    expect(await hiddenOf(vault, { width: 3840, height: 2160 })).toEqual(['267', '494']);
+    const chat: Row[] = [
+      ['and', 8, 74, 382, 57, 26], ['the', 8, 145, 382, 52, 26], ['wifi', 8, 211, 382, 52, 26], ['at', 8, 279, 384, 30, 24], ['grandma’s?', 8, 322, 382, 190, 33],
+      ["It's", 9, 681, 508, 44, 26], ['velvet414?2', 10, 738, 508, 182, 26], ['lowercase', 11, 936, 512, 161, 23],
+    ];
+    expect(await hiddenOf(chat, { width: 1170, height: 2532 })).toEqual(['velvet414?2']);
+  });
+
+  it('leaves what only looks like them where nothing near names a secret', async () => {
+    // Order numbers in a list under a heading about orders, a server under a sentence about sign-in,
+    // a GPG fingerprint in groups of four under "key" (as OCR read one: R and G for hex digits), a
+    // build id alone under prose.
+    const page: Row[] = [
+      ['Your', 1, 80, 60, 40, 14], ['orders', 1, 126, 60, 50, 14],
+      ['409d3-fb6da', 2, 80, 90, 100, 12], ['9b6f7-72632', 3, 80, 112, 100, 12], ['716c4-3069c', 4, 80, 134, 100, 12],
+      ['Sign', 5, 80, 170, 30, 12], ['in', 5, 114, 170, 12, 12], ['to', 5, 130, 170, 14, 12], ['the', 5, 148, 170, 22, 12], ['server', 5, 174, 170, 40, 12],
+      ['fileserver01', 6, 80, 192, 90, 12],
+      ['Primary', 7, 80, 230, 50, 12], ['key', 7, 134, 230, 22, 12], ['fingerprint:', 7, 160, 230, 70, 12],
+      ...'RGBE 6A54 0AE2 1388 8075 37A4 FARA B632 2C6C FDAB'.split(' ').map((t, i): Row => [t, 8, 80 + i * 44, 252, 40, 12]),
+      ['Released', 9, 80, 290, 60, 12], ['with', 9, 144, 290, 30, 12], ['the', 9, 178, 290, 22, 12], ['new', 9, 204, 290, 26, 12], ['build', 9, 234, 290, 34, 12],
+      ['rc2-build42', 10, 80, 312, 90, 12],
+    ];
+    expect(await hiddenOf(page)).toEqual([]);
+  });
+});
