@@ -2,7 +2,7 @@
 // again beside its twin, a scrap of two letters over a token, a hash read as scraps, a tracking number.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { ReadWord } from './locate.ts';
+import { boxOver, type ReadWord } from './locate.ts';
 import { combineReads, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
@@ -29,6 +29,27 @@ describe('combineReads', () => {
     const split = [word('sk-ant-api03-IMA8co_OdWDhGD9zA-E-hMrDx60c8Et—-1phC21', 22, 415, 495, 10)];
     const parts = [word('-ant-api03', 1_000_002, 432, 70, 41), word('-IMA8co_OdWDhGD9zA-', 1_000_003, 504, 130, 71), word('-1phC21jU57cWB8Ucz36bNpnt', 1_000_005, 734, 176, 18)];
     expect(combineReads(split, parts).map((w) => w.text)).toEqual(parts.map((w) => w.text));
+  });
+});
+
+describe('combineReads: the row a word read again joins', () => {
+  // Devtools (the tuned corpus, 1080p, 16 px): a JWT's last line in the headers pane, read again,
+  // joined the network table's row 1,250 px to its left and half a line lower ("200" in the Status
+  // column); that row's band cut the token's box to its lower half and its tops were left showing.
+  it('joins the nearest word about level with it, not a row across the screen', () => {
+    const first = [
+      word('main.3f9als', 28, 25, 90, 0, 198, 15),
+      word('200', 32, 170, 26, 96, 198, 12),
+      word('script', 33, 247, 41, 94, 198, 15),
+      word('X00WAQnoBB315tztpotHl8loc', 8, 1450, 239, 23, 188, 15),
+    ];
+    const again = [word('Xx00WAQnoBB315tztpotHl81loc', 1_000_011, 1450, 239, 30, 188, 15)];
+    const out = combineReads(first, again);
+    const token = out.findIndex((w) => w.text.startsWith('Xx00'));
+    expect(out[token]!.line).not.toBe(32);
+    const box = boxOver(out, [token], { width: 1920, height: 1080 })!;
+    expect(box.y).toBeLessThanOrEqual(188);
+    expect(box.y + box.height).toBeGreaterThanOrEqual(203);
   });
 });
 

@@ -519,12 +519,15 @@ export function combineReads(first: readonly (ReadWord & { confidence?: number }
     if (covered >= 0.5 * f.width) replaced.add(i);
   });
   const placedOnRows = placed.map((w) => {
-    // The row it sits on: a first-read word beside it with the same middle.
+    // The row it sits on: a first-read word beside it with the same middle, give or take a few
+    // pixels. (Not a row half a line lower: a wrapped JWT's last line in devtools' headers pane
+    // joined a network table's row 1,250 px to its left, and that row's band cut the token's box
+    // to its lower half.)
     const mid = w.y + w.height / 2;
     let mate: ReadWord | undefined, best = Infinity;
     first.forEach((f, i) => {
       const d = Math.abs(f.y + f.height / 2 - mid);
-      if (replaced.has(i) || d >= Math.max(f.height, w.height) * 0.6 || Math.abs(f.height - w.height) >= Math.max(f.height, w.height) * 0.5 || d >= best) return;
+      if (replaced.has(i) || d >= Math.max(f.height, w.height) * 0.4 || Math.abs(f.height - w.height) >= Math.max(f.height, w.height) * 0.5 || d >= best) return;
       mate = f;
       best = d;
     });
