@@ -329,3 +329,28 @@ describe('ruleFindings: a random value after a name that says secret', () => {
     ]) expect(found(line), line).toEqual([]);
   });
 });
+
+// A database URL in a config page's field that shows 40 of its 64 characters: the box cuts it before
+// the @, and OCR reads the scheme apart (as tesseract read set C's config-vars page). What shows of
+// the password is hidden to the line's end; a port is not a password.
+describe('ruleFindings: a URL with credentials cut off before its @', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'url-password').map((f) => t.slice(f.start, f.end));
+  it('hides what shows of the password', () => {
+    expect(found('DATABASE URL postgres: //uwzpdqrfoifrco: 1kgbpv2khxt1gzq19i1floi fouejbwsigzokys7y747ebskss ~~')).toEqual(['1kgbpv2khxt1gzq19i1floi fouejbwsigzokys7y747ebskss ~~']);
+    expect(found('DATABASE URL postgres: //umn2e2hpdufynt :bbeegalaudianbades2adcdshyb263aBezdaxsbist 67qnas,')).toEqual(['bbeegalaudianbades2adcdshyb263aBezdaxsbist 67qnas,']);
+  });
+  it('leaves a host and its port, and a URL with a path', () => {
+    for (const line of ['redis://localhost:6379', 'postgres://db.example.com:5432', 'open http://localhost:3000/path now', 'https: //staging.api.acme. io']) expect(found(line), line).toEqual([]);
+  });
+});
+
+// A block explorer as set C shows it: a bech32 address after "Bitcoin address:" read as a key by the
+// entropy rule, and a transaction hash cut short by its column, its ellipsis read as dots.
+describe('identifier: a block explorer’s addresses and cut-short hashes', () => {
+  it('are identifiers; a key of the same alphabet with another start is not', async () => {
+    expect(await hidden('Block: 19439096 Bitcoin address: bc1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toEqual([]);
+    expect(identifier('0x124fbacf20907b054f...')).toBe(true);
+    expect(keyLike('sk1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toBe(true);
+  });
+});

@@ -102,7 +102,10 @@ function dottedName(run: string): boolean {
  * names. Left alone unless a label or a vendor rule names them secret.
  */
 export function identifier(run: string): boolean {
-  const s = run.replace(/^["'(=]+|["'),;]+$/g, '');
+  // (A column cut short ends in an ellipsis, or the dots OCR reads for one: "0x124fbacf20907b054f…".)
+  const s = run.replace(/^["'(=]+|(?:["'),;]|…|\.{2,})+$/g, '');
+  // A block explorer's addresses: bech32 (bc1q…, its alphabet has no 1, b, i or o after the 1).
+  if (/^(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}$/.test(s)) return true;
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
   const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
@@ -544,6 +547,10 @@ const RULES: readonly Rule[] = [
     find: (t) => [
       ...matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?((?=[^\s/]*[A-Za-z])[^\s/]{6,})/gi, 1),
       ...matches(t, /[a-z][\w+.-]*:\/\/[^\s:/@]*: ?([^\s:/@]{3,} [^\s:/@]{3,})(?=@[\w-])/gi, 1),
+      // Cut off by its box before the @ (a config page's field shows 40 of a database URL's 64
+      // characters), its scheme read apart ("postgres: //u…: 1kgb… fouej…"): what shows of the
+      // password, to the line's end — a port (digits alone) is not one.
+      ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?[^\s:/@]+ ?: ?((?=[^\s/@]*[A-Za-z])[^\s/@]{3,}(?:[ \t]+[^\s/@]+)*)[ \t]*$/gim, 1),
     ],
   },
   {
