@@ -137,4 +137,18 @@ describe('what the second look reads', () => {
     const look = await secondLook(grey, [], read);
     expect(look.words.map((w) => w.text)).toEqual(['xK9qPzLm', 'xK9qPzLm']);
   });
+
+  // A GPG public key exported in a terminal at 4K (held-out set C): the block's base64 lines in small
+  // type, read unsure or not at all, were hidden as unread ink — most of the screen's text. Between a
+  // BEGIN line that names a public key and its END line they are what anyone may have; a private
+  // key's block is still hidden.
+  it('leaves unread lines inside a public key block, not inside a private one', async () => {
+    const read = async () => ({ ok: true as const, words: [], size: { width: 1, height: 1 } });
+    const armour = (kind: string) => [
+      ...['-----BEGIN', 'PGP', kind, 'KEY', 'BLOCK-----'].map((text, i) => ({ text, line: 1, x: 120 + i * 60, y: 8, width: 56, height: 12, confidence: 90 })),
+      ...['-----END', 'PGP', kind, 'KEY', 'BLOCK-----'].map((text, i) => ({ text, line: 2, x: 120 + i * 60, y: 170, width: 56, height: 12, confidence: 90 })),
+    ];
+    expect((await secondLook(grey, armour('PUBLIC'), read)).failSafe).toEqual([]);
+    expect((await secondLook(grey, armour('PRIVATE'), read)).failSafe).toHaveLength(2);
+  });
 });

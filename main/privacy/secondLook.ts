@@ -264,7 +264,10 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     // (Runs of ink are sought along upright rows: a slanted area has none.)
     if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => w.y < block.y + block.height && w.y + w.height > block.y), ...sure]));
   });
-  return { words: found, failSafe, blocks: blocks.length, turned: slanted };
+  // Lines of an armoured public block (a PGP public key, a certificate) are base64 OCR is unsure of
+  // in small type, but anyone may have them: between its BEGIN and END lines, nothing is unread ink.
+  const open = publicBlocks([...words, ...found]);
+  return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted };
 }
 
 /**
@@ -342,6 +345,30 @@ function rowsOf<W extends ReadWord>(words: readonly W[]): W[] {
     out.push({ ...w, line });
   }
   return out.sort((a, b) => a.line - b.line || a.x - b.x);
+}
+
+/**
+ * The spans (top to bottom) of armoured blocks that are public, as read: a BEGIN line that names a
+ * public key, a certificate or a signature, and the next END line below it, with no other BEGIN or
+ * END line between (a private key's block between them is not public).
+ */
+export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; bottom: number }> {
+  const rows = new Map<number, ReadWord[]>();
+  for (const w of words) rows.set(w.line, [...(rows.get(w.line) ?? []), w]);
+  const marks: Array<{ y: number; begin: boolean; public: boolean }> = [];
+  for (const ws of rows.values()) {
+    const text = [...ws].sort((a, b) => a.x - b.x).map((w) => w.text).join(' ');
+    const m = /-{2,}\s*(BEGIN|END)\b([A-Z ]*)/.exec(text);
+    if (!m) continue;
+    marks.push({ y: Math.min(...ws.map((w) => w.y + w.height / 2)), begin: m[1] === 'BEGIN', public: /PUBLIC\s*KEY|CERTIFICATE|SIGNATURE/.test(m[2] as string) && !/PRIVATE/.test(m[2] as string) });
+  }
+  marks.sort((a, b) => a.y - b.y);
+  const out: Array<{ top: number; bottom: number }> = [];
+  for (let i = 0; i + 1 < marks.length; i++) {
+    const a = marks[i] as (typeof marks)[number], b = marks[i + 1] as (typeof marks)[number];
+    if (a.begin && a.public && !b.begin && b.public) out.push({ top: a.y, bottom: b.y });
+  }
+  return out;
 }
 
 /**
