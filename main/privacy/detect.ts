@@ -56,7 +56,7 @@ async function ruleSecrets(text: string, options: DetectOptions): Promise<Findin
 const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'password', 'secret']);
 
 /** The rectangles to fill in an image of `size`, given the words OCR read in it and the windows on it. */
-export async function detectRedactions(read: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[] } = {}): Promise<Detection> {
+export async function detectRedactions(read: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[]; /** A box on each line a finding's words are on, never one over two lines. */ lineBoxes?: boolean } = {}): Promise<Detection> {
   const regions: Redaction[] = windowRegions(options.windows ?? [], options.excludedApps ?? [], size);
   // One row of text that OCR read as several lines is one line again (a card number in big digits).
   const words = joinRows(read);
@@ -84,7 +84,7 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
       const picked = wordsOf(f, map);
       // A card number wrapped in a paragraph gets a box on each line, not one over the text between;
       // other findings across lines (a PEM block, secretlint's) keep one box over all of them.
-      if (f.rule === 'luhn-wrap') boxEach(picked, f.kind, f.rule);
+      if (f.rule === 'luhn-wrap' || options.lineBoxes) boxEach(picked, f.kind, f.rule);
       else {
         const box = boxOver(words, picked, size);
         if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });
@@ -105,7 +105,9 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
     }
   }
   // Overlapping boxes are one region: the count the label gives is what a person would count.
-  const merged = mergeBoxes(boxes);
+  // (Not boxes on lines apart when each line is to keep its own: OCR's box for one line's words may
+  // reach into the next, and the two would merge into one box over both.)
+  const merged = options.lineBoxes ? boxes : mergeBoxes(boxes);
   // Inside an excluded window everything is already filled.
   for (const b of merged) if (!regions.some((r) => contains(r, b))) regions.push(b);
   return { regions, skipped: [...skipped] };

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ReadWord } from './locate.ts';
-import { redactImage, type ReadWords } from './redactImage.ts';
+import { apart, redactImage, type ReadWords } from './redactImage.ts';
 
 // A fault after the words were read is said as what it was: the image was read, finding or hiding
 // its secrets failed, and it is not sent as it is. (It used to reject, and `glance ask` said
@@ -28,5 +28,30 @@ describe('redactImage when detection fails', () => {
     if (out.ok) return;
     expect(out.code).toBe('detect-failed');
     expect(out.message).toMatch(/failed while finding the secrets in the text it read/);
+  });
+});
+
+// The first read's findings are kept when the second look reads their lines worse, each line's box
+// its own: the bench:redact generator's devtools pane as tesseract first read it, a JWT wrapped over
+// two lines whose second line's words came back twice as tall as its text. One box over both lines
+// reached the user-agent line under them, and OCR lost that line's words in the masked image.
+describe('the first read’s boxes, one a line', () => {
+  const rows: Array<[string, number, number, number, number, number]> = [
+    ['authorization:', 6, 49, 212, 122, 12], ['Bearer', 6, 184, 212, 52, 12], ['eyJhbGci0iJIUZIINITSINRSCCIGIKPXVCIQ.', 6, 247, 212, 329, 15], ['eyIzdWI101JtQNCAOFNrC2ESTiwibnFtZSI6IKRhbm', 6, 581, 212, 375, 15],
+    ['EqUnV5ZXMiLCIpYXQ105E3MDABNTUYNZFO.', 7, 85, 238, 701, 16], ['fSNnPydOEWXESTAKDZ', 7, 403, 228, 158, 32], ['MS', 7, 569, 228, 19, 32], ['2S018IXUKTF', 7, 590, 228, 97, 32], ['j3BI1IpPyY', 7, 697, 228, 94, 32],
+    ['user-agent:', 8, 49, 264, 95, 15], ['Mozilla/5.8', 8, 157, 264, 97, 13], ['(X11;', 8, 267, 264, 39, 15], ['Linux', 8, 319, 264, 43, 12],
+  ];
+  const words: ReadWord[] = rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+  const overTwoLines = (r: { y: number; height: number }) => r.y < 218 && r.y + r.height > 246;
+
+  it('never gives one box over two lines, and the boxes of lines one above the other do not meet', async () => {
+    const { detectRedactions } = await import('./detect.ts');
+    expect((await detectRedactions(words, { width: 1280, height: 720 })).regions.some(overTwoLines)).toBe(true);
+    const kept = (await detectRedactions(words, { width: 1280, height: 720 }, { lineBoxes: true })).regions;
+    expect(kept.length).toBeGreaterThan(1);
+    expect(kept.some(overTwoLines)).toBe(false);
+    const cut = apart(kept);
+    for (const a of cut) for (const b of cut) if (a !== b) expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(false);
+    expect(cut.some((r) => r.y + r.height > 264)).toBe(false);
   });
 });

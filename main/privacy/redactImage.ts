@@ -44,9 +44,16 @@ export async function redactImage(
     // What the first read made of a slanted area gives way to what was read there turned upright.
     const first = look.turned.length ? read.words.filter((w) => !look.turned.some((t) => within(w, t))) : read.words;
     const found = await detectRedactions(combineReads(first, look.words), read.size, options);
+    // The second look's words take the place of first-read words they overlap, and a re-read can be
+    // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what a rule named in
+    // the first read's words stays hidden too — not a run that only looks random (the first read's
+    // scraps of a hash are why the second look read again), and a box on each of its lines, so a
+    // secret's box never reaches over the line below it. The person's patterns ran over the combined
+    // words (one budget).
+    const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text')) : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
-    const regions = mergeBoxes([...found.regions.map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
+    const regions = mergeBoxes([...[...found.regions, ...firstFound].map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);
@@ -55,6 +62,27 @@ export async function redactImage(
     options.signal?.throwIfAborted();
     return { ok: false, code: 'detect-failed', message: `Glance read this image but failed while ${step} (${errorMessage(error)}), so it was not sent to a remote model as it is.`, ms: ms() };
   }
+}
+
+/**
+ * Boxes on lines one above the other cut where they meet, so that no two of them merge into one box
+ * over both lines (OCR's box for a line's words may reach halfway into the next).
+ */
+export function apart(boxes: readonly Redaction[]): Redaction[] {
+  const out = boxes.map((b) => ({ ...b }));
+  for (const a of out) {
+    for (const b of out) {
+      if (a === b || !(a.x < b.x + b.width && b.x < a.x + a.width)) continue;
+      const [upper, lower] = a.y + a.height / 2 <= b.y + b.height / 2 ? [a, b] : [b, a];
+      const overlap = upper.y + upper.height - lower.y;
+      if (overlap <= 0 || lower.y + lower.height / 2 - (upper.y + upper.height / 2) < Math.min(a.height, b.height) * 0.5) continue;
+      const cut = Math.round(lower.y + overlap / 2);
+      upper.height = Math.max(1, cut - upper.y);
+      lower.height = Math.max(1, lower.y + lower.height - cut);
+      lower.y = cut;
+    }
+  }
+  return out;
 }
 
 /** Whether a word's (or a box's) middle lies in `area`. */

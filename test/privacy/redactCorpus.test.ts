@@ -4,6 +4,7 @@
 // (RegionReader over tesseract) reads it; a secret leaks when 6 consecutive characters show ink
 // outside the fills (test/fixtures/leakScore.ts).
 import { describe, expect, it } from 'vitest';
+import { heldOutBScreen } from '../fixtures/heldOutScreens.ts';
 import { corpusScreen } from '../fixtures/realScreens.ts';
 import { renderedRedaction } from '../support/renderedRedaction.ts';
 
@@ -45,6 +46,17 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(grey.leaked).toEqual([]);
     const pink = await check(screen('pink inline code', 18));
     expect(pink.leaked).toEqual([]);
+  });
+
+  // The second look re-reads ink the first read was unsure of, and its words take the place of the
+  // first read's: here it read a notebook's wrapped JWT as scraps and `https://oauth2:glpat-…@gitlab.`
+  // in pieces, and both leaked though the first read had them whole (held-out set B, 1080p and 4K@2
+  // as its seeds draw them). The first read's findings are kept, each line's box its own.
+  it('what the first read found stays hidden when the second look reads it worse', async () => {
+    const notebook = await check(heldOutBScreen('jupyter notebook', { seed: 300 }));
+    expect(notebook.leaked).toEqual([]);
+    const remote = await check(heldOutBScreen('git remote with token', { seed: 401 }));
+    expect(remote.leaked.filter((l) => l.startsWith('gitlab'))).toEqual([]);
   });
 
   // Each look-alike screen on its own: at most 5% of its text area filled (the corpus's target is 2% over all).
