@@ -354,3 +354,14 @@ describe('identifier: a block explorer’s addresses and cut-short hashes', () =
     expect(keyLike('sk1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toBe(true);
   });
 });
+
+// A stock sheet's EAN-13s (one in ten passes Luhn too) and npm audit's advisory URL with OCR's
+// break in it ("https://github. con/advisories/GHSA-3xjn-q9pv-gpcf"), as tesseract read set C.
+describe('look-alikes: an article number, an advisory id', () => {
+  it('an EAN-13 that passes Luhn is no card unless the screen says card; an advisory path is no key', async () => {
+    expect(await hidden('4 | GZS-OKY87Y-RED 4089108285973 Desk lamp 270')).toEqual([]);
+    expect((await hidden('card 4089108285973')).map((f) => f.rule)).toContain('luhn');
+    expect(await hidden('Regular Expression Denial of Service - https://github. con/advisories/GHSA-3xjn-q9pv-gpcf')).toEqual([]);
+    expect(await hidden('see CVE-2024-21538 and con/advisories/GHSA-puxf-8q7q-g8f2')).toEqual([]);
+  });
+});

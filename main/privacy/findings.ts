@@ -35,6 +35,13 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** GTIN's check digit (EAN-13, UPC): weights 1 and 3 from the left, the sum with the check digit a multiple of 10. */
+export function eanValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) sum += (digits.charCodeAt(i) - 48) * ((digits.length - i) % 2 === 0 ? 3 : 1);
+  return sum % 10 === 0;
+}
+
 /** ISO 13616: move the first four characters to the end, letters to 10–35, the number mod 97 is 1. */
 export function ibanValid(iban: string): boolean {
   const s = iban.replace(/\s+/g, '').toUpperCase();
@@ -106,6 +113,8 @@ export function identifier(run: string): boolean {
   const s = run.replace(/^["'(=]+|(?:["'),;]|…|\.{2,})+$/g, '');
   // A block explorer's addresses: bech32 (bc1q…, its alphabet has no 1, b, i or o after the 1).
   if (/^(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}$/.test(s)) return true;
+  // An advisory's id (GHSA-xxxx-xxxx-xxxx, CVE-2024-12345), in a path or alone.
+  if (/(?:^|\/)(?:GHSA(?:-[a-z0-9]{4}){3}|CVE-\d{4}-\d{4,7})$/i.test(s)) return true;
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
   const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
@@ -396,7 +405,10 @@ const RULES: readonly Rule[] = [
       if (m[0].replace(/\D/g, '').length < 10) return false;
       if (!cardGroups(m)) return false;
       const digits = asDigits(m[0]).replace(/\D/g, '');
-      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && !/^(\d)\1+$/.test(digits);
+      if (digits.length < 13 || digits.length > 19 || !luhnValid(digits) || /^(\d)\1+$/.test(digits)) return false;
+      // An article number (EAN-13, its own check digit right) passes Luhn one time in ten; a card of
+      // 13 digits is all but gone: one counts only where the screen says card.
+      return !(digits.length === 13 && m[0].length === 13 && eanValid(digits)) || CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
     }),
   },
   {
