@@ -268,7 +268,7 @@ export function bigCodes(words: readonly ReadWord[], lines: readonly Line[] = li
 }
 
 /** Words near a lone value that say it is a password (a dialog's field caption, a chat's question). */
-const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b/i;
+const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b|(?:security|secret)\s+question|memorable\s+word/i;
 /** …of a one-time code. */
 const SPEAKS_OF_CODE = /\bcodes?\b|\botp\b|totp|verification|2fa|two-factor|authenticator|passcode|\bpin\b/i;
 /** …of a key to type into an authenticator. */
@@ -281,17 +281,20 @@ const junk = (t: string) => t.replace(/[^A-Za-z0-9]/g, '').length < 2 || (t.leng
 
 /**
  * A word shaped like a password and like nothing else on a screen: 6–64 characters of a password's
- * alphabet (no slash, colon, backslash, brackets or quotes: not a path, a URL, an account, code), letters
+ * alphabet (no slash, colon, backslash or brackets: not a path, a URL, an account, code; a quote only
+ * inside, where OCR reads a ^ as one), letters
  * with digits or symbols, not an e-mail, a host, a version, a date or a hash. Enough only where the
  * words around it speak of a password.
  */
 export function passwordShaped(word: string, strong = false): boolean {
   const t = word.replace(/^["'([{<|]+|["')\]}>|,;:]+$/g, '').replace(/[.!?]$/, (m) => (word.length > 8 ? m : ''));
-  if (t.length < 6 || t.length > 64 || !/^[A-Za-z0-9!#$%&*+?@^~._=-]+$/.test(t) || !/[A-Za-z]/.test(t)) return false;
+  if (t.length < 6 || t.length > 64 || !/^[A-Za-z0-9!#$%&*+?@^~._=-][A-Za-z0-9!#$%&*+?@^~._="'°-]*$/.test(t) || !/[A-Za-z]/.test(t)) return false;
   if (/@[\w-]+\.[A-Za-z]|^[\w-]+(?:\.[\w-]+)+$|^v?\d+(?:[.-]\d+)+|^\d{1,4}[./-]\d{1,2}/.test(t) || identifier(t)) return false;
   const core = t.replace(/[.!?]+$/, '');
   const digits = core.replace(/\D/g, '').length, symbol = /[^A-Za-z0-9._-]/.test(core);
-  if (!digits && !symbol) return false;
+  // Letters alone only in both cases changing often, capitals inside that do not start words (a
+  // generated Wi-Fi key "QfbhwWBeRnoaR"; not camelCase, a Title or a name with an acronym, JSONParser).
+  if (!digits && !symbol) return !strong && core.length >= 8 && /[a-z]/.test(core) && /[A-Z]{2}|[a-z][A-Z]$/.test(core.slice(1)) && (core.match(/[a-z](?=[A-Z])|[A-Z](?=[a-z])/g) ?? []).length >= 4;
   // In a sentence a word and a number are often a name (Windows10, node24): a chosen password has more.
   return !strong || symbol || digits >= 3 || (/[A-Z]/.test(core.slice(1)) && digits > 0);
 }

@@ -277,8 +277,11 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     ];
     expect(await hiddenOf(dialog([['Network', 6, 92, 228, 57, 11], ['security', 6, 155, 228, 54, 14], ['key', 6, 215, 228, 23, 14], ['|', 6, 242, 219, 7, 35], ['19celZPJeEYVRLC', 6, 256, 232, 118, 13]]))).toContain('19celZPJeEYVRLC');
     expect(await hiddenOf(dialog([['Network', 7, 91, 228, 49, 43], ['securty', 7, 146, 228, 47, 43], ['bey', 7, 196, 228, 19, 43], ['|', 7, 331, 228, 4, 43], ['quartzfalcon72', 8, 232, 248, 88, 13]]))).toContain('quartzfalcon72');
-    // The security type above is not a key.
+    // A generated key of letters alone, both cases changing often.
+    expect(await hiddenOf(dialog([['Network', 6, 92, 228, 57, 11], ['security', 6, 155, 228, 54, 14], ['key', 6, 215, 228, 23, 14], ['|', 6, 242, 219, 7, 35], ['QfbhwWBeRnoaR', 6, 256, 232, 104, 13]]))).toContain('QfbhwWBeRnoaR');
+    // The security type above is not a key, nor a name in camelCase or with an acronym.
     expect(await hiddenOf(dialog([]))).toEqual([]);
+    expect(await hiddenOf(dialog([['Network', 6, 92, 228, 57, 11], ['security', 6, 155, 228, 54, 14], ['key', 6, 215, 228, 23, 14], ['|', 6, 242, 219, 7, 35], ['PostgreSQL', 6, 256, 232, 80, 13]]))).toEqual([]);
   });
 
   it('hides a credential prompt’s revealed password, and leaves the account and the server', async () => {
@@ -292,6 +295,9 @@ describe('detectRedactions: a lone value named by the words near it', () => {
       ['L', 7, 120, 276, 4, 6], ['0', 8, 121, 292, 9, 9], ['Remember', 8, 135, 291, 66, 10], ['my', 8, 205, 294, 18, 10], ['credentials', 8, 227, 291, 66, 10],
     ];
     expect(await hiddenOf(prompt, { width: 2560, height: 1440 })).toEqual(['Falcon79!wMaz']);
+    // Its ^ read as a quote: '2i^R63xBiW^V42TB7'.
+    const misread = prompt.map((r): Row => (r[0] === 'Falcon79!wMaz' ? ['2i"R63xBiW"~V42TB7', r[1], r[2], r[3], 130, r[5]] : r));
+    expect(await hiddenOf(misread, { width: 2560, height: 1440 })).toEqual(['2i"R63xBiW"~V42TB7']);
   });
 
   it('hides a temporary password in a box of its own under the sentence about it', async () => {
@@ -344,6 +350,9 @@ describe('detectRedactions: a lone value named by the words near it', () => {
       ['267', 6, 808, 470, 35, 14], ['494', 6, 861, 470, 35, 14], ['®', 6, 939, 470, 17, 17], ['17', 6, 973, 471, 21, 13],
     ];
     expect(await hiddenOf(vault, { width: 3840, height: 2160 })).toEqual(['267', '494']);
+    // The answer to a security question in the item's notes.
+    const notes: Row[] = [['Notes', 1, 783, 824, 52, 20], ['security', 2, 781, 878, 85, 20], ['question', 2, 876, 878, 92, 20], ['(first', 2, 978, 878, 50, 20], ['pet):', 2, 1037, 878, 50, 20], ['Quartz71', 2, 1096, 878, 90, 20]];
+    expect(await hiddenOf(notes, { width: 3840, height: 2160 })).toEqual(['Quartz71']);
     const chat: Row[] = [
       ['and', 8, 74, 382, 57, 26], ['the', 8, 145, 382, 52, 26], ['wifi', 8, 211, 382, 52, 26], ['at', 8, 279, 384, 30, 24], ['grandma’s?', 8, 322, 382, 190, 33],
       ["It's", 9, 681, 508, 44, 26], ['velvet414?2', 10, 738, 508, 182, 26], ['lowercase', 11, 936, 512, 161, 23],
