@@ -227,6 +227,30 @@ export function namedCells(words: readonly ReadWord[], lines: readonly Line[] = 
   return out;
 }
 
+/**
+ * The spans (top to bottom) of armoured blocks that are public, as read: a BEGIN line that names a
+ * public key, a certificate or a signature, and the next END line below it, with no other BEGIN or
+ * END line between (a private key's block between them is not public).
+ */
+export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; bottom: number }> {
+  const rows = new Map<number, ReadWord[]>();
+  for (const w of words) rows.set(w.line, [...(rows.get(w.line) ?? []), w]);
+  const marks: Array<{ y: number; begin: boolean; public: boolean }> = [];
+  for (const ws of rows.values()) {
+    const text = [...ws].sort((a, b) => a.x - b.x).map((w) => w.text).join(' ');
+    const m = /-{2,}\s*(BEGIN|END)\b([A-Z ]*)/.exec(text);
+    if (!m) continue;
+    marks.push({ y: Math.min(...ws.map((w) => w.y + w.height / 2)), begin: m[1] === 'BEGIN', public: /PUBLIC\s*KEY|CERTIFICATE|SIGNATURE/.test(m[2] as string) && !/PRIVATE/.test(m[2] as string) });
+  }
+  marks.sort((a, b) => a.y - b.y);
+  const out: Array<{ top: number; bottom: number }> = [];
+  for (let i = 0; i + 1 < marks.length; i++) {
+    const a = marks[i] as (typeof marks)[number], b = marks[i + 1] as (typeof marks)[number];
+    if (a.begin && a.public && !b.begin && b.public) out.push({ top: a.y, bottom: b.y });
+  }
+  return out;
+}
+
 /** A login in a table's cell: a user name, an e-mail or a host, in lower case. */
 const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
 
@@ -238,6 +262,7 @@ const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
  */
 export function credentialRows(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
   const cells = cellsOf(words, lines);
+  const open = publicBlocks(words);
   const out: ContextFinding[] = [];
   for (const c of cells) {
     // OCR reads a symbol of a password as a space now and then ("Jj 756@Xe+UcQ$2"): two pieces in one cell.
@@ -246,6 +271,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     // 4K screen) is a lock file's or a log's, not a saved password's.
     const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');
     if (NAMED_IDENTIFIER.test(row)) continue;
+    // …nor a line of an armoured public key's base64 (OCR reads its scraps as cells).
+    if (open.some((b) => c.mid > b.top && c.mid < b.bottom)) continue;
     const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')));
     if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
   }

@@ -377,3 +377,21 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(page)).toEqual([]);
   });
 });
+
+// A GPG public key exported in a terminal (set C at Retina size): OCR read a base64 line as scraps,
+// one lower-case like a login and one mixed like a password, a column's gap apart — a saved-password
+// row to the credential-row rule, inside the armoured public block.
+describe('detectRedactions: a public key block read in scraps', () => {
+  const rows: Array<[string, number, number, number, number, number]> = [
+    ['-----BEGIN', 1, 10, 40, 120, 16], ['PGP', 1, 140, 40, 40, 16], ['PUBLIC', 1, 190, 40, 70, 16], ['KEY', 1, 270, 40, 40, 16], ['BLOCK-----', 1, 320, 40, 120, 16],
+    ['mdnxqe', 2, 10, 80, 70, 16], ['aB3dE5fG7hK2', 2, 200, 80, 140, 16],
+    ['-----END', 3, 10, 120, 100, 16], ['PGP', 3, 120, 120, 40, 16], ['PUBLIC', 3, 170, 120, 70, 16], ['KEY', 3, 250, 120, 40, 16], ['BLOCK-----', 3, 300, 120, 120, 16],
+  ];
+  const words: ReadWord[] = rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+  it('is no saved password; the same row outside the block still is', async () => {
+    const size = { width: 1920, height: 1080 };
+    expect((await detectRedactions(words, size)).regions.filter((r) => r.rule.startsWith('credential row'))).toEqual([]);
+    const outside = words.filter((w) => w.line === 2);
+    expect((await detectRedactions(outside, size)).regions.filter((r) => r.rule.startsWith('credential row'))).toHaveLength(1);
+  });
+});

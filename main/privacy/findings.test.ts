@@ -351,6 +351,8 @@ describe('identifier: a block explorer’s addresses and cut-short hashes', () =
   it('are identifiers; a key of the same alphabet with another start is not', async () => {
     expect(await hidden('Block: 19439096 Bitcoin address: bc1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toEqual([]);
     expect(identifier('0x124fbacf20907b054f...')).toBe(true);
+    // …an o OCR read in it (bech32 has none) still one.
+    expect(identifier('bc1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26yo3e')).toBe(true);
     expect(keyLike('sk1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toBe(true);
   });
 });
@@ -363,5 +365,16 @@ describe('look-alikes: an article number, an advisory id', () => {
     expect((await hidden('card 4089108285973')).map((f) => f.rule)).toContain('luhn');
     expect(await hidden('Regular Expression Denial of Service - https://github. con/advisories/GHSA-3xjn-q9pv-gpcf')).toEqual([]);
     expect(await hidden('see CVE-2024-21538 and con/advisories/GHSA-puxf-8q7q-g8f2')).toEqual([]);
+  });
+});
+
+// git show's diff as set C shows it: code that assigns a key a call is no password said in a sentence.
+describe('ruleFindings: a key assigned in code', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'said').map((f) => t.slice(f.start, f.end));
+  it('is not said; a password said in a sentence still is', () => {
+    expect(found('-    const key = hash(item.id);')).toEqual([]);
+    expect(found('+    const key = hash(`${item.id}:${item.version}`);')).toEqual([]);
+    expect(found('the staging db password is Harbor97?PD7m')).toEqual(['Harbor97?PD7m']);
   });
 });

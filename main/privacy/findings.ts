@@ -112,7 +112,8 @@ export function identifier(run: string): boolean {
   // (A column cut short ends in an ellipsis, or the dots OCR reads for one: "0x124fbacf20907b054f…".)
   const s = run.replace(/^["'(=]+|(?:["'),;]|…|\.{2,})+$/g, '');
   // A block explorer's addresses: bech32 (bc1q…, its alphabet has no 1, b, i or o after the 1).
-  if (/^(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}$/.test(s)) return true;
+  // (OCR may read a character or two as one bech32 has not.)
+  if (/^(?:bc|tb|ltc)1[a-z0-9]{25,87}$/.test(s) && (s.slice(s.indexOf('1') + 1).match(/[bio1]/g) ?? []).length <= 2) return true;
   // An advisory's id (GHSA-xxxx-xxxx-xxxx, CVE-2024-12345), in a path or alone.
   if (/(?:^|\/)(?:GHSA(?:-[a-z0-9]{4}){3}|CVE-\d{4}-\d{4,7})$/i.test(s)) return true;
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
@@ -538,6 +539,8 @@ const RULES: readonly Rule[] = [
     rule: 'said',
     find: (t) => matches(t, /\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|key)\s+(?:is|was|=)\s*:?\s+["'`]?([^\s"'`]{6,})/gi, 1, (m) => {
       const v = (m[1] as string).replace(/[.,;:!?)]+$/, '');
+      // Code, not a sentence: `const key = hash(item.id);` assigns a call, not a secret.
+      if (/^[A-Za-z_$][\w$.]*\(|\$\{/.test(v)) return false;
       return v.length >= 6 && !NOT_VALUES.has(v.toLowerCase()) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v));
     }),
   },

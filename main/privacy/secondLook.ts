@@ -9,6 +9,7 @@
 // — a long, unbroken, dense run of ink the height of a line of text — is hidden as it is.
 import sharp, { type Sharp } from 'sharp';
 import type { Redaction } from '../../common/privacy.ts';
+import { publicBlocks } from './context.ts';
 import { identifier, NAMED_IDENTIFIER } from './findings.ts';
 import { overlaps, union, type Box, type ReadWord } from './locate.ts';
 
@@ -345,30 +346,6 @@ function rowsOf<W extends ReadWord>(words: readonly W[]): W[] {
     out.push({ ...w, line });
   }
   return out.sort((a, b) => a.line - b.line || a.x - b.x);
-}
-
-/**
- * The spans (top to bottom) of armoured blocks that are public, as read: a BEGIN line that names a
- * public key, a certificate or a signature, and the next END line below it, with no other BEGIN or
- * END line between (a private key's block between them is not public).
- */
-export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; bottom: number }> {
-  const rows = new Map<number, ReadWord[]>();
-  for (const w of words) rows.set(w.line, [...(rows.get(w.line) ?? []), w]);
-  const marks: Array<{ y: number; begin: boolean; public: boolean }> = [];
-  for (const ws of rows.values()) {
-    const text = [...ws].sort((a, b) => a.x - b.x).map((w) => w.text).join(' ');
-    const m = /-{2,}\s*(BEGIN|END)\b([A-Z ]*)/.exec(text);
-    if (!m) continue;
-    marks.push({ y: Math.min(...ws.map((w) => w.y + w.height / 2)), begin: m[1] === 'BEGIN', public: /PUBLIC\s*KEY|CERTIFICATE|SIGNATURE/.test(m[2] as string) && !/PRIVATE/.test(m[2] as string) });
-  }
-  marks.sort((a, b) => a.y - b.y);
-  const out: Array<{ top: number; bottom: number }> = [];
-  for (let i = 0; i + 1 < marks.length; i++) {
-    const a = marks[i] as (typeof marks)[number], b = marks[i + 1] as (typeof marks)[number];
-    if (a.begin && a.public && !b.begin && b.public) out.push({ top: a.y, bottom: b.y });
-  }
-  return out;
 }
 
 /**
