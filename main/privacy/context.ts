@@ -357,14 +357,27 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     return found.join('\n');
   };
   // A list of recovery codes: lines that are each one code (a bullet aside), under a heading that names them.
+  /** The words of line `li` and of the lines OCR read beside it on its row (the same middle, the same height; or lower, `scraps`). */
+  const sameRow = (li: number, scraps = false): number[] => {
+    const line = lines[li] as Line, mid = (line.top + line.bottom) / 2;
+    return lines
+      .filter((l) => Math.abs((l.top + l.bottom) / 2 - mid) < line.height * 0.3 && (Math.abs(l.height - line.height) < line.height * 0.3 || (scraps && l.height < line.height)))
+      .flatMap((l) => l.words)
+      .sort((a, b) => (words[a] as ReadWord).x - (words[b] as ReadWord).x);
+  };
   const codeShaped = (t: string) => (/^[^\s-]{4,8}(?:[- ][^\s-]{4,8}){1,3}$/.test(t) || /^[A-Za-z0-9]{8,16}$/.test(t)) && /\d/.test(t) && t.replace(/[^A-Za-z0-9]/g, '').length >= t.replace(/[ -]/g, '').length * 0.8;
   lines.forEach((line, li) => {
     const ws = real[li] as number[];
     if (!ws.length) return;
     const t = text(ws);
-    // A one-time code alone, six digits or two threes (an icon or a countdown beside it aside).
-    if (/^\d{6}$|^\d{3} \d{3}$/.test(t) && SPEAKS_OF_CODE.test(above(li, 3))) {
-      out.push({ words: ws, kind: 'password', rule: 'named nearby' });
+    // A one-time code alone, six digits or two threes (an icon or a countdown beside it aside); spaced
+    // out in its field, OCR reads it in pieces ("2 7 342"), lines apart: the digits on its row.
+    // (A digit it lost to a scrap, "-" for a 1, still leaves five.)
+    const row = sameRow(li, true);
+    const digits = row.filter((i) => /^\d+$/.test((words[i] as ReadWord).text));
+    const spaced = digits.length > 1 && row.every((i) => digits.includes(i) || /^[-|lI.]$/.test((words[i] as ReadWord).text)) && /^\d{5,7}$/.test(text(digits).replace(/ /g, '')) && !row.some((i, n) => n > 0 && (words[i] as ReadWord).x - ((words[row[n - 1] as number] as ReadWord).x + (words[row[n - 1] as number] as ReadWord).width) > line.height * 3);
+    if ((/^\d{6}$|^\d{3} \d{3}$/.test(t) || spaced) && SPEAKS_OF_CODE.test(above(li, 3))) {
+      out.push({ words: spaced ? row : ws, kind: 'password', rule: 'named nearby' });
       return;
     }
     // An authenticator's key in groups of four: base32 (A–Z, 2–7; OCR reads O as 0 and I as 1).
@@ -374,7 +387,13 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     // reads them; base32's are two in five.)
     const hexShare = packed.replace(/[^0-9A-F]/g, '').length / Math.max(1, packed.length);
     if (packed.length >= 16 && packed.length <= 64 && groups >= 4 && groups >= line.words.length * 0.6 && hexShare < 0.7 && /^[A-Z2-7]+$/.test(packed.replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B')) && /[2-7]/.test(packed) && /[G-Z]/.test(packed) && SPEAKS_OF_SEED.test(above(li, 3))) {
-      out.push({ words: [...line.words], kind: 'secret', rule: 'named nearby' });
+      // The rest of its groups: on its row where OCR read them as lines of their own, and on the line
+      // below where the key wraps.
+      const group = (i: number) => /^[A-Z0-9]{3,5}$/.test((words[i] as ReadWord).text);
+      const more = row.filter((i) => !line.words.includes(i) && group(i));
+      const next = lines[li + 1];
+      const wrap = next && next.top - line.bottom < line.height * 1.5 && next.words.every(group) && next.words.length <= 4 ? next.words : [];
+      out.push({ words: [...line.words, ...more, ...wrap], kind: 'secret', rule: 'named nearby' });
       return;
     }
     if (codeShaped(t) && ws.length <= 2) {

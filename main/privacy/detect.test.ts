@@ -326,6 +326,27 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(phone, { width: 1170, height: 2532 })).toEqual(['ITXN', '70PE', 'MHEP', 'CMYJ', 'GBNS', 'ZJGV', 'RYGX', 'OY7H', '713421']);
   });
 
+  it('hides the key and the code when OCR read them in pieces (the phone screen at 16 px)', async () => {
+    // The key's row read as three lines with icon scraps between, its last group wrapped; the code's
+    // spaced digits read as "2 7 342" with its 1 read as "-", lines apart.
+    const phone: Row[] = [
+      ...["Can't", 'scan', 'the', 'QR', 'code?', 'Enter', 'this', 'key', 'in', 'your'].map((t, i): Row => [t, 0, 50 + i * 110, 312, 100, 37]),
+      ['app', 1, 50, 390, 94, 36], ['instead:', 1, 162, 381, 176, 37],
+      ['=', 2, 912, 538, 7, 7], ['y', 3, 896, 537, 4, 11], ['4', 3, 905, 538, 3, 10],
+      ['6ITX', 4, 87, 537, 112, 37], ['C', 4, 810, 538, 10, 20], ['/.', 4, 839, 538, 37, 36],
+      ['N70P', 5, 232, 537, 110, 37], ['EMHE', 5, 378, 538, 108, 35], ['PCMY', 5, 522, 537, 110, 37], ['JGBN', 5, 665, 537, 109, 37],
+      ['VRYG', 9, 952, 537, 112, 37], ['oY', 10, 822, 553, 11, 11], ['\\', 11, 897, 562, 12, 12], ['v', 13, 822, 564, 4, 12],
+      ['X0Y7', 15, 85, 609, 111, 37],
+      ['Time', 16, 48, 747, 105, 37], ['based', 16, 171, 747, 143, 37], ['-', 16, 335, 766, 4, 6], ['6', 16, 358, 747, 24, 37], ['digits', 16, 399, 747, 116, 46],
+      ...['Then', 'enter', 'the', 'code', 'your', 'app', 'shows:'].map((t, i): Row => [t, 17, 48 + i * 120, 864, 110, 37]),
+      ['Va', 18, 48, 957, 24, 27], ['~', 19, 1096, 957, 26, 27],
+      ['-', 20, 197, 1001, 13, 15], ['2', 21, 83, 1000, 30, 47], ['7', 21, 138, 1001, 27, 46], ['342', 23, 243, 1000, 136, 48],
+    ];
+    const hidden = await hiddenOf(phone, { width: 1170, height: 2532 });
+    for (const t of ['6ITX', 'N70P', 'EMHE', 'PCMY', 'JGBN', 'VRYG', 'X0Y7', '2', '7', '342']) expect(hidden, t).toContain(t);
+    expect(hidden.filter((t) => /^[a-z]{3,}/i.test(t) && !/^[A-Z0-9]{4}$/.test(t))).toEqual([]);
+  });
+
   it('hides recovery codes under their heading with a paragraph between, and leaves the paragraph', async () => {
     const page: Row[] = [
       ['Two-factor', 0, 580, 46, 125, 16], ['recovery', 0, 714, 50, 101, 16], ['codes', 0, 824, 46, 67, 16],
