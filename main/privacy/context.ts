@@ -169,6 +169,9 @@ export function passwordLike(word: string): boolean {
   const symbol = /[^A-Za-z0-9._-]/.test(t);
   if (Number(/[A-Z]/.test(t)) + Number(/\d/.test(t)) + Number(symbol) < 2) return false;
   if (/^[\w.+-]+@[\w-]+\.[\w.-]+$|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
+  // A key and its value read as one word, a lock file's '"version":"2.11.0",' or '"lockfileVersion":Br'
+  // (OCR's quotes curly as often as not), and a hex number ('0x9£2492b0508', an address read in part).
+  if (/^["'“”‘’]?[A-Za-z_][\w.-]*["'“”‘’]?:|^0x[\dA-Fa-f]/.test(t)) return false;
   // camelCase with digits (getUser2ById): every capital starts a lower-case run.
   if (!symbol && /^[a-z]/.test(t) && !/[A-Z](?![a-z])/.test(t)) return false;
   const kind = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : 3);

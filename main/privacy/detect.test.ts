@@ -223,6 +223,22 @@ describe('a lock file row read in scraps', () => {
     const out = await detectRedactions(words, { width: 3840, height: 2160 });
     expect(out.regions.filter((r) => r.rule === 'credential row')).toEqual([]);
   });
+
+  // The same screen's key-value lines, each read as one word ('"version":"2.11.0",', its quotes curly
+  // now and then) beside a package's name: a key and its value, not a saved password beside a login;
+  // nor a block explorer's hex address read in part ('0x9£2492b0508').
+  it('a key and its value read as one word is not a saved password', async () => {
+    const rows: Array<[string, number, number, number, number, number]> = [
+      ['tslib', 1, 300, 325, 80, 30], ['"version":"2.11.0",', 2, 732, 325, 394, 30],
+      ['react', 3, 300, 603, 80, 30], ['"version":', 4, 730, 603, 180, 31], ['"8.5.3",', 4, 916, 603, 120, 31],
+      ['acme', 5, 300, 186, 80, 30], ['"lockfileVersion":', 6, 655, 186, 330, 31], ['Br', 6, 990, 186, 40, 31],
+      ['tslib', 7, 300, 700, 80, 30], ['“version”:', 8, 730, 700, 180, 31], ['"2.19.1",', 8, 916, 700, 140, 31],
+      ['ada', 9, 300, 800, 60, 30], ['0x9£2492b0508', 10, 730, 800, 200, 31],
+    ];
+    const words: ReadWord[] = rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+    const out = await detectRedactions(words, { width: 3840, height: 2160 });
+    expect(out.regions.filter((r) => r.rule === 'credential row')).toEqual([]);
+  });
 });
 
 // A config page's variables as tesseract read set C's Heroku-like page at 1440p: each name's box and
