@@ -254,7 +254,7 @@ export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; b
   return out;
 }
 
-/** A login in a table's cell: a user name, an e-mail or a host, in lower case. */
+/** A login in a table's cell: a user name, an e-mail or a host, in lower case (with a letter: a number of digits alone is a count, a block, an article). */
 const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
 
 /**
@@ -276,7 +276,7 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     if (NAMED_IDENTIFIER.test(row)) continue;
     // …nor a line of an armoured public key's base64 (OCR reads its scraps as cells).
     if (open.some((b) => c.mid > b.top && c.mid < b.bottom)) continue;
-    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')));
+    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')) && /[a-z]/.test(o.text));
     if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
   }
   return out;

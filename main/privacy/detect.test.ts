@@ -432,3 +432,18 @@ describe('detectRedactions: a public key block read in scraps', () => {
     expect((await detectRedactions(outside, size)).regions.filter((r) => r.rule.startsWith('credential row'))).toHaveLength(1);
   });
 });
+
+// A stock sheet and a block explorer (set C): a cell that reads like a password beside a number (an
+// article number, a block) is no saved password — a login has letters.
+describe('detectRedactions: a number is no login', () => {
+  it('leaves a password-like cell beside digits alone, and hides it beside a user name', async () => {
+    const row = (login: string): ReadWord[] => [
+      { text: login, line: 1, x: 60, y: 100, width: login.length * 9, height: 14 },
+      { text: 'Tiger3o!1E98', line: 2, x: 400, y: 100, width: 108, height: 14 },
+    ];
+    const size = { width: 1920, height: 1080 };
+    expect((await detectRedactions(row('4089108285973'), size)).regions).toEqual([]);
+    expect((await detectRedactions(row('19439096'), size)).regions).toEqual([]);
+    expect((await detectRedactions(row('ada'), size)).regions.map((r) => r.rule)).toEqual(['credential row']);
+  });
+});

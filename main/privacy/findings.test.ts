@@ -305,6 +305,9 @@ describe('ruleFindings: a random value after a name that says secret', () => {
     expect(found('SECRET_KEY BASE edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086 oe')).toEqual(['edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086']);
     expect(found('TWILIO AUTH TOKEN cf5eda79632fa09922f4075fa70a0cf2 oe')).toEqual(['cf5eda79632fa09922f4075fa70a0cf2']);
     expect(found('ADMIN PASSWORD Harbor62$zmjw oe')).toEqual(['Harbor62$zmjw']);
+    // No digit: both cases and a symbol (a generator's password); Title-Case words joined are not one.
+    expect(found('ADMIN PASSWORD HjXx%MALkTZY oe')).toEqual(['HjXx%MALkTZY']);
+    expect(found('auth header X-Request-Id')).toEqual([]);
     expect(found('MATLGUN APT_KEY key-bead5a13b£a10£098bd681473979843 7')).toEqual(['key-bead5a13b£a10£098bd681473979843']);
     expect(found('10 app_key: 4d3f3d55be5fde5feeBd254242442130aa9c5d0a')).toEqual(['4d3f3d55be5fde5feeBd254242442130aa9c5d0a']);
     expect(found('9 api key: 883c4ffde20fSbd14dcc312684ededaa')).toEqual(['883c4ffde20fSbd14dcc312684ededaa']);

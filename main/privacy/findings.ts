@@ -269,7 +269,9 @@ export function secretName(name: string): boolean {
 export function randomValue(value: string): boolean {
   const v = value.replace(/^["'`(]+|["'`),;]+$/g, '');
   if (v.length < 8 || v.length > 200 || /\s/.test(v)) return false;
-  if (!/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  if (!/[A-Za-z]/.test(v)) return false;
+  // Without a digit: both cases with a symbol among them (HjXx%MALkTZY), not Title-Case words joined.
+  if (!/\d/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v) && /[^A-Za-z0-9]/.test(v) && !/^(?:[A-Z][a-z]*[-_.]?)+$/.test(v))) return false;
   if (/:\/\/|^[\w.+-]+@[\w-]+\.[\w.-]+$|^\d{1,4}[./:-]\d{1,2}(?:[./:-]|$)|^v?\d+\.\d+/.test(v)) return false;
   if ((v.match(/[/.]/g) ?? []).length > 2 && !/[+=]/.test(v)) return false; // a path or a host name
   if (v.replace(/[A-Za-z0-9+/=_.~!@#$%^&*?£€-]/g, '').length > v.length * 0.1 || v.includes(':')) return false;
