@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { errorMessage } from '../errors.ts';
 import { joinRows } from './tesseractReader.ts';
-import { inkLines, inkRuns, lineKey, paperOf, splitByLine, stackLines, type InkLine, type LineReading } from './textLines.ts';
+import { eraseRules, inkLines, inkRuns, lineKey, paperOf, splitByLine, stackLines, type InkLine, type LineReading } from './textLines.ts';
 import { bands, findTextRegions, type TextRegion } from './textRegions.ts';
 import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
 
@@ -200,6 +200,8 @@ function cropBlock(grey: { data: Buffer; width: number }, block: TextRegion, tex
     grey.data.copy(pixels, y * block.width, from, from + block.width);
   }
   if (block.dark) for (let i = 0; i < pixels.length; i++) pixels[i] = 255 - pixels[i]!;
+  // A field's border or a table's lines read as glyphs, and make the field one line as tall as itself.
+  eraseRules(pixels, block.width, block.height);
   const scale = readingScale(pixels, block.width, block.height, textHeight);
   const key = createHash('sha256').update(`${block.width}x${block.height}@${scale}\n`).update(pixels).digest('hex');
   return { key, pixels, scale };
@@ -244,7 +246,8 @@ function placeReadings(parts: readonly { reading: LineReading; x: number; y: num
  * `textHeight` is read smaller, tiny text larger.
  */
 export function readingScale(pixels: Uint8Array, width: number, height: number, textHeight = TEXT_HEIGHT): number {
-  const runs = inkRuns(pixels, width, height, paperOf(pixels)).map((r) => r.y1 - r.y0);
+  // A run of three rows or fewer is a rule (a field's top or bottom border, an underline), not text.
+  const runs = inkRuns(pixels, width, height, paperOf(pixels)).map((r) => r.y1 - r.y0).filter((h) => h > 3);
   if (!runs.length) return 1;
   runs.sort((a, b) => a - b);
   const median = runs[runs.length >> 1]!;

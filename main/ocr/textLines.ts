@@ -27,6 +27,56 @@ export function paperOf(pixels: Uint8Array): number {
   return 255;
 }
 
+/**
+ * Ink held unbroken for this many pixels down a column, or three times as many along a row, and at
+ * least {@link RULE_SLENDER} times as long as it is thick, is a rule, not a glyph: a form field's
+ * border, a table's or a gutter's line, an editor's indent guide. (A glyph's stem is at most a line
+ * of text high and thicker for its length: '[' at 28 px type is 34 px by 3, a heading's stems are
+ * thick; a field's border at 4K@2 is 50 px by 2.)
+ */
+const RULE_PX = 24;
+const RULE_SLENDER = 12;
+
+/**
+ * The block's rules (see {@link RULE_PX}) painted over with its paper, in place; returns how many
+ * pixels were painted. A bordered field read with its border was read as one "line" as tall as the
+ * field — tesseract read a card number in it as "[waszmosars" and a CVC as "(oss" — and every row
+ * from the border's top to its bottom held ink, so the block was read at a quarter of its size.
+ */
+export function eraseRules(pixels: Uint8Array, width: number, height: number, paper = paperOf(pixels)): number {
+  const ink = (i: number) => paper - pixels[i]! >= INK;
+  const painted: number[] = [];
+  // Thickness across a run: ink pixels beside its middle, on the cross axis.
+  const across = (i: number, step: number, limit: number) => {
+    let n = 1;
+    for (let k = 1; k < limit && ink(i + k * step); k++) n++;
+    for (let k = 1; k < limit && ink(i - k * step); k++) n++;
+    return n;
+  };
+  const scan = (lines: number, length: number, at: (line: number, k: number) => number, min: number, cross: number, crossLimit: (line: number) => number) => {
+    for (let line = 0; line < lines; line++) {
+      let start = -1;
+      for (let k = 0; k <= length; k++) {
+        if (k < length && ink(at(line, k))) {
+          if (start < 0) start = k;
+          continue;
+        }
+        if (start >= 0 && k - start >= min) {
+          const mid = at(line, (start + k) >> 1);
+          if ((k - start) >= RULE_SLENDER * across(mid, cross, crossLimit(line))) for (let j = start; j < k; j++) painted.push(at(line, j));
+        }
+        start = -1;
+      }
+    }
+  };
+  // Down each column (the cross axis is the row: step 1, as far as the row's ends).
+  scan(width, height, (x, y) => y * width + x, RULE_PX, 1, (x) => Math.min(x + 1, width - x));
+  // Along each row (the cross axis is the column: step width).
+  scan(height, width, (y, x) => y * width + x, RULE_PX * 3, width, (y) => Math.min(y + 1, height - y));
+  for (const i of painted) pixels[i] = paper;
+  return painted.length;
+}
+
 /** Runs of rows with two or more ink pixels, top to bottom. */
 export function inkRuns(pixels: Uint8Array, width: number, height: number, paper = paperOf(pixels)): { y0: number; y1: number }[] {
   const runs: { y0: number; y1: number }[] = [];

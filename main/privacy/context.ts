@@ -58,11 +58,13 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
     .sort((p, q) => (order.get(p.line) ?? 0) - (order.get(q.line) ?? 0) || p.x - q.x);
 }
 
+/** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
+const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = /\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|cvc|cvv)\b:?/gi;
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|${CVC})\b:?`, 'gi');
 /** Captions over a list of values, one a line. */
 const LIST = /codes|keys|tokens|passwords/i;
-const OTP = /one[- ]time|verification|security code|2fa|otp|totp|cvc|cvv|pin|passcode/i;
+const OTP = new RegExp(String.raw`one[- ]time|verification|security code|2fa|otp|totp|\b${CVC}\b|pin|passcode`, 'i');
 
 /** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
 export function secretValue(value: string, label: string): boolean {

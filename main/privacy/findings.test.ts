@@ -291,6 +291,15 @@ describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => 
     expect(found('"integrity": "sha512-chOzuaCcT/wACBB6OViZolwgYsU9WKb8 £th3Lrs/NXtmoo0hVZENCOiSGIX+AKIqudI0KNuvy Jet NZI Thv28w==",')).toEqual([]);
     expect(found('key AKIqudI0KNuvyE5XQ7')).toEqual(['AKIqudI0KNuvyE5XQ7']);
   });
+
+  // A password manager's detail view (the tuned corpus, dark, 14 px): the key's underscore after
+  // sk_live read as a space, and its 0 as an O, so the body had no digit.
+  it('a prefix whose own _ or - OCR read as a space', () => {
+    expect(found('sk_live DQSUKLMRQVPYUKAjfIGrXIXZOET')).toEqual(['sk_live DQSUKLMRQVPYUKAjfIGrXIXZOET']);
+    expect(found('xoxb 2841736450-9928374651-Kq8ZrT2mXw')).toEqual(['xoxb 2841736450-9928374651-Kq8ZrT2mXw']);
+    expect(found('the sk_live keys are listed under Developers')).toEqual([]);
+    expect(found('ghp documentation: authentication_overview')).toEqual([]);
+  });
 });
 
 // A generated value after a name that says it is secret, as tesseract read set C's screens: a

@@ -380,6 +380,23 @@ function* vendorPrefixes(text: string): Iterable<[number, number]> {
       break;
     }
   }
+  // The prefix's own _ or - read as a space ("sk_live DQSUKLMRQ…", the underscore too faint or too
+  // low for OCR): the prefix, one space, and a body like a key's.
+  for (const m of text.matchAll(/(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{2,11}) ([A-Za-z0-9_-]{16,})/g)) {
+    const [, head = '', body = ''] = m;
+    // Digits and letters, or both cases (a key's 0s read as Os leaves it no digit).
+    if (!/[A-Za-z]/.test(body) || !(/\d/.test(body) || (/[a-z]/.test(body) && /[A-Z]/.test(body)))) continue;
+    for (const [prefix] of PREFIXES) {
+      if (!/[_-]$/.test(prefix)) continue;
+      const bare = prefix.slice(0, -1);
+      if (head.length !== bare.length) continue;
+      let wrong = 0;
+      for (let i = 0; i < bare.length && wrong < 2; i++) if (head[i] !== bare[i]) wrong++;
+      if (wrong > (bare.length >= 5 ? 1 : 0)) continue;
+      yield [m.index, m.index + m[0].length];
+      break;
+    }
+  }
 }
 
 const LABEL = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?|bearer)`;
