@@ -365,6 +365,10 @@ describe('identifier: a block explorer’s addresses and cut-short hashes', () =
     expect(identifier('0x124fbacf20907b054f...')).toBe(true);
     // …an o OCR read in it (bech32 has none) still one.
     expect(identifier('bc1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26yo3e')).toBe(true);
+    // Read worse ("bc1q" as "belg", a 0 as O), its name on the line still says what it is; a session id's does not.
+    expect(await hidden('Block: 20209543 Bitcoin address: belgpjnwvk38ak34cqp3lg3sqds67tket Sxkkslgds')).toEqual([]);
+    expect(await hidden('Block: 20334473 Bitcoin address: bc1ghg08605k74j1k9a6tccOefvwxjmet7fm2qmn70')).toEqual([]);
+    expect((await hidden('session id: Xk9qPzLm2v7RtQwB8nJd4Fh')).map((f) => f.rule)).toContain('entropy');
     expect(keyLike('sk1qyg7uyuhvyj4qaa5emfqzafrfpkump6px26y43e')).toBe(true);
   });
 });

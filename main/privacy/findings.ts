@@ -296,6 +296,21 @@ export function namedBefore(before: string): boolean {
   return /^[A-Z][A-Z0-9_]*$/.test(last) && /^[A-Z][A-Z0-9_]*$/.test(words.at(-2) ?? '') && secretName(words.slice(-2).join('_'));
 }
 
+/** Parts of a name that say its value is a public identifier. */
+const ID_PARTS = new Set(['commit', 'sha', 'sha1', 'sha256', 'sha512', 'digest', 'checksum', 'integrity', 'uid', 'uuid', 'id', 'hash', 'fingerprint', 'fpr', 'tx', 'txn', 'txid', 'address', 'addr', 'etag', 'trace', 'span', 'request', 'block', 'ref', 'rev', 'revision', 'build', 'nonce']);
+
+/**
+ * Whether the words right before a value on its line name it a public identifier — "Bitcoin address:",
+ * "commit", "request id =" — and nothing in that name says secret (a session id, a secret's id are
+ * not public). The counterpart of namedBefore.
+ */
+export function namedIdentifierBefore(before: string): boolean {
+  if (!/[:=]\s*$/.test(before)) return false;
+  const last = before.trim().split(/\s+/).slice(-2).join(' ');
+  const parts = nameParts(last);
+  return parts.some((p) => ID_PARTS.has(p)) && !parts.some((p) => secretPart(p) || p === 'session' || p === 'cookie');
+}
+
 /** IBAN lengths of the countries whose accounts are most often on a screen (SWIFT's registry). */
 const IBAN_LENGTHS: Record<string, number> = {
   AT: 20, BE: 16, CH: 21, CZ: 24, DE: 22, DK: 18, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27, HU: 28, IE: 22,
@@ -616,8 +631,9 @@ const RULES: readonly Rule[] = [
     category: 'highEntropy',
     kind: 'key-like text',
     rule: 'entropy',
-    // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…").
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…"), or
+    // its name on its line says it is an identifier ("Bitcoin address: belgpjnw…" as OCR read bc1q…).
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
