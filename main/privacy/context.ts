@@ -320,8 +320,10 @@ const junk = (t: string) => t.replace(/[^A-Za-z0-9]/g, '').length < 2 || (t.leng
  */
 export function passwordShaped(word: string, strong = false): boolean {
   const t = word.replace(/^["'([{<|]+|["')\]}>|,;:]+$/g, '').replace(/[.!?]$/, (m) => (word.length > 8 ? m : ''));
-  if (t.length < 6 || t.length > 64 || !/^[A-Za-z0-9!#$%&*+?@^~._=-][A-Za-z0-9!#$%&*+?@^~._="'°-]*$/.test(t) || !/[A-Za-z]/.test(t)) return false;
+  if (t.length < 6 || t.length > 64 || !/^[A-Za-z0-9!#$%&*+?@^~._=-][A-Za-z0-9!#$%&*+?@^~._="'°\\()|-]*$/.test(t) || !/[A-Za-z]/.test(t)) return false;
   if (/@[\w-]+\.[A-Za-z]|^[\w-]+(?:\.[\w-]+)+$|^v?\d+(?:[.-]\d+)+|^\d{1,4}[./-]\d{1,2}/.test(t) || identifier(t)) return false;
+  // An account (ACME\ada.byron) or a call (getPassword(), f(x)); a \ ( ) | or ' inside is OCR's for a sign.
+  if (/^[\w-]+\\[\w.-]+$|\w\(.*\)/.test(t)) return false;
   const core = t.replace(/[.!?]+$/, '');
   const digits = core.replace(/\D/g, '').length, symbol = /[^A-Za-z0-9._-]/.test(core);
   // Letters alone only in both cases changing often, capitals inside that do not start words (a
@@ -413,13 +415,17 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     // A password: alone, or last on a short line whose other words name it ("Network security key |
     // …"), or in a short reply under a question about it ("it's velvet4142 lowercase").
     if (ws.length > 5) return;
-    const last = ws.at(-1) as number;
-    // (Two pieces that touch are one word OCR split: "Jj 756@Xe+UcQ$2".)
-    const touching = ws.length === 2 && (words[ws[1] as number] as ReadWord).x - ((words[ws[0] as number] as ReadWord).x + (words[ws[0] as number] as ReadWord).width) < line.height * 0.6;
-    const lone = ws.length === 1 || (touching && passwordShaped(text(ws).replace(' ', '')));
-    const value = lone ? ws : [last];
-    const word = lone ? text(ws).replace(' ', '') : (words[last] as ReadWord).text;
-    const label = lone ? '' : text(ws.slice(0, -1));
+    // An icon at the field's far end (an eye read as "ou") is not part of the line's text.
+    const gapBefore = (n: number, of: readonly number[]) => (words[of[n] as number] as ReadWord).x - ((words[of[n - 1] as number] as ReadWord).x + (words[of[n - 1] as number] as ReadWord).width);
+    let vs = ws;
+    while (vs.length > 1 && (words[vs.at(-1) as number] as ReadWord).text.length <= 3 && gapBefore(vs.length - 1, vs) > line.height * 3) vs = vs.slice(0, -1);
+    const last = vs.at(-1) as number;
+    // (Pieces that touch are one word OCR split: "Jj 756@Xe+UcQ$2", "Gap$x4\ 'Mqbru".)
+    const touching = vs.length > 1 && vs.length <= 3 && vs.every((_, n) => n === 0 || gapBefore(n, vs) < line.height * 0.25);
+    const lone = vs.length === 1 || (touching && passwordShaped(text(vs).replace(/ /g, '')));
+    const value = lone ? vs : [last];
+    const word = lone ? text(vs).replace(/ /g, '') : (words[last] as ReadWord).text;
+    const label = lone ? '' : text(vs.slice(0, -1));
     if (passwordShaped(word) && (lone || SPEAKS_OF_PASSWORD.test(label)) && (SPEAKS_OF_PASSWORD.test(label) || SPEAKS_OF_PASSWORD.test(above(li, 3)))) {
       out.push({ words: value, kind: 'password', rule: 'named nearby' });
       return;

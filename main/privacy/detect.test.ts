@@ -311,6 +311,16 @@ describe('detectRedactions: a lone value named by the words near it', () => {
       ['L', 7, 120, 276, 4, 6], ['0', 8, 121, 292, 9, 9], ['Remember', 8, 135, 291, 66, 10], ['my', 8, 205, 294, 18, 10], ['credentials', 8, 227, 291, 66, 10],
     ];
     expect(await hiddenOf(prompt, { width: 2560, height: 1440 })).toEqual(['Falcon79!wMaz']);
+    // At 4K@2 (13 px): the password read in touching pieces with a sign OCR made a \ or a ), and the
+    // field's eye icon at its far end read as "ou".
+    const at4k = (value: Row[]): Row[] => [
+      ['Enter', 2, 242, 382, 70, 20], ['your', 2, 319, 382, 60, 20], ['credentials', 2, 386, 382, 140, 20], ['to', 2, 537, 382, 25, 20], ['connect', 2, 572, 382, 100, 20], ['to:', 2, 683, 382, 35, 20], ['fileserver01', 2, 727, 382, 150, 20],
+      ['ACME\\ada.byron', 3, 254, 454, 190, 26],
+      ...value, ['ou', 7, 1016, 544, 13, 13],
+      ['O', 8, 242, 600, 20, 21], ['Remember', 8, 274, 600, 140, 21], ['my', 8, 425, 600, 40, 21], ['credentials', 8, 473, 600, 150, 21],
+    ];
+    expect(await hiddenOf(at4k([['Gap$x4\\', 7, 256, 533, 112, 25], ["'Mqbru", 7, 368, 533, 86, 25]]), { width: 3840, height: 2160 })).toEqual(['Gap$x4\\', "'Mqbru"]);
+    expect(await hiddenOf(at4k([['ncnp44VKg)l', 7, 257, 533, 162, 25], ['RY', 7, 420, 533, 33, 19]]), { width: 3840, height: 2160 })).toEqual(['ncnp44VKg)l', 'RY']);
     // Its ^ read as a quote: '2i^R63xBiW^V42TB7'.
     const misread = prompt.map((r): Row => (r[0] === 'Falcon79!wMaz' ? ['2i"R63xBiW"~V42TB7', r[1], r[2], r[3], 130, r[5]] : r));
     expect(await hiddenOf(misread, { width: 2560, height: 1440 })).toEqual(['2i"R63xBiW"~V42TB7']);
