@@ -308,6 +308,9 @@ const SPEAKS_OF_SEED = /\bkey\b|secret|seed|authenticator|2fa|totp/i;
 /** Headings over a list of one-time recovery codes. */
 const CODE_LIST = /(?:recovery|backup|scratch|emergency|one[- ]time)\s+codes?/i;
 
+/** The share of a run's characters that are base32's (A–Z, 2–7) as OCR reads them: 0 for O, 1 for I, 8 for B, a small letter for its capital. */
+const base32Share = (t: string) => t.toUpperCase().replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B').replace(/[^A-Z2-7]/g, '').length / Math.max(1, t.length);
+
 /** A word OCR made of a border, an icon or a counter (|, ®, "17", "0"): not text a person reads. */
 const junk = (t: string) => t.replace(/[^A-Za-z0-9]/g, '').length < 2 || (t.length <= 2 && !/^\d{3}$/.test(t));
 
@@ -393,7 +396,7 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     // (A key's fingerprint in groups of four is hex: nine in ten of its characters 0–9 and A–F, as OCR
     // reads them; base32's are two in five.)
     const hexShare = packed.replace(/[^0-9A-F]/g, '').length / Math.max(1, packed.length);
-    if (packed.length >= 16 && packed.length <= 64 && groups >= 4 && groups >= line.words.length * 0.6 && hexShare < 0.7 && /^[A-Z2-7]+$/.test(packed.replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B')) && /[2-7]/.test(packed) && /[G-Z]/.test(packed) && SPEAKS_OF_SEED.test(above(li, 3))) {
+    if (packed.length >= 16 && packed.length <= 64 && groups >= 4 && groups >= line.words.length * 0.6 && hexShare < 0.7 && base32Share(packed) >= 0.9 && /[2-7]/.test(packed) && /[G-Z]/.test(packed) && SPEAKS_OF_SEED.test(above(li, 3))) {
       // The rest of its groups: on its row where OCR read them as lines of their own, and on the line
       // below where the key wraps.
       const group = (i: number) => /^[A-Z0-9]{3,5}$/.test((words[i] as ReadWord).text);

@@ -370,6 +370,14 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     ];
     const hidden = await hiddenOf(phone, { width: 1170, height: 2532 });
     for (const t of ['6ITX', 'N70P', 'EMHE', 'PCMY', 'JGBN', 'VRYG', 'X0Y7', '2', '7', '342']) expect(hidden, t).toContain(t);
+    // Another draw at 14 px: a small letter and a ] in the key's groups ('KwJV', '4]5Y').
+    const other: Row[] = [
+      ...["Can't", 'scan', 'the', 'QR', 'code?', 'Enter', 'this', 'key', 'in', 'your'].map((t, i): Row => [t, 0, 50 + i * 110, 280, 100, 32]),
+      ['app', 1, 50, 353, 90, 32], ['instead:', 1, 150, 353, 160, 32],
+      ...'YPPF IRGC WPZ4 KwJV Q2RA 4]5Y NWEL XAAP'.split(' ').map((t, i): Row => [t, 2, 85 + i * 127, 494, 100, 32]),
+      ['Time', 3, 49, 632, 95, 32], ['based', 3, 155, 632, 120, 32], ['6', 3, 304, 632, 22, 32], ['digits', 3, 338, 632, 100, 40],
+    ];
+    expect(await hiddenOf(other, { width: 1170, height: 2532 })).toEqual(['YPPF', 'IRGC', 'WPZ4', 'KwJV', 'Q2RA', '4]5Y', 'NWEL', 'XAAP']);
     expect(hidden.filter((t) => /^[a-z]{3,}/i.test(t) && !/^[A-Z0-9]{4}$/.test(t))).toEqual([]);
   });
 
