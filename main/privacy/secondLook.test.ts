@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { combineReads, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
+import { combineReads, flattenPaper, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -150,5 +150,21 @@ describe('what the second look reads', () => {
     ];
     expect((await secondLook(grey, armour('PUBLIC'), read)).failSafe).toEqual([]);
     expect((await secondLook(grey, armour('PRIVATE'), read)).failSafe).toHaveLength(2);
+  });
+});
+
+describe('flattenPaper', () => {
+  // A chat bubble as the second look sees it once inverted: a light page (225), a mid-grey bubble
+  // (135: #1f8bff under white text on a dark page) and black strokes in it. Read as it was, the
+  // bubble and its text were one dark box.
+  it("makes a bubble's fill paper, and leaves its text the only ink", () => {
+    const width = 200, height = 60;
+    const px = new Uint8Array(width * height).fill(225);
+    for (let y = 10; y < 50; y++) for (let x = 40; x < 180; x++) px[y * width + x] = 135;
+    for (let y = 22; y < 38; y++) for (let x = 60; x < 160; x += 6) px[y * width + x] = px[y * width + x + 1] = 0;
+    flattenPaper(px, width, height, 10);
+    expect(px[30 * width + 63]).toBeGreaterThan(240); // the bubble between strokes
+    expect(px[5 * width + 5]).toBe(255); // the page
+    expect(px[30 * width + 60]).toBe(0); // a stroke
   });
 });

@@ -165,13 +165,43 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
     return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   };
+  if (sum / px.length < 128) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
+  flattenPaper(px, crop.width, crop.height, PAPER_RADIUS);
   let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
-  if (sum / px.length < 128) img = img.negate();
   img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
   if (scale !== 1) img = img.resize(crop.width * scale, crop.height * scale, { kernel: 'lanczos3' });
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, out: { width: info.width, height: info.height } };
+}
+
+/** Half the side of the square whose lightest pixel is taken as the paper under a pixel: wider than a stroke, narrower than a bubble's padding. */
+const PAPER_RADIUS = 10;
+
+/**
+ * Each pixel (dark text on light) divided by the lightest one near it — the paper under it — so a
+ * bubble's, a badge's or a selected line's fill becomes paper as the page's is, and the text on it
+ * the only ink. White text on a blue chat bubble on a dark page, inverted, is black on mid grey
+ * beside a light page: read as it was, the bubble and its text were one dark box ("GED").
+ */
+export function flattenPaper(px: Uint8Array, width: number, height: number, r: number): void {
+  const along = new Uint8Array(px.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      let m = 0;
+      for (let k = Math.max(0, x - r), end = Math.min(width - 1, x + r); k <= end; k++) m = Math.max(m, px[row + k] as number);
+      along[row + x] = m;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      let m = 0;
+      for (let k = Math.max(0, y - r), end = Math.min(height - 1, y + r); k <= end; k++) m = Math.max(m, along[k * width + x] as number);
+      const i = y * width + x;
+      px[i] = m ? Math.min(255, Math.round(((px[i] as number) * 255) / m)) : 255;
+    }
+  }
 }
 
 /** A point of the turned, enlarged crop back in the image's pixels. */
