@@ -61,7 +61,7 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|${CVC})\b:?`, 'gi');
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
 /** Captions over a list of values, one a line. */
 const LIST = /codes|keys|tokens|passwords/i;
 const OTP = new RegExp(String.raw`one[- ]time|verification|security code|2fa|otp|totp|\b${CVC}\b|pin|passcode`, 'i');
@@ -70,6 +70,10 @@ const OTP = new RegExp(String.raw`one[- ]time|verification|security code|2fa|otp
 export function secretValue(value: string, label: string): boolean {
   const v = value.trim();
   if (OTP.test(label)) return /^\d{3}[ -]?\d{3}$|^\d{3,8}$/.test(v);
+  // An account number under or beside "IBAN": its shape, however OCR read its groups (a Z read as 2
+  // fails the check digits; a group read short, "RCO" or "I", breaks the groups of four; a J read
+  // as ")", "WQM)").
+  if (/iban/i.test(label)) return /^[A-Z]{2}\s?[0-9OlI]{2}(?:\s?[A-Z0-9()[\]|]{1,5}){2,9}$/.test(v) && v.replace(/\s/g, '').length >= 12 && v.replace(/\s/g, '').length <= 36;
   if (v.length < 6 || v.length > 200) return false;
   if (/\s\S+\s/.test(v)) return false; // three words or more: a sentence
   if (/:\/\/|^www\.|@\w+\.\w|^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/.test(v)) return false;
@@ -122,15 +126,19 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const caption = row.length === 0;
       const left = a.x - h * 1.5;
       const right = after === undefined ? a.x + h * 60 : (words[after] as ReadWord).x - h * 0.3;
-      const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /key|token|secret|credential/i.test(m[0]) ? 'secret' : 'password';
+      const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /iban/i.test(m[0]) ? 'iban' : /key|token|secret|credential/i.test(m[0]) ? 'secret' : 'password';
       // A form's or a key-value table's row: the label in a cell of its own, its value in the next
       // cell to the right (OCR reads the two cells as lines apart, so no line rule sees them together).
       if (after !== undefined) {
         const value = [after];
+        // The gap from the furthest right the value has reached: a scrap the second look read
+        // inside a word sorts after it and ends short of it.
+        let reach = (words[after] as ReadWord).x + (words[after] as ReadWord).width;
         for (let j = row.indexOf(after) + 1; j < row.length; j++) {
-          const prev = words[value.at(-1) as number] as ReadWord, w = words[row[j] as number] as ReadWord;
-          if (w.x - (prev.x + prev.width) > h * 1.2) break;
+          const w = words[row[j] as number] as ReadWord;
+          if (w.x - reach > h * 1.2) break;
           value.push(row[j] as number);
+          reach = Math.max(reach, w.x + w.width);
         }
         const text = value.map((i) => (words[i] as ReadWord).text).join(' ');
         if (besideValue(text, m[0])) out.push({ words: value, kind, rule: 'beside' });
