@@ -5,6 +5,10 @@ import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScr
 import { findSecrets, redactText } from './detect.ts';
 import { ibanValid, identifier, keyLike, luhnValid, ruleFindings } from './findings.ts';
 
+// Every category on, and the text each finding of one rule covers.
+const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+const foundBy = (t: string, rule: string) => ruleFindings(t, ALL).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+
 const hidden = async (text: string, categories = DEFAULT_REDACT_CATEGORIES) =>
   (await findSecrets(text, { categories })).findings.map((f) => ({ kind: f.kind, rule: f.rule, text: text.slice(f.start, f.end) }));
 
@@ -211,8 +215,7 @@ describe('redactText', () => {
 // A password on a command line, as the held-out issue page pasted it ("run docker login
 // registry.acme.io -u ci -p tibn69GFGN1KI then pull"): no label, no KEY=, so no rule saw it.
 describe('ruleFindings: a password after a command-line flag', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'cli-flag').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'cli-flag');
   it('finds -p after docker login, mysql and sshpass, and --password= anywhere', () => {
     expect(found('Steps: run docker login registry.acme.io -u ci -p tibn69GFGN1KI then pull any image.')).toEqual(['tibn69GFGN1KI']);
     expect(found('mysql -h db -u root -p Summer22#aXdU acme')).toEqual(['Summer22#aXdU']);
@@ -229,8 +232,7 @@ describe('ruleFindings: a password after a command-line flag', () => {
 
 // A one-time code in a sentence, as the held-out SMS screen shows them: no caption over it, not big.
 describe('ruleFindings: a one-time code said in a message', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'code-said').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'code-said');
   it('finds "verification code is 482913" and "525709 is your sign-in code"', () => {
     expect(found('Your ACME verification code is 482913. Do not share it.')).toEqual(['482913']);
     expect(found('ACME: 525709 is your sign-in code.')).toEqual(['525709']);
@@ -248,8 +250,7 @@ describe('ruleFindings: a one-time code said in a message', () => {
 // A note's Wi-Fi key and PIN, as tesseract read held-out set B's sticky note ("office wifi:
 // hxiw88GZra6MnX9k", "vpn pin 636509"): no rule knew either name, so both leaked in every run.
 describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string, rule: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  const found = foundBy;
   it('finds the key after "wifi:" and the digits after "pin", colon or not', () => {
     expect(found('office wifi: hxiw88GZra6MnX9k', 'wifi')).toEqual(['hxiw88GZra6MnX9k']);
     expect(found('Wi-Fi password = Falcon54?4z4O', 'wifi')).toEqual(['Falcon54?4z4O']);
@@ -267,8 +268,7 @@ describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {
 // a dash, and a Redis URL with no user name (`redis://:password@cache`), whose @ OCR lost or whose
 // _ it read as a space. Both database passwords leaked in 2 of 2 runs.
 describe('ruleFindings: a password after "=" read as "-", a URL password with no user name or a _ read as a space', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string, rule: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  const found = foundBy;
   it('finds them', () => {
     expect(found('- POSTGRES_PASSWORD-acoXj!Qip3#£7', 'env')).toEqual(['acoXj!Qip3#£7']);
     expect(found('REDIS_URL: redis://:fudY&bSZQ9-ybTc oKlu@cache:6379/0', 'url-password')).toContain('fudY&bSZQ9-ybTc oKlu');
@@ -285,8 +285,7 @@ describe('ruleFindings: a password after "=" read as "-", a URL password with no
 // A package-lock's integrity string as tesseract read it: "…+AKIqudI0KNuvy" inside the base64 is
 // AKIA read with one error to the misread-prefix rule, and the line was masked (8.8% of the screen).
 describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'prefix-misread').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'prefix-misread');
   it('is not a key; the same run after a space still is', () => {
     expect(found('"integrity": "sha512-chOzuaCcT/wACBB6OViZolwgYsU9WKb8 £th3Lrs/NXtmoo0hVZENCOiSGIX+AKIqudI0KNuvy Jet NZI Thv28w==",')).toEqual([]);
     expect(found('key AKIqudI0KNuvyE5XQ7')).toEqual(['AKIqudI0KNuvyE5XQ7']);
@@ -308,8 +307,7 @@ describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => 
 // A hex run reads as a hash and a UUID as an id, which the look-alike rules leave alone; the name
 // beside it says otherwise. Names that say hash or id keep their values' look-alike reading.
 describe('ruleFindings: a random value after a name that says secret', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'named').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'named');
   it('finds hex keys, a UUID-shaped password and a password after their names', () => {
     expect(found('SECRET_KEY BASE edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086 oe')).toEqual(['edaa36434ef2510c632d4e86a538cc03aad56da5590e89al1d2bdasBel12a086']);
     expect(found('TWILIO AUTH TOKEN cf5eda79632fa09922f4075fa70a0cf2 oe')).toEqual(['cf5eda79632fa09922f4075fa70a0cf2']);
@@ -346,8 +344,7 @@ describe('ruleFindings: a random value after a name that says secret', () => {
 // the @, and OCR reads the scheme apart (as tesseract read set C's config-vars page). What shows of
 // the password is hidden to the line's end; a port is not a password.
 describe('ruleFindings: a URL with credentials cut off before its @', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'url-password').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'url-password');
   it('hides what shows of the password', () => {
     expect(found('DATABASE URL postgres: //uwzpdqrfoifrco: 1kgbpv2khxt1gzq19i1floi fouejbwsigzokys7y747ebskss ~~')).toEqual(['1kgbpv2khxt1gzq19i1floi fouejbwsigzokys7y747ebskss ~~']);
     expect(found('DATABASE URL postgres: //umn2e2hpdufynt :bbeegalaudianbades2adcdshyb263aBezdaxsbist 67qnas,')).toEqual(['bbeegalaudianbades2adcdshyb263aBezdaxsbist 67qnas,']);
@@ -386,8 +383,7 @@ describe('look-alikes: an article number, an advisory id', () => {
 
 // git show's diff as set C shows it: code that assigns a key a call is no password said in a sentence.
 describe('ruleFindings: a key assigned in code', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const found = (t: string) => ruleFindings(t, all).filter((f) => f.rule === 'said').map((f) => t.slice(f.start, f.end));
+  const found = (t: string) => foundBy(t, 'said');
   it('is not said; a password said in a sentence still is', () => {
     expect(found('-    const key = hash(item.id);')).toEqual([]);
     expect(found('+    const key = hash(`${item.id}:${item.version}`);')).toEqual([]);
