@@ -26,6 +26,10 @@ export async function redactImage(
   options: DetectOptions & { windows?: readonly ScreenWindow[]; signal?: AbortSignal } = {},
 ): Promise<RedactedImage> {
   const started = performance.now();
+  // The grey pixels the second look needs are decoded while OCR reads (a 4K screen's decode is
+  // 0.1–0.3 s); a failed decode is met below, as a fault in finding what to hide.
+  const greyPixels = greyOf(deps.pixels());
+  greyPixels.catch(() => undefined);
   const read = await deps.readWords(image, options.signal);
   options.signal?.throwIfAborted();
   const ms = () => Math.round(performance.now() - started);
@@ -38,7 +42,7 @@ export async function redactImage(
   try {
     // A second look at ink the first read missed (faint, coloured, boxed, turned text); what is
     // still unread and shaped like a token is hidden as it is (secondLook.ts).
-    const grey = await greyOf(deps.pixels());
+    const grey = await greyPixels;
     const look = await secondLook(grey, read.words, async (crop) => deps.readWords(crop, options.signal), options.signal);
     step = 'finding the secrets in the text it read';
     // What the first read made of a slanted area gives way to what was read there turned upright.
