@@ -1,7 +1,7 @@
 // npm run bench:window-words — what a window's own words (accessibility) add to redaction, on
 // screens nobody tuned to, written to docs/benchmarks-redact.md.
 //   node bench/windowWords.bench.ts [--runs N] [--no-write] [--only NAME,NAME]
-// Each screen of the held-out sets A, B, C and D and of the corpus is shown in a real Chromium window
+// Each screen of the held-out sets A–E and of the corpus is shown in a real Chromium window
 // on a real desktop (Xvfb, openbox, the AT-SPI bus and registry; Chromium with accessibility on,
 // maximised at 1920×1080, its own bar above the page), captured as a window capture is (node-screenshots), its words read
 // over AT-SPI with the secret rules at hand (readCapturedWindow, as screenshot_desktop {window}
@@ -28,6 +28,7 @@ import { openAccessibleDesktop } from '../test/fixtures/atspiSession.ts';
 import { HELD_OUT_B_ORDINARY_SCREENS, HELD_OUT_B_SECRET_SCREENS, HELD_OUT_ORDINARY_SCREENS, HELD_OUT_SECRET_SCREENS, heldOutBScreen, heldOutScreen } from '../test/fixtures/heldOutScreens.ts';
 import { HELD_OUT_C_ORDINARY_SCREENS, HELD_OUT_C_SECRET_SCREENS, heldOutCScreen } from '../test/fixtures/heldOutScreensC.ts';
 import { HELD_OUT_D_ORDINARY_SCREENS, HELD_OUT_D_SECRET_SCREENS, heldOutDScreen } from '../test/fixtures/heldOutScreensD.ts';
+import { HELD_OUT_E_ORDINARY_SCREENS, HELD_OUT_E_SECRET_SCREENS, heldOutEScreen } from '../test/fixtures/heldOutScreensE.ts';
 import { scoreScreen } from '../test/fixtures/leakScore.ts';
 import { ALL_SECRET_SCREENS, corpusScreen, ORDINARY_SCREENS, SIZES, type CorpusScreen } from '../test/fixtures/realScreens.ts';
 import { COLLECT, type CharBox, type RenderedScreen } from '../test/fixtures/renderScreens.ts';
@@ -46,6 +47,7 @@ const sets: Entry[] = [
   ...[...HELD_OUT_B_SECRET_SCREENS, ...HELD_OUT_B_ORDINARY_SCREENS].map((name) => ({ set: 'held-out B', name, make: heldOutBScreen })),
   ...[...HELD_OUT_C_SECRET_SCREENS, ...HELD_OUT_C_ORDINARY_SCREENS].map((name) => ({ set: 'held-out C', name, make: heldOutCScreen })),
   ...[...HELD_OUT_D_SECRET_SCREENS, ...HELD_OUT_D_ORDINARY_SCREENS].map((name) => ({ set: 'held-out D', name, make: heldOutDScreen })),
+  ...[...HELD_OUT_E_SECRET_SCREENS, ...HELD_OUT_E_ORDINARY_SCREENS].map((name) => ({ set: 'held-out E', name, make: heldOutEScreen })),
   ...[...ALL_SECRET_SCREENS, ...ORDINARY_SCREENS].map((name) => ({ set: 'corpus', name, make: corpusScreen })),
 ].filter((e) => !only || only.has(e.name));
 
@@ -153,7 +155,7 @@ try {
 }
 
 const pct = (t: Tally | undefined) => (t && t.total ? `${((t.hidden / t.total) * 100).toFixed(1)}% (${t.hidden}/${t.total})` : '—');
-const setNames = ['held-out A', 'held-out B', 'held-out C', 'held-out D', 'corpus', 'all'];
+const setNames = ['held-out A', 'held-out B', 'held-out C', 'held-out D', 'held-out E', 'corpus', 'all'];
 const table = markdownTable(
   ['', ...modes],
   [
