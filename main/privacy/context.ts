@@ -451,7 +451,8 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
 
 /** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
 function continuation(text: string): boolean {
-  const t = text.replace(/^["'(]+|["'),;]+$/g, '');
+  // (A percent-encoded value's % as OCR reads it now and then: ':' before its two hex digits.)
+  const t = text.replace(/^["'(]+|["'),;]+$/g, '').replace(/%?:(?=[0-9A-Fa-f]{2})/g, '%');
   if (t.length < 3 || !/^[A-Za-z0-9+/=_.~%-]+$/.test(t)) return false;
   if (identifier(t) && t.length < 20) return false;
   return (/\d/.test(t) && /[A-Za-z]/.test(t)) || /.[A-Z].*[a-z]|.[a-z].*[A-Z]/.test(t) || /^[A-Za-z0-9+/]{12,}={0,2}$/.test(t);

@@ -82,9 +82,9 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
     const found = [...(await ruleSecrets(map.text, options)), ...(own.perText[pass] ?? [])];
     for (const f of found) {
       const picked = wordsOf(f, map);
-      // A card number wrapped in a paragraph gets a box on each line, not one over the text between;
+      // A card number wrapped in a paragraph (a signed link's value that wraps) gets a box on each line, not one over the text between;
       // other findings across lines (a PEM block, secretlint's) keep one box over all of them.
-      if (f.rule === 'luhn-wrap' || options.lineBoxes) boxEach(picked, f.kind, f.rule);
+      if (f.rule === 'luhn-wrap' || f.rule === 'url-param' || options.lineBoxes) boxEach(picked, f.kind, f.rule);
       else {
         const box = boxOver(words, picked, size);
         if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });

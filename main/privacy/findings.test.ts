@@ -390,3 +390,46 @@ describe('ruleFindings: a key assigned in code', () => {
     expect(found('the staging db password is Harbor97?PD7m')).toEqual(['Harbor97?PD7m']);
   });
 });
+
+// Shapes no rule knew (held-out set D's leaks, written for their cause): a secret handed to a call
+// by its quoted name, a password after its login or in a command's user flag, a URL's signature.
+describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const by = (rule: string) => (t: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  it("takes a define()'s whole value as OCR read it, not a setting or a placeholder", () => {
+    const q = by('quoted-name');
+    expect(q("define( 'NONCE_SALT', 'Z1)N^5YGSyDP)YC6|_<4B[@_Qf WQwT6_}v[TfONSy>]_Y;]vrQ;:BwBy_>`P' );")).toEqual(['Z1)N^5YGSyDP)YC6|_<4B[@_Qf WQwT6_}v[TfONSy>]_Y;]vrQ;:BwBy_>`P']);
+    // Its _ read as a space, the value's opening quote lost, the salt split at its signs.
+    expect(q('define ("AUTH SALT’, 1108. L201Kc6E VG) {YOa>ZMEWCKMGaB5KEUS (W| . }AQC?d$ } IW) ;')).toHaveLength(1);
+    expect(q("define( 'DB_PASSWORD', 'Tiger22!BVgq' );")).toEqual(['Tiger22!BVgq']);
+    expect(q("define( 'DB_NAME', 'acmeshop_wp' );")).toEqual([]);
+    expect(q("define( 'AUTH_KEY', 'put your unique phrase here' );")).toEqual([]);
+    expect(q("define('WP_DEBUG', false);")).toEqual([]);
+    expect(q("    password = models.CharField('password', max_length=128, blank=True)")).toEqual([]);
+    expect(q("os.environ.get('SECRET_KEY', 'dev-only-change-me')")).toEqual([]);
+  });
+
+  it('finds a password after its login or in a user flag, not a path or a breadcrumb', () => {
+    const pair = by('login-pair'), cli = by('cli-user-pass');
+    expect(pair('• admin panel (https://admin.staging.acme.io): admin / QuartzMaple2210#')).toEqual(['QuartzMaple2210#']);
+    expect(pair('shared login: deploy / CopperFox88!')).toEqual(['CopperFox88!']);
+    expect(pair('root:Tiger22!BVgq')).toEqual(['Tiger22!BVgq']);
+    expect(pair('Home / Engineering / Runbooks2')).toEqual([]);
+    expect(pair('read / write, 2024 / 2025')).toEqual([]);
+    expect(pair('root:x:0:0:root:/root:/bin/bash')).toEqual([]);
+    expect(cli("user@build-01:~/acme$ htpasswd -nbB admin 'kovv51RQ5F4Sqn'")).toEqual(['kovv51RQ5F4Sqn']);
+    expect(cli('curl -u admin:Tiger22!BVgq https://staging.acme.io/health')).toEqual(['Tiger22!BVgq']);
+    expect(cli('smbclient //srv/share -U alice%Winter2024!')).toEqual(['Winter2024!']);
+    expect(cli('curl -u admin https://staging.acme.io/health')).toEqual([]);
+    expect(cli('htpasswd -c /etc/nginx/.htpasswd admin')).toEqual([]);
+  });
+
+  it("takes a signed URL's signature with what wrapped onto the lines below, not an ordinary query", () => {
+    const u = by('url-param');
+    expect(u('blob link: https: //acme.blob.core.windows.net/exports?sv=2022-11-02&sp=r&sig=E8N7f\nCLD TEVENrL4VKwSayG1T0C4E%2FVXGU2I 165AAT%3D\nNext paragraph here')).toEqual(['E8N7f\nCLD TEVENrL4VKwSayG1T0C4E%2FVXGU2I 165AAT%3D']);
+    expect(u('tps&sig=xOMV%:2F%2FoD3BXkn4Zi tiI1956KCim\nPCejnAQRB2atp8We:3D')).toHaveLength(1);
+    expect(u('?X-Amz-Date=20261206T101500Z&X-Amz-Signature=7d9ac99158d6779cda5bb7febafc018d5847896c2facc062bcafff0efd5afe92')).toHaveLength(1);
+    expect(u('https://example.com/search?q=hello+world&page=2&sort=created_at&sig=1')).toEqual([]);
+    expect(u('https://example.com/a?v=2022-11-02&signature=required\nNext')).toEqual([]);
+  });
+});

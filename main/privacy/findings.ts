@@ -536,6 +536,36 @@ const RULES: readonly Rule[] = [
       }),
   },
   {
+    // A user and password on a command line: `curl -u user:pass`, `--user user:pass`, smbclient's
+    // `-U user%pass`, and htpasswd's -b (batch: the password is the last word of the command),
+    // openssl's `-passin pass:…`. The password part must look like one (letters with digits,
+    // symbols or capitals), not a port or a path.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'cli-user-pass',
+    find: (t) => [
+      ...matches(t, /(?:\s-u|\s-U|--user|--proxy-user|--http-user)[= ]["']?[^\s:%"'/]{1,64}[:%]([^\s"'@]{4,})/g, 1, (m) => passwordShaped(m[1] as string)),
+      ...matches(t, /\bhtpasswd\b[^\n]*?\s-[a-zA-Z]*b[a-zA-Z]*\s[^\n]*?\s["']?([^\s"']{4,})["']?[ \t]*$/gm, 1, (m) => passwordShaped(m[1] as string)),
+      ...matches(t, /-pass(?:in|out|word)?\s+pass:["']?([^\s"']{4,})/g, 1),
+    ],
+  },
+  {
+    // A login and its password written as a pair, in a wiki or a chat: "admin / Harbor50#IZPJ",
+    // "ops@acme.io / Quartz-11", "root:Tiger22!BVgq". The first is a login (an e-mail or an account
+    // name people give out), or the words before it on the line speak of logging in; the second
+    // looks like a password (letters with digits, symbols or capitals), not a path or a date.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'login-pair',
+    find: (t) => [
+      ...matches(t, /(?<![\w/.@-])([\w.+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)[ \t]+\/[ \t]+["'`]?([^\s"'`]{6,64})/g, 2, (m) => {
+        const line = t.slice(t.lastIndexOf('\n', m.index) + 1, m.index);
+        return passwordShaped(m[2] as string) && (LOGIN_NAMES.test(m[1] as string) || /@/.test(m[1] as string) || LOGIN_WORDS.test(line));
+      }),
+      ...matches(t, /(?<![\w/.@:-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|ubuntu|postgres|deploy|operator|support|sa)):([^\s"'`:@/]{6,64})(?![\w@:])/gi, 2, (m) => passwordShaped(m[2] as string)),
+    ],
+  },
+  {
     // A one-time code said in a message: "Your verification code is 482913", "482913 is your
     // sign-in code", "login code: 4821" (a zip code or an error code is not one: the word before
     // "code" must say what it is for).
@@ -603,6 +633,39 @@ const RULES: readonly Rule[] = [
     ],
   },
   {
+    // A secret handed to a call or a map by its quoted name: PHP's `define( 'AUTH_KEY', '…' );`,
+    // `putenv("API_TOKEN=…")`'s kin `setenv("API_TOKEN", "…")`, `'password' => '…'` in a PHP
+    // array. The value is what lies between its quotes to the line's end, spaces and signs
+    // included (a WordPress salt is 64 characters of any of them, which breaks every run the
+    // other rules read). The name says key, salt, secret, password or token; the value is not a word.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'quoted-name',
+    find: (t) =>
+      // (OCR reads a SCREAMING name's _ as a space now and then, and drops or doubles a quote.)
+      matches(t, /(?:\b(?:define|constant|putenv|setenv|set|setdefault|config|env)\s*\(\s*["'‘’`]?|["'‘’`])([A-Za-z_][\w.-]{1,60}(?: [A-Z][A-Z0-9_]+)?)["'‘’`]{0,2}\s*(?:,|=>)\s*["'‘’`]?(.+?)(?:["'‘’`]{0,2}\s*\)?\s*[;,]?)?[ \t]*$/gm, 2, (m) => {
+        const name = (m[1] as string).replace(/ /g, '_'), v = m[2] as string;
+        const named = secretName(name) || (/(?:^|[_.-])(?:salt|key|secret)$/i.test(name) && !/(?:^|[_.-])(?:id|ids|public|pub|publishable|path|file|url|uri|name|type|sort|cache|partition)(?:[_.-]|$)/i.test(name));
+        if (!named || v.length < 8 || /:\/\//.test(v)) return false;
+        if (randomValue(v)) return true;
+        // Signs and spaces inside (OCR splits a salt at its signs): letters of both cases, digits and
+        // signs, most of it not lower-case words (code after a name, `max_length=128, blank=True`, is).
+        const packed = v.replace(/\s+/g, '');
+        const classes = Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/\d/.test(v)) + Number(/[^A-Za-z0-9\s]/.test(v));
+        return packed.length >= 16 && classes >= 3 && entropy(packed) >= 3.5 && packed.replace(/[^a-z_]/g, '').length < packed.length * 0.55;
+      }),
+  },
+  {
+    // A URL's query parameter that carries a signature or a credential: an Azure SAS's sig=, a
+    // presigned link's X-Amz-Signature= or Signature=, ?access_token=, &client_secret=. Its value is
+    // percent-encoded base64 (%2F, %2B, %3D), which breaks the runs the entropy rule reads, and OCR
+    // reads a % as %: or : now and then. A short or plain value (sig=1, token=true) is left.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'url-param',
+    find: (t) => urlParams(t),
+  },
+  {
     // An environment file's secret: NAME_KEY=…, NAME_SECRET: …, the rest of the line (OCR splits
     // values at underscores it misses: "sk live Jqfw…"). OCR reads = as - now and then
     // ("POSTGRES_PASSWORD-acoXj!Qip3#£7"): after a dash the value must look like a secret.
@@ -651,6 +714,61 @@ const RULES: readonly Rule[] = [
     }),
   },
 ];
+
+/** A query parameter's name that says its value is a signature or a credential. */
+const SIGNED_PARAM = /^(?:sig|signature|x-(?:amz|goog)-signature|x-amz-security-token|x-goog-credential)$/i;
+
+/**
+ * The values of a URL's signature and credential parameters (url-param above), with what OCR split
+ * off them: pieces right after on the line (a space OCR put inside), and, when the value reaches the
+ * line's end, the pieces that start the lines below (a link that wraps: break-all text, a terminal).
+ * A piece that is a plain word ends it, as does the next parameter's &.
+ */
+function* urlParams(text: string): Iterable<[number, number]> {
+  const PIECE = /^[A-Za-z0-9%:+/=_.~-]+/;
+  const plainWord = (p: string) => /^(?:[a-z]{2,}|[A-Z][a-z]+)[.,:;]?$/.test(p);
+  for (const m of text.matchAll(/[?&]([A-Za-z][\w.-]{1,40})=([A-Za-z0-9%:+/=_.~-]*)/g)) {
+    const name = m[1] as string;
+    if (!SIGNED_PARAM.test(name) && !secretName(name)) continue;
+    const from = m.index + m[0].length - (m[2] as string).length;
+    let end = m.index + m[0].length;
+    let value = m[2] as string;
+    for (let lines = 0, at = end; lines < 6 && !/(?:=|%3D)$/i.test(value); ) {
+      const ch = text[at];
+      if (ch === ' ' || ch === '\n') {
+        if (ch === '\n') lines++;
+        const piece = PIECE.exec(text.slice(at + 1))?.[0];
+        const after = text[at + 1 + (piece?.length ?? 0)];
+        if (!piece || plainWord(piece) || (after !== undefined && !/[\s&]/.test(after))) break;
+        value += piece;
+        at = end = at + 1 + piece.length;
+        if (after === '&') break;
+        continue;
+      }
+      break;
+    }
+    const packed = value.replace(/%:?[0-9A-F]{2}/gi, '');
+    if (packed.length >= 12 && /[A-Za-z]/.test(packed) && /\d/.test(packed)) yield [from, end];
+  }
+}
+
+/** Account names people write beside a password ("admin / …", "root:…"). */
+const LOGIN_NAMES = /^(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|tester|user|ubuntu|pi|postgres|mysql|sa|deploy|deployer|operator|support|service|ci|bot|webmaster|staff|editor|manager)\d{0,3}$/i;
+/** Words before a pair on its line that say it is a login. */
+const LOGIN_WORDS = /\b(?:log[- ]?in|sign[- ]?in|user(?:name)?|account|credentials?|creds|password|passwd|pw|admin|console|panel|portal)\b/i;
+
+/**
+ * Whether a word looks like a password someone chose or was given: 6–64 characters, letters with
+ * digits, symbols or capitals inside; not a path, a URL, a date, a version, a number or a word.
+ */
+export function passwordShaped(value: string): boolean {
+  const v = value.replace(/[.,;)]+$/, '');
+  if (v.length < 4 || v.length > 64 || !/[A-Za-z]/.test(v)) return false;
+  if (/:\/\/|\/|\\|^v?\d+\.\d+|^\d{1,4}[-.]\d{1,2}[-.]\d{1,4}$/.test(v)) return false;
+  if (NOT_VALUES.has(v.toLowerCase())) return false;
+  if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return false;
+  return /\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v);
+}
 
 /** Values on a line after a name that says they are secret (namedBefore, randomValue). */
 function* namedValues(text: string): Iterable<[number, number]> {

@@ -1,0 +1,34 @@
+// Secrets that leaked because no rule knew their shape (issue 41): a secret handed to a call by its
+// quoted name (PHP's define(), a map's 'password' => …), a password written after its login
+// ("deploy / …", `curl --user ops:…`, htpasswd -b), a signature in a URL's query (a presigned link's
+// X-Amz-Signature, percent-encoded and wrapped). Screens of this file's own, rendered by Chromium in
+// a fixed seed and read by the production reader; a secret leaks when 6 consecutive characters show
+// ink outside the fills (test/fixtures/leakScore.ts).
+import { describe, expect, it } from 'vitest';
+import { pairScreen } from '../fixtures/pairScreens.ts';
+import { SIZES } from '../fixtures/realScreens.ts';
+import { renderedRedaction } from '../support/renderedRedaction.ts';
+
+const { check } = renderedRedaction();
+const size = (name: string) => SIZES.find((s) => s.name === name) ?? (SIZES[0] as (typeof SIZES)[number]);
+
+const screen = pairScreen;
+
+// Each screen is OCR'd twice (the second look); a loaded machine takes tens of seconds.
+describe('secrets no rule knew the shape of (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
+  it("a salt handed to PHP's define() by its quoted name: the whole value, signs and all", async () => {
+    for (const [seed, theme, fontPx, at] of [[1, 'dark+', 14, '1080p'], [2, 'light+', 13, 'Retina 1440×900@2']] as const) {
+      const r = await check(screen('php config in less', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(2);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+    }
+  });
+
+  it('a password after its login, a password in curl --user, a signature in a link that wraps', async () => {
+    for (const [seed, theme, fontPx, at] of [[3, 'github-light', 14, '1080p'], [4, 'dark+', 15, '1440p']] as const) {
+      const r = await check(screen('ops notes with logins', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(4);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+    }
+  });
+});
