@@ -165,7 +165,7 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
     return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   };
-  if (sum / px.length < 128) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
+  if (!inkIsDark(px, crop.width, crop.height, sum / px.length)) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
   flattenPaper(px, crop.width, crop.height, PAPER_RADIUS);
   let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
   img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
@@ -173,6 +173,36 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, out: { width: info.width, height: info.height } };
+}
+
+/**
+ * Whether a crop's text is darker than the paper it is on. The paper is the grey most common just
+ * beside its glyphs' edges (a stroke is thinner than the paper between strokes), not the crop's
+ * mean: a light note turned on a dark page fills less than half of the area read around it, and
+ * inverted as a whole it came out white text on a black box, which OCR read as "er Sy ==".
+ * With no clear paper (no edges, or ink as common as paper beside them), a light crop is dark ink.
+ */
+export function inkIsDark(px: Uint8Array, width: number, height: number, mean: number): boolean {
+  const bins = new Uint32Array(16);
+  let sum = 0, n = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 2; x < width - 3; x++) {
+      if (Math.abs((px[row + x] as number) - (px[row + x + 1] as number)) < STEP) continue;
+      for (const v of [px[row + x - 2] as number, px[row + x + 3] as number]) {
+        bins[v >> 4]!++;
+        sum += v;
+        n++;
+      }
+    }
+  }
+  if (n < 40) return mean >= 128;
+  let mode = 0;
+  for (let b = 1; b < 16; b++) if ((bins[b] as number) > (bins[mode] as number)) mode = b;
+  const paper = mode * 16 + 8, average = sum / n;
+  // Paper and ink about equally often beside the edges (bold type): the crop's mean decides.
+  if (Math.abs(paper - average) < 8) return mean >= 128;
+  return paper > average;
 }
 
 /** Half the side of the square whose lightest pixel is taken as the paper under a pixel: wider than a stroke, narrower than a bubble's padding. */
