@@ -31,7 +31,7 @@ export const LAYERS = {
   // Only the providers speak to model servers, through their clients.
   'main/models': { layers: ['common', 'main/util'], packages: ['node:*', 'ollama', 'openai'] },
   // Secret detection and masking (main/privacy): used only by the image door.
-  'main/privacy': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', '@secretlint/*'] },
+  'main/privacy': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', '@secretlint/*', '@scure/bip39'] },
   'main/images': { layers: ['common', 'main/util', 'main/privacy'], packages: ['node:*', 'sharp', 'file-type', 'libheif-js', 'pako'] },
   // electron only in main/capture/electron* (eslint.config.js says so per file).
   'main/capture': { layers: ['common', 'main/util'], packages: ['node:*', 'sharp', 'node-screenshots', 'electron'] },

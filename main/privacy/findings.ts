@@ -5,6 +5,7 @@
 // no longer matches its vendor's pattern but still looks like a key (20+ characters, mixed
 // classes, high entropy).
 import type { RedactCategory, RedactionKind } from '../../common/privacy.ts';
+import { seedPhrases } from './seedPhrase.ts';
 
 /** A secret found in a text: [start, end) offsets into it. */
 export type Finding = { start: number; end: number; kind: RedactionKind; rule: string };
@@ -631,6 +632,13 @@ const RULES: readonly Rule[] = [
       // password, to the line's end — a port (digits alone) is not one.
       ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?[^\s:/@]+ ?: ?((?=[^\s/@]*[A-Za-z])[^\s/@]{3,}(?:[ \t]+[^\s/@]+)*)[ \t]*$/gim, 1),
     ],
+  },
+  {
+    // A wallet's recovery phrase: 12–24 words of BIP-39's list, numbered or in a grid (seedPhrase.ts).
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'seed-phrase',
+    find: (t) => seedPhrases(t),
   },
   {
     // A secret handed to a call or a map by its quoted name: PHP's `define( 'AUTH_KEY', '…' );`,

@@ -3,7 +3,8 @@
 // ("deploy / …", `curl --user ops:…`, htpasswd -b), a signature in a URL's query (a presigned link's
 // X-Amz-Signature, percent-encoded and wrapped). Screens of this file's own, rendered by Chromium in
 // a fixed seed and read by the production reader; a secret leaks when 6 consecutive characters show
-// ink outside the fills (test/fixtures/leakScore.ts).
+// ink outside the fills (test/fixtures/leakScore.ts). And a wallet's recovery phrase, which no rule
+// saw as a secret: ordinary words, but 12–24 of BIP-39's list.
 import { describe, expect, it } from 'vitest';
 import { pairScreen } from '../fixtures/pairScreens.ts';
 import { SIZES } from '../fixtures/realScreens.ts';
@@ -29,6 +30,14 @@ describe('secrets no rule knew the shape of (real Chromium, real tesseract)', { 
       const r = await check(screen('ops notes with logins', { seed, theme, fontPx, size: size(at) }));
       expect(r.score.secrets.length).toBe(4);
       expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+    }
+  });
+
+  it("a wallet's recovery phrase: 24 words in a numbered grid under its heading, 12 on a line of a note", async () => {
+    for (const [name, seed, theme, fontPx, at] of [['desktop wallet backup', 2, 'light+', 12, '1440p'], ['desktop wallet backup', 3, 'dark+', 13, '1080p'], ['notes with a seed line', 1, 'solarized-light', 14, '1080p']] as const) {
+      const r = await check(screen(name, { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(1);
+      expect(r.leaked, `${name} ${theme} ${fontPx} px ${at}`).toEqual([]);
     }
   });
 });
