@@ -433,3 +433,23 @@ describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
     expect(u('https://example.com/a?v=2022-11-02&signature=required\nNext')).toEqual([]);
   });
 });
+
+// A chat bot's token cut by OCR at its - and _; a key as a URL's user name (a Sentry DSN), its @ lost.
+describe('ruleFindings: bot tokens, keys before a URL host', () => {
+  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
+  const by = (rule: string) => (t: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  it('takes a bot token with its id, in the pieces OCR made of it', () => {
+    const bot = by('bot-token');
+    expect(bot('bot = telebot.TeleBot("109291156:AAG-N7YBDCyoeaM 8R82-S898NjNSN1ZL14")')).toEqual(['109291156:AAG-N7YBDCyoeaM 8R82-S898NjNSN1ZL14']);
+    expect(bot("('6935165280: AATKQ]HF -teydUsSrh1iAd_T7xatIXuAAe3')")).toHaveLength(1);
+    expect(bot('at 12:34:56 the build 1234567890:Applied migrations to all 12 shards')).toEqual([]);
+  });
+
+  it("takes a key before a URL's host, with its @ or when OCR lost it, not a host name", () => {
+    const key = by('url-user-key');
+    expect(key('dsn="https://75d3a1b7de539592510d869d49312fe3@o123456.ingest.sentry.io/1234567",')).toContain('75d3a1b7de539592510d869d49312fe3');
+    expect(key("dsn: 'https://f1£83a0ced]€1bFda80dd85aaT50E5Tc0oBI42667. ingest us. sentry.")).toHaveLength(1);
+    expect(key('git clone https://github.com/acme/x && ssh://git@github.com/acme/x')).toEqual([]);
+    expect(key('https://d111111abcdef8.cloudfront.net/x https://my-app-git-feature-login-acme.vercel.app https://123456789012.dkr.ecr.eu-west-1.amazonaws.com')).toEqual([]);
+  });
+});

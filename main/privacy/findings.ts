@@ -634,6 +634,38 @@ const RULES: readonly Rule[] = [
     ],
   },
   {
+    // A chat bot's token: the bot's numeric id, a colon, a 35-character key (Telegram's
+    // 123456789:AA…). OCR cuts the key at its - and _ into pieces too short for the entropy rule
+    // ("AAG-N7YBDCyoeaM 8R82-S898NjNSN1ZL14", a j read as ] or |): the pieces that follow on the line
+    // are taken up to 40 characters in all, the bot's id with them.
+    category: 'keys',
+    kind: 'api key',
+    rule: 'bot-token',
+    find: (t) => matches(t, /(?<![\w.:/-])\d{8,10} ?[:;] ?(A[A-Za-z4][A-Za-z0-9_|\]-]*(?: [A-Za-z0-9_|\]-]+){0,4})/g, 0, (m) => {
+      const pieces = (m[1] as string).split(' ');
+      let key = '';
+      for (const p of pieces) {
+        if (key.length >= 30 || key.length + p.length > 42) break;
+        key += p;
+      }
+      return key.length >= 28 && /\d/.test(key) && /[a-z]/.test(key) && /[A-Z]/.test(key.slice(2));
+    }),
+  },
+  {
+    // A key as a URL's user name, before the @ with no password after it: a Sentry DSN
+    // (https://<32 hex>@o123.ingest.sentry.io/…), a token in a git remote (https://ghp_…@github.com).
+    // A person's login there is short or a word; this is 16 or more characters with digits in it.
+    // When OCR lost the @ (read it as '0o'), the key runs into the host: a first host label of 28 or
+    // more characters with no dash in it, letters and digits (and OCR's £ € ] for hex) is no host's.
+    category: 'keys',
+    kind: 'api key',
+    rule: 'url-user-key',
+    find: (t) => [
+      ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?([A-Za-z0-9_-]{16,})@[\w-]+(?:\.[\w-]+)+/gi, 1, (m) => /\d/.test(m[1] as string) && /[A-Za-z]/.test(m[1] as string)),
+      ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?([A-Za-z0-9£€[\]|]{28,})(?=[.@/:])/gi, 1, (m) => /\d.*\d.*\d/.test(m[1] as string) && /[A-Za-z]/.test(m[1] as string) && !/^\d+$/.test(m[1] as string)),
+    ],
+  },
+  {
     // A wallet's recovery phrase: 12–24 words of BIP-39's list, numbered or in a grid (seedPhrase.ts).
     category: 'passwords',
     kind: 'secret',

@@ -40,4 +40,13 @@ describe('secrets no rule knew the shape of (real Chromium, real tesseract)', { 
       expect(r.leaked, `${name} ${theme} ${fontPx} px ${at}`).toEqual([]);
     }
   });
+
+  it("a chat bot's token with its id, a Sentry DSN's key before its host", async () => {
+    // Seeds 2 and 5 (1440p 12 px, 4K@2 12 px): the DSN's @ read as '0o'; seed 3 (1080p 13 px): the token's key split at a ].
+    for (const seed of [2, 3, 5]) {
+      const r = await check(screen('bot script in an editor', { seed }));
+      expect(r.score.secrets.length).toBe(2);
+      expect(r.leaked, `seed ${seed}`).toEqual([]);
+    }
+  });
 });
