@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, NAMED_IDENTIFIER, randomValue, secretName } from './findings.ts';
+import { identifier, NAMED_IDENTIFIER, randomValue, secretName, sshKeyLines } from './findings.ts';
 import type { ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -182,6 +182,8 @@ export function passwordLike(word: string): boolean {
   // A key and its value read as one word, a lock file's '"version":"2.11.0",' or '"lockfileVersion":Br'
   // (OCR's quotes curly as often as not), and a hex number ('0x9£2492b0508', an address read in part).
   if (/^["'“”‘’]?[A-Za-z_][\w.-]*["'“”‘’]?:|^0x[\dA-Fa-f]/.test(t)) return false;
+  // Markup ('<artifact name="okhttp-4.12.0.jar">', a tag and its attribute read as one word).
+  if (/^<[A-Za-z/?!]|[A-Za-z_]=["'“”]/.test(t)) return false;
   // camelCase with digits (getUser2ById): every capital starts a lower-case run.
   if (!symbol && /^[a-z]/.test(t) && !/[A-Z](?![a-z])/.test(t)) return false;
   const kind = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : 3);
@@ -264,7 +266,31 @@ export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; b
   return out;
 }
 
-/** A login in a table's cell: a user name, an e-mail or a host, in lower case (with a letter: a number of digits alone is a count, a block, an article). */
+/**
+ * The spans (top to bottom) of the rows that hold an SSH public key, its wrapped base64 or a
+ * known_hosts entry (sshKeyLines), as read: the words of each line OCR read, rows in the order of
+ * their middles (the second look's lines beside the first read's).
+ */
+export function sshKeyRows(words: readonly ReadWord[]): Array<{ top: number; bottom: number }> {
+  // Rows by where the words sit, not by the line OCR gave them: the second look's words of a row are
+  // lines of their own, and a scrap it read between two rows would end a key's wrapped lines.
+  const sorted = words.filter((w) => w.height > 0).sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2));
+  const rows: ReadWord[][] = [];
+  let mid = -Infinity, h = 0;
+  for (const w of sorted) {
+    const m = w.y + w.height / 2;
+    if (m - mid > Math.max(h, w.height) * 0.5) {
+      rows.push([]);
+      [mid, h] = [m, w.height];
+    }
+    rows.at(-1)?.push(w);
+  }
+  const lines = rows.map((ws) => ({ text: [...ws].sort((a, b) => a.x - b.x).map((w) => w.text).join(' '), top: Math.min(...ws.map((w) => w.y)), bottom: Math.max(...ws.map((w) => w.y + w.height)) }));
+  const flags = sshKeyLines(lines.map((l) => l.text));
+  return lines.filter((_, i) => flags[i]).map(({ top, bottom }) => ({ top, bottom }));
+}
+
+/** A login in a table's cell: a user name, an e-mail or a host, in lower case (with two letters side by side: digits alone, or with a unit, are a count — "78k" —, a block, an article). */
 const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
 
 /**
@@ -280,13 +306,16 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
   for (const c of cells) {
     // OCR reads a symbol of a password as a space now and then ("Jj 756@Xe+UcQ$2"): two pieces in one cell.
     if (!passwordLike(c.text) && !(c.words.length === 2 && passwordLike(c.text.replace(/\s+/g, '')))) continue;
+    // A value after = or : is a setting's, named by the cell to its left ('instance_type = "t3.medium"'
+    // in terraform's output): whether it is secret is its name's to say (namedCells), not a login's.
+    if (/^[=:]/.test(c.text)) continue;
     // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
     // 4K screen) is a lock file's or a log's, not a saved password's.
     const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');
     if (NAMED_IDENTIFIER.test(row)) continue;
     // …nor a line of an armoured public key's base64 (OCR reads its scraps as cells).
     if (open.some((b) => c.mid > b.top && c.mid < b.bottom)) continue;
-    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')) && /[a-z]/.test(o.text));
+    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')) && /[a-z]{2}/.test(o.text));
     if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
   }
   return out;
@@ -308,7 +337,7 @@ export function bigCodes(words: readonly ReadWord[], lines: readonly Line[] = li
 }
 
 /** Words near a lone value that say it is a password (a dialog's field caption, a chat's question). */
-const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b|(?:security|secret)\s+question|memorable\s+word/i;
+const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b(?![=+/])|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b|(?:security|secret)\s+question|memorable\s+word/i;
 /** …of a one-time code. */
 const SPEAKS_OF_CODE = /\bcodes?\b|\botp\b|totp|verification|2fa|two-factor|authenticator|passcode|\bpin\b/i;
 /** …of a key to type into an authenticator. */
@@ -335,6 +364,8 @@ export function passwordShaped(word: string, strong = false): boolean {
   if (/@[\w-]+\.[A-Za-z]|^[\w-]+(?:\.[\w-]+)+$|^v?\d+(?:[.-]\d+)+|^\d{1,4}[./-]\d{1,2}/.test(t) || identifier(t)) return false;
   // An account (ACME\ada.byron) or a call (getPassword(), f(x)); a \ ( ) | or ' inside is OCR's for a sign.
   if (/^[\w-]+\\[\w.-]+$|\w\(.*\)/.test(t)) return false;
+  // An SSH key's type (ssh-ed25519, ecdsa-sha2-nistp256, as OCR reads ssh).
+  if (/^(?:[sS5$]{2}h-(?:ed2|rsa|dss)|ecdsa-sha|sk-ssh-)/.test(t)) return false;
   const core = t.replace(/[.!?]+$/, '');
   const digits = core.replace(/\D/g, '').length, symbol = /[^A-Za-z0-9._-]/.test(core);
   // Letters alone only in both cases changing often, capitals inside that do not start words (a

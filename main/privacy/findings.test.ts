@@ -453,3 +453,40 @@ describe('ruleFindings: bot tokens, keys before a URL host', () => {
     expect(key('https://d111111abcdef8.cloudfront.net/x https://my-app-git-feature-login-acme.vercel.app https://123456789012.dkr.ecr.eu-west-1.amazonaws.com')).toEqual([]);
   });
 });
+
+describe('public identifiers: SSH public keys, ARNs and resource ids, digests (as OCR reads them)', () => {
+  const any = (t: string) => ruleFindings(t, ALL).map((f) => `${f.rule} ${t.slice(f.start, f.end)}`);
+  const ed = 'AAAAC3NzaC1lZDI1NTE5AAAAIH6t2ePEtIJzg1A09uD3NL20uLIjvbL6wiLFqtgL+4TE';
+
+  it('an SSH public key, its wrapped base64 and a known_hosts line are no key; a secret on the next line is', () => {
+    expect(identifier(ed)).toBe(true);
+    expect(identifier('AAAAC3NzaCllZDIINTESAAAAILgAdXkLoJppab2us')).toBe(true); // 1 as l, 5 as S
+    const wrapped = ['ssh-rsa AAAAB3NzaClyc2EAAAADAQABAAABgQQI85qNX6NQxWFJI9b93tMBHBCZnLFGDXSg26IKUATOEg8UL4MTG', 'YKDZCMsy LWwRNRLOT1TcKuHN6KgA9 fkmMEPLr4tNMvcHNh8155nmCzFZ461AZ/pXvpss5Yz', '1sNubgrN7BUdpDd7F jMPDZsxFP1S2KnvF+e45945P5PNGCDWFZVOCpp5h6FKQ== deploy@ci'];
+    const known = '|1|7+FVbC5wpbjE/R72Qrgl5xI7Wlc=|vCXg+6LYZyTqlIj8PhyolM/DGL4= ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBI5qReeRHC3CyHFU4s1X';
+    expect(any([...wrapped, known].join('\n'))).toEqual([]);
+    // After the comment that ends a key, a line is judged on its own.
+    expect(any([...wrapped, 'Xk9fPq2LmN7vRt4WzY8bQc3Hd7Gs'].join('\n'))).toEqual(['entropy Xk9fPq2LmN7vRt4WzY8bQc3Hd7Gs']);
+    // An age recipient is public; its secret key is not.
+    expect(identifier('age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p')).toBe(true);
+    expect(any('AGE-SECRET-KEY-1QQPQZ8Q7Z3XH7R0N0L2JYXJZ6N5K9HNQ7ZQ0P2XW4V0NQ9J8Y5XS2Z3QK6Q').length).toBeGreaterThan(0);
+  });
+
+  it('an ARN and its pieces, resource ids and IAM unique ids are public; a value after an ARN in the next field is not', () => {
+    expect(any('arn = "arn:aws:ec2:eu-central-1:674944142140: instance/i-06c43069c43a8c3b7"')).toEqual([]);
+    expect(any('am = "arn:aws:kms:eu-central-1:909345082382 key/eedd2ce7 -99af 2cb8-224-0f0b93600578"')).toEqual([]);
+    expect(any('arn:aws:secretsmanager:us-east-1:586437172485: secret: prod/orders-db-NbKLaE')).toEqual([]);
+    expect(any('arn:aws:secretsmanager:us-east-1:586437172485:secret:prod-AbCdEf 2024-12-06T10:00:00 prod Xk9fPq2LmN7vRt4WzY8bQc3Hd')).toEqual(['entropy Xk9fPq2LmN7vRt4WzY8bQc3Hd']);
+    for (const id of ['i-06c43069c43a8c3b7', '1-04a38d80edec6b25bO', 'sg-@eb2af2f26165a881', 'subnet-0bfdaB0ddB85ee750£f', 'vpc-0a1b2c3d', 'AROAZ3IFJ4JEURKDECIVU', 'AIDAEVL7BSBEGA60U7HOL']) expect(identifier(id), id).toBe(true);
+    expect(any('unique_id = "AROAZ3IFJ4JEURKDECIVU"')).toEqual([]);
+    // An access key's id still is a key.
+    expect(foundBy('aws_access_key_id = AKIAZ3QX7LMN2PQR8TUV', 'aws-id')).toEqual(['AKIAZ3QX7LMN2PQR8TUV']);
+  });
+
+  it('a digest named by its algorithm however short, a hash after a path; "key" qualified only by a word before it', () => {
+    expect(identifier('£ha256:4925£020230')).toBe(true);
+    expect(identifier('api/orders.ts-58f1adc3e276d78d840ec27f54c9171d')).toBe(true);
+    expect(identifier('apiforders.ts-fbciOefBcge2bcac329350d662ea8dc')).toBe(true);
+    expect(foundBy("KeyError: 'currency' 4207c575F112", 'named')).toEqual([]);
+    expect(foundBy('mailgun key: 9b6f0c3e2a7d41f8', 'named')).toEqual(['9b6f0c3e2a7d41f8']);
+  });
+});

@@ -111,7 +111,18 @@ function dottedName(run: string): boolean {
  */
 export function identifier(run: string): boolean {
   // (A column cut short ends in an ellipsis, or the dots OCR reads for one: "0x124fbacf20907b054f…".)
-  const s = run.replace(/^["'(=]+|(?:["'),;]|…|\.{2,})+$/g, '');
+  // (OCR's quotes are curly as often as not.)
+  const s = run.replace(/^["'“”‘’(=]+|(?:["'“”‘’),;]|…|\.{2,})+$/g, '');
+  // A cloud resource's name (an AWS ARN, as OCR reads "arn": "am") or id (i-0…, vpc-, sg-, subnet-,
+  // ami-), an SSH public key's base64 (its header names its type) or a known_hosts line's hashed
+  // host: what anyone who sees the account or the server may know.
+  if (ARN.test(s) || resourceId(s) || sshPublicKey(s) || /^\|1\|[A-Za-z0-9+/]{20,}={0,2}\|/.test(s)) return true;
+  // An age recipient (age1 and 58 characters of bech32; OCR may misread one or two): a public key.
+  // Its secret key is AGE-SECRET-KEY-1…, in capitals, and is not one.
+  // (As OCR reads it: "agel…", an é or a £ among the 58.)
+  if (/^age[1lI|]\S{54,64}$/.test(s) && s.slice(4).replace(/[^a-z0-9]/g, '').length >= (s.length - 4) * 0.9) return true;
+  // An IAM user's, role's or group's unique id (AIDA…, AROA…, AGPA…): shown to anyone in the account.
+  if (/^(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA)[A-Z0-9]{16,17}$/.test(s)) return true;
   // A block explorer's addresses: bech32 (bc1q…, its alphabet has no 1, b, i or o after the 1).
   // (OCR may read a character or two as one bech32 has not.)
   if (/^(?:bc|tb|ltc)1[a-z0-9]{25,87}$/.test(s) && (s.slice(s.indexOf('1') + 1).match(/[bio1]/g) ?? []).length <= 2) return true;
@@ -123,14 +134,47 @@ export function identifier(run: string): boolean {
   if (hexLike(bare)) return true;
   // A name that ends in a whole hash (a CI cache key "node-cache-Linux-x64-npm-<sha256>", a
   // build's "app-<sha1>"): dashed words, then 32 or more hex characters of one case (as OCR reads them: B for 8).
-  const tail = /^[A-Za-z][\w.]*(?:-[\w.]+)*-([0-9a-fA-FOoIlSBZ]{32,})$/.exec(s);
+  // (A file's path before it too: an error tracker's "api/orders.ts · <event id>", its dot read as a dash.)
+  // (Its hex as OCR reads it: hexLike decides, nine in ten characters hex.)
+  const tail = /^[A-Za-z][\w./]*(?:-[\w./]+)*-([0-9A-Za-z£€%]{30,})$/.exec(s);
   // (A name that says secret is not such a name: Mailgun's "key-<32 hex>".)
   if (tail && hexLike(tail[1] as string) && !nameParts(s.slice(0, -(tail[1] as string).length)).some(secretPart)) return true;
   if (/^(?:sha[0-9lIS]{1,3}|md5|h[1lI|][1lI]?)[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
+  // A digest named by its algorithm, however short it is shown ("sha256:4925f0202304", a registry's
+  // column) and however OCR read its s ("£ha256:", "5ha256:"): hex, digits alone or not.
+  const digest = /^[sS5£$]ha(?:1|224|256|384|512|2S6|2S1|S12)[-:]([0-9a-zA-Z£€]{7,})$/.exec(s);
+  if (digest && hexShare(digest[1] as string) >= 0.9) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
   // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
   if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(s.split('-').slice(-2).join(''))) return true;
   return false;
+}
+
+/** An Amazon Resource Name: arn:partition:service:… ("am:aws:…" as OCR reads an rn in small type). */
+const ARN = /^a(?:rn|m|rm):aws(?:-[a-z]+)*:[a-z0-9-]*:/;
+
+/**
+ * An AWS resource's id: its type's prefix and 8 or 17 hex digits as OCR reads them (@ for 0, £ for
+ * f), after its type in an ARN's path ("instance/i-0…") or alone.
+ */
+function resourceId(s: string): boolean {
+  const m = /^(?:[\w-]+\/)?(?:[i1l|]|ami|vpc|sg|sgr|subnet|vol|snap|eni|igw|eigw|nat|rtb|acl|eipalloc|eipassoc|lt|tgw|tgw-attach|tgw-rtb|pcx|vpce|dopt|fs|fsap|cgw|vgw|vpn|pl|ipam|aki|ari)-(\S{8,9}|\S{16,19})$/.exec(s);
+  return !!m && hexShare((m[1] as string).replace(/@/g, '0')) >= 0.85;
+}
+
+/** The share of a run's characters that are hex digits, as OCR reads them (hexAsRead). */
+function hexShare(v: string): number {
+  return hexAsRead(v).toLowerCase().replace(/[^0-9a-f]/g, '').length / Math.max(1, v.length);
+}
+
+/**
+ * An SSH public key's base64 (authorized_keys, known_hosts, a .pub file): it starts with its type's
+ * name, length first — "AAAAC3NzaC1lZDI1NTE5" is ssh-ed25519, "AAAAB3NzaC1yc2E" ssh-rsa,
+ * "AAAAE2VjZHNh" ecdsa, "AAAAGnNrLXNzaC1" and "AAAAInNrLWVjZHNh" a security key's — as OCR reads it
+ * (an A lost or read as R, 3 as 8, z as Z). A private key's file starts otherwise (b3BlbnNzaC1rZXkt).
+ */
+export function sshPublicKey(s: string): boolean {
+  return s.length >= 24 && /^[AR]{3,5}(?:[BC8][38]N[zZ2]a[CG]|E[2Z][VY][jJ]ZHN|[GI][nN][NM]r)/.test(s);
 }
 
 /**
@@ -216,6 +260,8 @@ const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'creden
  * id, an address, a fingerprint, a cache key; a length, a time to live, a URL.
  */
 const NOT_SECRET_PARTS = new Set(['commit', 'sha', 'sha1', 'sha256', 'sha512', 'digest', 'checksum', 'integrity', 'uid', 'uuid', 'id', 'ids', 'sid', 'hash', 'hashes', 'hashed', 'fingerprint', 'fpr', 'tx', 'txn', 'txid', 'address', 'addr', 'public', 'pub', 'publishable', 'cache', 'etag', 'trace', 'span', 'request', 'build', 'version', 'rev', 'revision', 'ref', 'primary', 'foreign', 'sort', 'partition', 'object', 'idempotency', 'nonce', 'block', 'hint', 'length', 'len', 'min', 'max', 'ttl', 'expiry', 'expires', 'url', 'uri', 'path', 'file', 'name', 'type', 'field', 'header', 'placeholder', 'policy', 'count', 'timeout', 'rotation', 'strength', 'reset']);
+/** Words beside "key" that make it no secret's name: an exception, a keyboard's key, a map's key, a key pair. */
+const NOT_KEY_QUALIFIERS = new Set(['error', 'errors', 'exception', 'event', 'events', 'code', 'codes', 'press', 'down', 'up', 'stroke', 'board', 'binding', 'bindings', 'map', 'value', 'values', 'pair', 'pairs', 'frame', 'frames', 'chain', 'ring', 'word', 'words', 'note', 'notes', 'column', 'columns', 'field', 'fields']);
 /** Words around a name in a sentence that do not qualify a "key" ("the key", "your key"). */
 const FILLER = new Set(['the', 'a', 'an', 'and', 'or', 'my', 'your', 'our', 'their', 'this', 'that', 'is', 'here', 'new', 'old', 'of', 'for', 'to', 'with', 'its', 'it']);
 
@@ -256,8 +302,12 @@ export function secretName(name: string): boolean {
   return parts.some((p, i) => {
     if (!secretPart(p)) return false;
     if (p !== 'key' && p !== 'keys') return true;
-    // "key" needs a word that qualifies it (api, app, access, mailgun, SECRET…): its own name's parts.
-    return parts.some((q, k) => k !== i && !FILLER.has(q) && q !== 'key' && q !== 'keys');
+    // "key" needs a word before it that qualifies it (api, app, access, mailgun, SECRET…): its own
+    // name's parts. A word, not a scrap of hex ("…:909345082382 key/eedd2ce7-99af", a KMS key's ARN),
+    // and not one that makes it something else (a key code, a key press, a key pair's name); nothing
+    // after it qualifies it ("KeyError: 'currency'").
+    const q = parts.slice(0, i).filter((p) => !FILLER.has(p)).at(-1);
+    return q !== undefined && q !== 'key' && q !== 'keys' && /^[a-z]{2,}$/.test(q) && !NOT_KEY_QUALIFIERS.has(q);
   });
 }
 
@@ -306,8 +356,8 @@ const ID_PARTS = new Set(['commit', 'sha', 'sha1', 'sha256', 'sha512', 'digest',
  * not public). The counterpart of namedBefore.
  */
 export function namedIdentifierBefore(before: string): boolean {
-  if (!/[:=]\s*$/.test(before)) return false;
-  const last = before.trim().split(/\s+/).slice(-2).join(' ');
+  if (!/[:=]\s*["'“”‘’]?$/.test(before)) return false;
+  const last = before.replace(/["'“”‘’]$/, '').trim().split(/\s+/).slice(-2).join(' ');
   const parts = nameParts(last);
   return parts.some((p) => ID_PARTS.has(p)) && !parts.some((p) => secretPart(p) || p === 'session' || p === 'cookie');
 }
@@ -423,7 +473,8 @@ const RULES: readonly Rule[] = [
     category: 'keys',
     kind: 'aws key',
     rule: 'aws-id',
-    find: (t) => matches(t, /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{12,20}\b/g),
+    // (Not AIDA, AROA, AGPA…: a user's, a role's or a group's unique id, which anyone in the account sees.)
+    find: (t) => matches(t, /\b(?:AKIA|ASIA|A3T[A-Z0-9])[A-Z0-9]{12,20}\b/g),
   },
   {
     // A GitHub token OCR split or misread (secretlint wants its exact length): the prefix and what follows.
@@ -736,7 +787,8 @@ const RULES: readonly Rule[] = [
     rule: 'entropy',
     // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…"), or
     // its name on its line says it is an identifier ("Bitcoin address: belgpjnw…" as OCR read bc1q…).
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    // Nor a run on an SSH public key's line (a piece of an ARN: ruleFindings).
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
@@ -830,6 +882,100 @@ function* namedValues(text: string): Iterable<[number, number]> {
 }
 
 /**
+ * Whether a run is part of a public identifier as OCR read it: the whole of the token it lies in (an
+ * odd sign OCR read, an é or a £, cuts a run short of it), or that token with the one before or after
+ * it on its line where OCR cut the identifier at a space ("age1vcé…tt 6 jmB8udhy…").
+ */
+function inIdentifier(text: string, start: number, end: number): boolean {
+  while (start > 0 && !/\s/.test(text[start - 1] as string)) start--;
+  while (end < text.length && !/\s/.test(text[end] as string)) end++;
+  const token = text.slice(start, end);
+  if (identifier(token)) return true;
+  // Up to three pieces either side, on its line, with no quote or comma (a value's end) between.
+  const piece = /^[^\s"'`“”,;]+$/;
+  const befores = text.slice(Math.max(0, start - 200), start).split('\n').at(-1)?.split(' ').slice(0, -1).reverse() ?? [];
+  const afters = text.slice(end, end + 200).split('\n')[0]?.split(' ').slice(1) ?? [];
+  const take = (xs: string[]) => {
+    const out: string[] = [];
+    for (const x of xs.slice(0, 3)) {
+      if (!piece.test(x)) break;
+      out.push(x);
+    }
+    return out;
+  };
+  const prev = take(befores).reverse(), next = take(afters);
+  for (let a = 0; a <= prev.length; a++) {
+    for (let b = 0; b <= next.length; b++) {
+      // (Not an ARN so joined: what follows one on its line is judged by inArn.)
+      const joined = [...prev.slice(a), token, ...next.slice(0, b)].join('');
+      if (prev.length - a + b > 0 && prev.length - a + b + 1 <= 4 && !ARN.test(joined) && identifier(joined)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether `value` (what follows `before` on its line) is part of an ARN: OCR reads a space into one
+ * now and then — after a colon or a slash ("…:674944142140: instance/i-0…"), before a dash, or inside
+ * its hex ("key/eedd2ce7 -99af 2cb8-224-…") — and a piece so cut off is still the ARN's. A value after
+ * a space elsewhere (the next field of the CLI's text output: a date, a name, a secret's value) is not.
+ */
+function inArn(before: string, value: string): boolean {
+  const starts = [...before.matchAll(/\ba(?:rn|m|rm):aws(?:-[a-z]+)*:/g)];
+  const at = starts.at(-1)?.index;
+  if (at === undefined) return false;
+  const pieces = (before.slice(at) + value).split(' ');
+  if (pieces.length > 4) return false;
+  return pieces.every((p, i) => {
+    if (/["'`“”,;]/.test(p.slice(0, i === pieces.length - 1 ? Math.max(0, p.length - value.length) + 1 : p.length))) return false;
+    if (i === 0) return true;
+    return /[:/]$/.test(pieces[i - 1] as string) || /^[-:/]/.test(p) || /^[0-9a-fA-F-]{3,}$/.test(p.replace(/["'“”,]+$/, ''));
+  });
+}
+
+/** An SSH key's type on a line (as OCR reads ssh: "55h"), before its base64. */
+const SSH_TYPE = /(?:^|\s)(?:[sS5$]{2}h-(?:ed2\S{4}|rsa|dss)(?=\s)|ecdsa-\S{4,}(?=\s)|sk-\S*@openssh)/;
+
+let sshLinesOf: { text: string; lines: Array<{ start: number; end: number; public: boolean }> } | undefined;
+
+/**
+ * Which of these lines (top to bottom) are an SSH public key's (authorized_keys, known_hosts, a .pub
+ * file): a line with a key's type or a key's base64 on it, or a line that continues one's base64
+ * where it wraps (the line above ends in base64, with no comment after it, and this one starts with
+ * more). A public key, its comment and a known_hosts line's hashed host are no secret.
+ */
+export function sshKeyLines(lines: readonly string[]): boolean[] {
+  // (OCR cuts a wrapped line's base64 into pieces, some short, and reads scraps of ink at its ends —
+  // "br", "?", "T+" — which are passed over.)
+  const base64 = (w: string | undefined) => !!w && w.replace(/[^A-Za-z0-9+/=]/g, '').length >= w.length * 0.9;
+  let open = false;
+  return lines.map((line) => {
+    const words = line.trim().split(/\s+/).map((w) => w.replace(/^["'“”‘’]+|[?:"'“”‘’]+$/g, '')).filter((w) => w.length >= 4);
+    const own = SSH_TYPE.test(` ${line} `) || words.some((w) => sshPublicKey(w));
+    const continued = open && base64(words[0]);
+    // The next line continues this one's key only when this one ends in its base64 (no comment after it).
+    open = (own || continued) && base64(words.at(-1));
+    return own || continued;
+  });
+}
+
+/** Whether the run at `at` is on an SSH public key's line (sshKeyLines). */
+function onSshKeyLine(text: string, at: number): boolean {
+  if (sshLinesOf?.text !== text) {
+    const texts = text.split('\n');
+    const flags = sshKeyLines(texts);
+    let start = 0;
+    const lines = texts.map((t, i) => {
+      const line = { start, end: start + t.length, public: flags[i] as boolean };
+      start += t.length + 1;
+      return line;
+    });
+    sshLinesOf = { text, lines };
+  }
+  return sshLinesOf.lines.some((l) => l.public && at >= l.start && at <= l.end);
+}
+
+/**
  * Whether `at` lies inside an armoured block that is not secret — a public key, a certificate, a
  * signature (-----BEGIN PGP PUBLIC KEY BLOCK-----, BEGIN CERTIFICATE): its base64 lines are what
  * anyone may have. A private key's block is the pem rule's.
@@ -876,7 +1022,13 @@ export function ruleFindings(text: string, categories: Readonly<Record<RedactCat
   const out: Finding[] = [];
   for (const r of RULES) {
     if (!categories[r.category]) continue;
-    for (const [start, end] of r.find(text)) if (end > start) out.push({ start, end, kind: r.kind, rule: r.rule });
+    for (const [start, end] of r.find(text)) {
+      if (end <= start) continue;
+      // Inside an ARN a label is part of a name ("…:secret:prod/orders-db-NbKLaE", "key/<uuid>"), and
+      // what follows it is no value: only a vendor's own shape counts there.
+      if ((r.kind === 'password' || r.kind === 'secret' || r.kind === 'key-like text') && inArn(text.slice(text.lastIndexOf('\n', start - 1) + 1, start), text.slice(start, end))) continue;
+      out.push({ start, end, kind: r.kind, rule: r.rule });
+    }
   }
   return out;
 }

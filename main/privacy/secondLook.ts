@@ -9,7 +9,7 @@
 // — a long, unbroken, dense run of ink the height of a line of text — is hidden as it is.
 import sharp, { type Sharp } from 'sharp';
 import type { Redaction } from '../../common/privacy.ts';
-import { publicBlocks } from './context.ts';
+import { publicBlocks, sshKeyRows } from './context.ts';
 import { identifier, NAMED_IDENTIFIER } from './findings.ts';
 import { overlaps, union, type Box, type ReadWord } from './locate.ts';
 
@@ -327,7 +327,8 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   });
   // Lines of an armoured public block (a PGP public key, a certificate) are base64 OCR is unsure of
   // in small type, but anyone may have them: between its BEGIN and END lines, nothing is unread ink.
-  const open = publicBlocks([...words, ...found]);
+  // So are an SSH public key's lines (authorized_keys, known_hosts, a wrapped ssh-rsa key's base64).
+  const open = [...publicBlocks([...words, ...found]), ...sshKeyRows([...words, ...found])];
   return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted };
 }
 

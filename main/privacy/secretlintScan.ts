@@ -48,6 +48,11 @@ export async function secretlintFindings(text: string): Promise<Finding[]> {
         end = Math.max(end, at + value.length);
       }
     }
+    // The AWS id rule takes a user's, a role's or a group's unique id (AIDA…, AROA…, AGPA…) for a key
+    // id when OCR drops a character of its 21: anyone in the account sees those; AKIA and ASIA are keys.
+    // Nor is the account's number, which every ARN of it shows ("Account": "586437172485" in the CLI's
+    // answer): AWS does not count it secret.
+    if (short === 'aws' && (/^(?:AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}$/.test(text.slice(start, end)) || /^["']?(?:aws)?_?account_?(?:id)?["']?\s*(?::|=>|=)\s*["']?\d{4}-?\d{4}-?\d{4}["']?$/i.test(text.slice(start, end)))) continue;
     findings.push({ start, end, kind: KINDS[short] ?? 'api key', rule: `secretlint:${short}` });
   }
   return findings;

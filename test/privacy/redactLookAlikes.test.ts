@@ -1,0 +1,33 @@
+// Ordinary screens full of identifiers that look random and are public — SSH public keys, AWS ARNs
+// and resource ids, checksums beside their file names, image digests, event ids beside a file's path —
+// are left alone (issue 41: at most 2% of ordinary text masked). The screens are this test's own
+// (test/fixtures/lookAlikeScreens.ts), written apart from the corpus and the held-out sets; Chromium renders them, the production reader
+// (RegionReader over tesseract) reads them, and leakScore.ts measures the share of their text area
+// that was filled.
+import { describe, expect, it } from 'vitest';
+import { lookAlikeScreen } from '../fixtures/lookAlikeScreens.ts';
+import { renderedRedaction } from '../support/renderedRedaction.ts';
+
+const { check } = renderedRedaction();
+const SIZE = { name: '1280×800', width: 1280, height: 800, scale: 1 };
+
+const screen = (name: string, seed: number, theme: string, fontPx = 14) => lookAlikeScreen(name, { seed, size: SIZE, fontPx, theme });
+
+describe('public identifiers that look random are left alone (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
+  // Each was masked before the change its comment names (the share as then measured).
+  it.each([
+    // Lines of SSH public keys and the wrapped lines of one (73.9%: the entropy rule on each).
+    ['ssh public keys', 1, 'dark+', 14],
+    // An IAM user's and a role's ids, the account's number, a secret's ARN, a subnet's id (19.4%).
+    ['aws cli output', 2, 'light+', 14],
+    // A commit after a workflow's path, its dot read as a dash: one run "path-<hash>" (10.2%).
+    ['deploys with commits', 4, 'dark+', 14],
+    // Build markup beside the editor's file tree: a tag and its attribute made a saved password (13.4%).
+    ['checksum xml', 5, 'light+', 14],
+    // Checksums beside file names, image digests, a pip hash, a commit, a UUID (0%: a guard).
+    ['checksums and digests', 3, 'monokai', 14],
+  ] as const)('%s (seed %i, %s, %i px)', async (name, seed, theme, fontPx) => {
+    const r = await check(screen(name, seed, theme, fontPx));
+    expect(r.maskedShare, `${name}: ${(r.maskedShare * 100).toFixed(1)}% of its text masked by ${r.regions.map((g) => g.rule).join(', ')}`).toBeLessThanOrEqual(0.02);
+  });
+});
