@@ -109,10 +109,35 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const cell = text.wordsIn(start, end);
       if (!cell.length) continue;
       const h = line.height;
-      const a = words[cell[0] as number] as ReadWord, z = words[cell.at(-1) as number] as ReadWord;
       // Its row: OCR may read each cell of a table as a line of its own.
       const mid = (line.top + line.bottom) / 2;
-      const row = words.map((_, i) => i).filter((i) => !cell.includes(i) && Math.abs((words[i] as ReadWord).y + (words[i] as ReadWord).height / 2 - mid) < h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
+      const inRow = words.map((_, i) => i).filter((i) => Math.abs((words[i] as ReadWord).y + (words[i] as ReadWord).height / 2 - mid) < h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
+      const gap = (p: number, q: number) => (words[q] as ReadWord).x - ((words[p] as ReadWord).x + (words[p] as ReadWord).width);
+      const first = inRow.indexOf(cell[0] as number), last = inRow.indexOf(cell.at(-1) as number);
+      if (first >= 0 && last >= first) {
+        // A parenthetical after the label is the label's ("Security code (CVV)", "Password (optional)",
+        // "CVC (3 digits)" with its "(3" read as "@"): up to three words on, the last ending in ")".
+        const paren: number[] = [];
+        for (let j = last + 1; j < inRow.length && j <= last + 3; j++) {
+          const t = (words[inRow[j] as number] as ReadWord).text;
+          if (gap(inRow[j - 1] as number, inRow[j] as number) >= h * 1.2) break;
+          if (!paren.length && !t.startsWith('(') && t.length > 2) break;
+          paren.push(inRow[j] as number);
+          if (t.endsWith(')')) {
+            cell.push(...paren);
+            break;
+          }
+        }
+        // A code's caption may say whose code it is in a word or two before ("Card security code",
+        // "Card verification value CVC"): words that start their cell, run on to the label.
+        if (OTP.test(m[0])) {
+          let k = first;
+          while (k > 0 && first - k < 2 && /^[A-Za-z]+$/.test((words[inRow[k - 1] as number] as ReadWord).text) && gap(inRow[k - 1] as number, inRow[k] as number) < h * 1.2) k--;
+          if (k < first && (k === 0 || gap(inRow[k - 1] as number, inRow[k] as number) >= h * 1.2)) cell.unshift(...inRow.slice(k, first));
+        }
+      }
+      const a = words[cell[0] as number] as ReadWord, z = words[cell.at(-1) as number] as ReadWord;
+      const row = inRow.filter((i) => !cell.includes(i));
       const before = row.filter((i) => (words[i] as ReadWord).x < a.x).at(-1);
       const after = row.find((i) => (words[i] as ReadWord).x > z.x);
       // A cell of its own: a column's gap (or nothing) before and after — not a word in a sentence.

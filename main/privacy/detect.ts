@@ -84,7 +84,7 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
       const picked = wordsOf(f, map);
       // A card number wrapped in a paragraph (a signed link's value that wraps) gets a box on each line, not one over the text between;
       // other findings across lines (a PEM block, secretlint's) keep one box over all of them.
-      if (f.rule === 'luhn-wrap' || f.rule === 'url-param' || options.lineBoxes) boxEach(picked, f.kind, f.rule);
+      if (f.rule === 'luhn-wrap' || f.rule === 'card-groups' || f.rule === 'url-param' || options.lineBoxes) boxEach(picked, f.kind, f.rule);
       else {
         const box = boxOver(words, picked, size);
         if (box) boxes.push({ ...box, kind: f.kind, rule: f.rule });

@@ -394,8 +394,7 @@ describe('ruleFindings: a key assigned in code', () => {
 // Shapes no rule knew (held-out set D's leaks, written for their cause): a secret handed to a call
 // by its quoted name, a password after its login or in a command's user flag, a URL's signature.
 describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const by = (rule: string) => (t: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  const by = (rule: string) => (t: string) => foundBy(t, rule);
   it("takes a define()'s whole value as OCR read it, not a setting or a placeholder", () => {
     const q = by('quoted-name');
     expect(q("define( 'NONCE_SALT', 'Z1)N^5YGSyDP)YC6|_<4B[@_Qf WQwT6_}v[TfONSy>]_Y;]vrQ;:BwBy_>`P' );")).toEqual(['Z1)N^5YGSyDP)YC6|_<4B[@_Qf WQwT6_}v[TfONSy>]_Y;]vrQ;:BwBy_>`P']);
@@ -436,8 +435,7 @@ describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
 
 // A chat bot's token cut by OCR at its - and _; a key as a URL's user name (a Sentry DSN), its @ lost.
 describe('ruleFindings: bot tokens, keys before a URL host', () => {
-  const all = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
-  const by = (rule: string) => (t: string) => ruleFindings(t, all).filter((f) => f.rule === rule).map((f) => t.slice(f.start, f.end));
+  const by = (rule: string) => (t: string) => foundBy(t, rule);
   it('takes a bot token with its id, in the pieces OCR made of it', () => {
     const bot = by('bot-token');
     expect(bot('bot = telebot.TeleBot("109291156:AAG-N7YBDCyoeaM 8R82-S898NjNSN1ZL14")')).toEqual(['109291156:AAG-N7YBDCyoeaM 8R82-S898NjNSN1ZL14']);
@@ -488,5 +486,17 @@ describe('public identifiers: SSH public keys, ARNs and resource ids, digests (a
     expect(identifier('apiforders.ts-fbciOefBcge2bcac329350d662ea8dc')).toBe(true);
     expect(foundBy("KeyError: 'currency' 4207c575F112", 'named')).toEqual([]);
     expect(foundBy('mailgun key: 9b6f0c3e2a7d41f8', 'named')).toEqual(['9b6f0c3e2a7d41f8']);
+  });
+});
+
+// A card's big embossed digits as OCR misread them on a phone (held-out set D's bank app).
+describe('ruleFindings: a card in misread groups', () => {
+  const cards = (t: string) => ruleFindings(t, ALL).filter((f) => f.kind === 'card number').map((f) => t.slice(f.start, f.end));
+  it('takes four groups a digit long or short or with a stray dot where the screen says card, not elsewhere', () => {
+    expect(cards('ACME BANK VISA\n4674\n9447.\n4214\n0371')).toEqual(['4674\n9447.\n4214\n0371']);
+    expect(cards('ACME BANK VISA 53212 5107 4783 6260')).toEqual(['53212 5107 4783 6260']);
+    expect(cards('VISA 4099 229810 0476 4476')).toEqual(['4099 229810 0476 4476']);
+    expect(cards('Order 53212 5107 4783 6260 shipped')).toEqual([]);
+    expect(cards('card: call 0800 123 4567 8901')).toEqual([]);
   });
 });

@@ -530,6 +530,19 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    // A card number in four groups as OCR misread its big embossed digits — a group read a digit
+    // long or short ("53212 5107 4783 6260", "4099 229810 0476 4476"), a stray dot on one ("4674
+    // 9447. 4214 0371") — where the screen says card, visa or the like before it: 15–18 digits. OCR
+    // may read each group as a line of its own; each line gets its own box (detect.ts).
+    category: 'cards',
+    kind: 'card number',
+    rule: 'card-groups',
+    find: (t) => matches(t, new RegExp(String.raw`(?<![\w.,-])[3-6]${D}{2,4}[.,']?(?:\s+${D}{3,6}[.,']?){2}\s+${D}{3,5}(?![\w-])`, 'g'), 0, (m) => {
+      const digits = m[0].replace(/[^\dOoIl|SBZ]/g, '').length;
+      return digits >= 15 && digits <= 18 && CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
+    }),
+  },
+  {
     // A card number that wraps in a paragraph ("use the company card 4893⏎1928 3805 4812"): two
     // runs of digits either side of one line break, 13–19 digits in all, Luhn valid, after a word
     // that says "card" (a column of numbers, one a line, is not one).

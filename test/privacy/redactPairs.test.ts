@@ -49,4 +49,13 @@ describe('secrets no rule knew the shape of (real Chromium, real tesseract)', { 
       expect(r.leaked, `seed ${seed}`).toEqual([]);
     }
   });
+
+  it('a card code under a caption with a parenthetical: "Security code (CVC)", "CVC (3 digits)"', async () => {
+    // Seed 8 (4K@2 12 px): "(3 digits)" read as "@ digits)".
+    for (const seed of [1, 2, 8]) {
+      const r = await check(screen('card details panel', { seed }));
+      expect(r.score.secrets.length).toBe(2);
+      expect(r.leaked, `seed ${seed}`).toEqual([]);
+    }
+  });
 });
