@@ -240,7 +240,9 @@ describe('a crash mid-write', () => {
       import { open } from 'node:fs/promises';
       const require = createRequire(import.meta.url);
       const fsp = require('node:fs/promises');
-      const stall = () => { process.stdout.write('stalled\\n'); return new Promise(() => {}); };
+      // A timer keeps the stalled writer alive until it is killed: a pending promise alone does not,
+      // and the process could end by itself (exit 13, no signal) before the parent's SIGKILL.
+      const stall = () => { process.stdout.write('stalled\\n'); setInterval(() => {}, 60_000); return new Promise(() => {}); };
       let armed = false;
       if (${JSON.stringify(stage)} === 'before-rename') {
         const rename = fsp.rename;
