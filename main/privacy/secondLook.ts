@@ -167,6 +167,7 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
   };
   if (!inkIsDark(px, crop.width, crop.height, sum / px.length)) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
   flattenPaper(px, crop.width, crop.height, PAPER_RADIUS);
+  if (!angle) clearCutLines(px, crop.width, crop.height, box.y - crop.y, box.y + box.height - crop.y);
   let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
   img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
   if (scale !== 1) img = img.resize(crop.width * scale, crop.height * scale, { kernel: 'lanczos3' });
@@ -231,6 +232,31 @@ export function flattenPaper(px: Uint8Array, width: number, height: number, r: n
       const i = y * width + x;
       px[i] = m ? Math.min(255, Math.round(((px[i] as number) * 255) / m)) : 255;
     }
+  }
+}
+
+/**
+ * The crop's margin takes in a slice of the lines above and below the block (the bottom half of a
+ * row's title over a dim line of ids): ink that touches the crop's top or bottom edge, outside the
+ * block, up to the first blank row, is painted paper — a cut line is read as nonsense ("SELIVITEIAT
+ * TV es VV") that runs into the block's own words. Where no blank row parts them, nothing is.
+ * `px` is dark ink on paper flattened to white (flattenPaper).
+ */
+export function clearCutLines(px: Uint8Array, width: number, height: number, top: number, bottom: number): void {
+  const inky = (y: number) => {
+    for (let x = 0, row = y * width; x < width; x++) if ((px[row + x] as number) < 255 - STEP) return true;
+    return false;
+  };
+  const clear = (from: number, to: number) => px.fill(255, from * width, to * width);
+  if (inky(0)) {
+    let y = 0;
+    while (y < Math.min(top, height) && inky(y)) y++;
+    if (y < top) clear(0, y);
+  }
+  if (inky(height - 1)) {
+    let y = height - 1;
+    while (y >= Math.max(bottom, 0) && inky(y)) y--;
+    if (y >= bottom) clear(y + 1, height);
   }
 }
 
