@@ -401,6 +401,7 @@ describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
     // Its _ read as a space, the value's opening quote lost, the salt split at its signs.
     expect(q('define ("AUTH SALT’, 1108. L201Kc6E VG) {YOa>ZMEWCKMGaB5KEUS (W| . }AQC?d$ } IW) ;')).toHaveLength(1);
     expect(q("define( 'DB_PASSWORD', 'Tiger22!BVgq' );")).toEqual(['Tiger22!BVgq']);
+    expect(q("define( 'AUTH _KEY', '1-aS7x*R$p( VS&NdIWN%OLYE4<V $kb9;,@=],KD>a~u.#P9;M/0jKkd7uwG_}YO0' );")).toHaveLength(1);
     expect(q("define( 'DB_NAME', 'acmeshop_wp' );")).toEqual([]);
     expect(q("define( 'AUTH_KEY', 'put your unique phrase here' );")).toEqual([]);
     expect(q("define('WP_DEBUG', false);")).toEqual([]);

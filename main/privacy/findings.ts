@@ -746,8 +746,9 @@ const RULES: readonly Rule[] = [
     kind: 'secret',
     rule: 'quoted-name',
     find: (t) =>
-      // (OCR reads a SCREAMING name's _ as a space now and then, and drops or doubles a quote.)
-      matches(t, /(?:\b(?:define|constant|putenv|setenv|set|setdefault|config|env)\s*\(\s*["'‘’`]?|["'‘’`])([A-Za-z_][\w.-]{1,60}(?: [A-Z][A-Z0-9_]+)?)["'‘’`]{0,2}\s*(?:,|=>)\s*["'‘’`]?(.+?)(?:["'‘’`]{0,2}\s*\)?\s*[;,]?)?[ \t]*$/gm, 2, (m) => {
+      // (OCR reads a SCREAMING name's _ as a space, or puts a space before it, now and then, and
+      // drops or doubles a quote.)
+      matches(t, /(?:\b(?:define|constant|putenv|setenv|set|setdefault|config|env)\s*\(\s*["'‘’`]?|["'‘’`])([A-Za-z_][\w.-]{1,60}(?: [A-Z_][A-Z0-9_]+)?)["'‘’`]{0,2}\s*(?:,|=>)\s*["'‘’`]?(.+?)(?:["'‘’`]{0,2}\s*\)?\s*[;,]?)?[ \t]*$/gm, 2, (m) => {
         const name = (m[1] as string).replace(/ /g, '_'), v = m[2] as string;
         const named = secretName(name) || (/(?:^|[_.-])(?:salt|key|secret)$/i.test(name) && !/(?:^|[_.-])(?:id|ids|public|pub|publishable|path|file|url|uri|name|type|sort|cache|partition)(?:[_.-]|$)/i.test(name));
         if (!named || v.length < 8 || /:\/\//.test(v)) return false;
