@@ -511,6 +511,8 @@ function continuation(text: string): boolean {
   const t = text.replace(/^["'(]+|["'),;]+$/g, '').replace(/%?:(?=[0-9A-Fa-f]{2})/g, '%');
   if (t.length < 3 || !/^[A-Za-z0-9+/=_.~%-]+$/.test(t)) return false;
   if (identifier(t) && t.length < 20) return false;
+  // A log line's timestamp starts the next entry, not more of a key ("2026-12-05T10:35:36.799Z").
+  if (/^\d{4}-\d{2}-\d{2}(?:T\d|$)/.test(t)) return false;
   return (/\d/.test(t) && /[A-Za-z]/.test(t)) || /.[A-Z].*[a-z]|.[a-z].*[A-Z]/.test(t) || /^[A-Za-z0-9+/]{12,}={0,2}$/.test(t);
 }
 

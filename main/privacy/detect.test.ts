@@ -492,3 +492,22 @@ describe('detectRedactions: an IBAN beside its label, however OCR read its group
     expect((await detectRedactions(words, size)).regions).toEqual([]);
   });
 });
+
+describe('detectRedactions: what wraps onto the next line', () => {
+  type Row = [string, number, number, number, number, number];
+  const read = (rows: Row[]): ReadWord[] => rows.map(([text, line, x, y, width, height]) => ({ text, line, x, y, width, height }));
+  const hiddenOf = async (rows: Row[]) => {
+    const words = read(rows);
+    const out = await detectRedactions(words, { width: 1920, height: 1080 });
+    return words.filter((w) => out.regions.some((r) => r.x <= w.x && r.x + r.width >= w.x + w.width && r.y <= w.y + w.height / 2 && r.y + r.height >= w.y + w.height / 2)).map((w) => w.text);
+  };
+  const log = (next: string): Row[] => [
+    ['2026-12-05T10:48:16.738Z', 1, 4, 192, 197, 13], ['INFO', 1, 210, 192, 36, 13], ['token=Xk9fPq2LmN7vRt4WzY8bQc3Hd', 1, 260, 192, 300, 13],
+    [next, 2, 4, 211, 197, 13], ['INFO', 2, 210, 211, 36, 13], ['http', 2, 260, 211, 30, 13], ['request', 2, 296, 211, 56, 13], ['done', 2, 358, 211, 34, 13],
+  ];
+
+  it("takes a key's continuation at the line's start, not the next log entry's timestamp", async () => {
+    expect(await hiddenOf(log('2026-12-05T10:35:36.799Z'))).not.toContain('2026-12-05T10:35:36.799Z');
+    expect(await hiddenOf(log('Gs7Lq0Wm3Pz9Kd'))).toContain('Gs7Lq0Wm3Pz9Kd');
+  });
+});
