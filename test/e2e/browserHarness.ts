@@ -70,7 +70,9 @@ export async function openSession(browser: Browser, options: Omit<HarnessOptions
     async close() {
       await context.close();
       await harness.close();
-      await rm(dataDir, { recursive: true, force: true });
+      // A write the harness began just before it closed can land in a folder rm is emptying
+      // (ENOTEMPTY under load): retried, as rm does for EBUSY and ENOTEMPTY when asked.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
       if (errors.length) throw new Error(`uncaught errors in the page: ${errors.join('; ')}`);
     },
   };

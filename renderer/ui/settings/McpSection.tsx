@@ -185,18 +185,34 @@ function entriesOf(rejected: readonly RejectedServer[]): Record<string, unknown>
   return Object.fromEntries(rejected.map((r) => [r.name, r.entry]));
 }
 
-/** "Show log": the end of what the server logged (notifications/message), read when opened and on "Refresh". */
+/** How often an open log is read again, so what the server logs while it is open shows up. */
+const LOG_TAIL_MS = 2000;
+
+/** "Show log": the end of what the server logged (notifications/message), read when opened, every two seconds while open, and on "Refresh". */
 function ServerLog({ name, file }: { name: string; file: string }) {
   const readLog = useApp((s) => s.readMcpLog);
   const [log, setLog] = useState<{ text: string; note: string } | null>(null);
+  const [open, setOpen] = useState(false);
   const load = async () => {
     const result = await readLog(name);
     if (!result.ok) setLog({ text: '', note: result.message });
     else if (!result.value.text) setLog({ text: '', note: 'Nothing logged yet.' });
     else setLog({ text: result.value.text, note: result.value.truncated ? `The last lines of ${Math.round(result.value.bytes / 1024)} KB.` : '' });
   };
+  useEffect(() => {
+    if (!open) return undefined;
+    const timer = setInterval(() => void load(), LOG_TAIL_MS);
+    return () => clearInterval(timer);
+  });
   return (
-    <details onToggle={(e) => (e.currentTarget.open ? void load() : setLog(null))}>
+    <details
+      onToggle={(e) => {
+        const now = e.currentTarget.open;
+        setOpen(now);
+        if (now) void load();
+        else setLog(null);
+      }}
+    >
       <summary>Show log</summary>
       <p className="muted small-text">
         <code>{file}</code>{' '}
