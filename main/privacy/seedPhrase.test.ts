@@ -23,4 +23,12 @@ describe('seed phrases', () => {
     expect(found('Please keep the door open and follow the signs to the main hall where the staff will meet you at noon')).toEqual([]);
     expect(found('apple banana orange lemon mango grape melon')).toEqual([]);
   });
+
+  it("is not a log's one word over and over, its numbers taken for numbering", () => {
+    // A window's text view of a deploy log (test/accessibility/windowTextTool.test.ts): 120 lines
+    // of "step N ok" were hidden whole as a phrase of "step".
+    const log = Array.from({ length: 120 }, (_, i) => `step ${i + 1} ok`).join('\n');
+    expect(found(log)).toEqual([]);
+    expect(found(`wallet words\n${log}`)).toEqual([]);
+  });
 });

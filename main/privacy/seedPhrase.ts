@@ -49,15 +49,19 @@ function oneLetterOff(a: string, b: string): boolean {
  * not make such a run: the list has none of English's small words (the, and, of, to, is).
  */
 export function* seedPhrases(text: string): Iterable<[number, number]> {
-  type Tok = { start: number; end: number; known: boolean };
+  type Tok = { start: number; end: number; known: boolean; word: string };
   const run: Tok[] = [];
   const flush = function* (): Iterable<[number, number]> {
     // Trim unknown words at the ends; count what is left.
     while (run.length && !run[0]?.known) run.shift();
     while (run.length && !run.at(-1)?.known) run.pop();
-    const known = run.filter((t) => t.known).length;
+    const knownWords = run.filter((t) => t.known).map((t) => t.word);
+    const known = knownWords.length;
     const first = run[0], last = run.at(-1);
-    if (first && last && known >= 8) {
+    // A phrase is drawn at random from 2048 words: in 12 or 24 a word comes twice now and then, not
+    // more. A log's "step 1 ok … step 120 ok" (its numbers and "ok" skipped as numbering) is one word
+    // over and over.
+    if (first && last && known >= 8 && new Set(knownWords).size * 4 >= known * 3) {
       const headed = HEADING.test(text.slice(Math.max(0, first.start - 400), first.start));
       if (known >= 12 || (headed && run.length >= 10)) yield [first.start, last.end];
     }
@@ -87,7 +91,7 @@ export function* seedPhrases(text: string): Iterable<[number, number]> {
         misses = 0;
         continue;
       }
-      run.push({ start, end: start + word.length, known });
+      run.push({ start, end: start + word.length, known, word });
       continue;
     }
     yield* flush();
