@@ -5,7 +5,7 @@
 // no longer matches its vendor's pattern but still looks like a key (20+ characters, mixed
 // classes, high entropy).
 import type { RedactCategory, RedactionKind } from '../../common/privacy.ts';
-import { seedPhrases } from './seedPhrase.ts';
+import { oneLetterOff as oneOff, seedPhrases } from './seedPhrase.ts';
 
 /** A secret found in a text: [start, end) offsets into it. */
 export type Finding = { start: number; end: number; kind: RedactionKind; rule: string };
@@ -267,26 +267,6 @@ const FILLER = new Set(['the', 'a', 'an', 'and', 'or', 'my', 'your', 'our', 'the
 
 function secretPart(p: string): boolean {
   return SECRET_PARTS.has(p) || (p.length >= 6 && SECRET_PARTS_LONG.some((s) => oneOff(p, s)));
-}
-
-function oneOff(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0, j = 0, edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
 /**

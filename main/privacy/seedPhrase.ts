@@ -21,7 +21,8 @@ function listWord(token: string): boolean {
   return word !== undefined && oneLetterOff(token, word);
 }
 
-function oneLetterOff(a: string, b: string): boolean {
+/** Whether `a` and `b` are at most one letter apart (one changed, added or dropped). */
+export function oneLetterOff(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0, j = 0, edits = 0;
   while (i < a.length && j < b.length) {
