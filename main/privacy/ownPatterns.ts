@@ -49,8 +49,12 @@ function timedMatches(source: string, text: string, ms: number): Array<[number, 
 
 /** All of one image's own patterns together may take this long (both of its texts); the rest are skipped and named. */
 export const OWN_PATTERNS_BUDGET_MS = 1000;
-/** A worker that has not started in this long (a machine under load) runs nothing for this image. */
-const START_MS = 15_000;
+/**
+ * A worker that has not started in this long runs nothing for this image (its patterns are named as
+ * skipped). Starting takes a few hundred ms; under heavy load (a test suite on two busy cores) it
+ * took over 15 s, and skipping a person's patterns for that is worse than waiting.
+ */
+const START_MS = 60_000;
 
 type Message = { ready: true } | { id: number; done: true } | { id: number; index: number; perText: Array<Array<[number, number]>> };
 type Shared = { worker: Worker; ready: Promise<boolean> };
