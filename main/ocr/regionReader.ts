@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { errorMessage } from '../errors.ts';
 import { joinRows } from './tesseractReader.ts';
-import { eraseRules, inkLines, inkRuns, lineKey, paperOf, splitByLine, stackLines, type InkLine, type LineReading } from './textLines.ts';
+import { eraseRules, flipBands, inkLines, inkRuns, lineKey, paperOf, splitByLine, stackLines, type InkLine, type LineReading } from './textLines.ts';
 import { bands, findTextRegions, type TextRegion } from './textRegions.ts';
 import { OcrError, type OcrLine, type OcrReading, type OcrWord, type TextReader } from './textReader.ts';
 
@@ -200,7 +200,9 @@ function cropBlock(grey: { data: Buffer; width: number }, block: TextRegion, tex
     grey.data.copy(pixels, y * block.width, from, from + block.width);
   }
   if (block.dark) for (let i = 0; i < pixels.length; i++) pixels[i] = 255 - pixels[i]!;
-  // A field's border or a table's lines read as glyphs, and make the field one line as tall as itself.
+  // A selected row or a button on a darker fill, its own way up; then a field's border or a table's
+  // lines, which read as glyphs and make the field one line as tall as itself, painted out.
+  flipBands(pixels, block.width, block.height);
   eraseRules(pixels, block.width, block.height);
   const scale = readingScale(pixels, block.width, block.height, textHeight);
   const key = createHash('sha256').update(`${block.width}x${block.height}@${scale}\n`).update(pixels).digest('hex');

@@ -77,6 +77,99 @@ export function eraseRules(pixels: Uint8Array, width: number, height: number, pa
   return painted.length;
 }
 
+/** A band this much darker than the block's paper is a fill of its own (a selected row, a button, a bubble). */
+const BAND = 70;
+/** …at least this many rows tall (thinner is a rule or a glyph's bar) and this many times as wide as tall. */
+const BAND_ROWS = 8;
+const BAND_WIDE = 3;
+/** …with text in it: at least this share of its pixels far from its fill. */
+const BAND_TEXT = 0.03;
+
+/**
+ * Bands of a block on a fill much darker than the block's paper — a selected row white on blue in
+ * a light list, a dark button or toolbar in a light page — turned dark text on their own paper, as
+ * the block is: read as they were, tesseract boxed such a row's whole height as one unsure scrap
+ * ("VRE", "TARE") and never read the line in it. A band is found by its rows' median and, within
+ * those rows, the columns whose mean is as dark; its text is lighter than its fill when most of
+ * its pixels are darker than the midpoint between the two (text is a minority of a line's pixels).
+ * Returns the bands turned.
+ */
+export function flipBands(pixels: Uint8Array, width: number, height: number, paper = paperOf(pixels)): number {
+  if (width < BAND_ROWS * BAND_WIDE || height < BAND_ROWS) return 0;
+  const histogram = new Uint32Array(256);
+  const dark = new Uint8Array(height);
+  for (let y = 0; y < height; y++) {
+    histogram.fill(0);
+    const row = y * width;
+    let n = 0;
+    for (let x = 0; x < width; x += 2, n++) histogram[pixels[row + x]!]!++;
+    let seen = 0, median = 255;
+    for (let v = 0; v < 256; v++) if ((seen += histogram[v]!) * 2 >= n) { median = v; break; }
+    dark[y] = paper - median >= BAND ? 1 : 0;
+  }
+  let flipped = 0;
+  for (let y0 = 0; y0 < height; ) {
+    if (!dark[y0]) { y0++; continue; }
+    let y1 = y0;
+    while (y1 < height && dark[y1]) y1++;
+    if (y1 - y0 >= BAND_ROWS) flipped += flipColumns(pixels, width, y0, y1, paper);
+    y0 = y1;
+  }
+  return flipped;
+}
+
+/** Within rows y0..y1 of a dark band, the runs of columns as dark as it, each turned; how many. */
+function flipColumns(pixels: Uint8Array, width: number, y0: number, y1: number, paper: number): number {
+  const rows = y1 - y0;
+  let turned = 0;
+  for (let x0 = 0; x0 < width; ) {
+    const mean = (x: number) => {
+      let sum = 0;
+      for (let y = y0; y < y1; y++) sum += pixels[y * width + x]!;
+      return sum / rows;
+    };
+    if (paper - mean(x0) < BAND) { x0++; continue; }
+    let x1 = x0;
+    while (x1 < width && paper - mean(x1) >= BAND) x1++;
+    if (x1 - x0 >= rows * BAND_WIDE && turnBand(pixels, width, x0, x1, y0, y1)) turned++;
+    x0 = x1;
+  }
+  return turned;
+}
+
+/**
+ * One band made dark text on light paper: inverted when its text is the lighter, then stretched so
+ * its fill is white. Only a fill with text inside it is a band: a glyph's own bar in large type (the
+ * tops of "PORT" in 48 px, read at twice that) is as dark and as wide, but solid, and turned white it
+ * took the T's bar away ("PORI"). Returns whether it turned the band.
+ */
+function turnBand(pixels: Uint8Array, width: number, x0: number, x1: number, y0: number, y1: number): boolean {
+  let lo = 255, hi = 0;
+  const histogram = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) histogram[pixels[y * width + x]!]!++;
+  const total = (x1 - x0) * (y1 - y0);
+  let seen = 0, fill = 0;
+  for (let v = 0; v < 256; v++) if ((seen += histogram[v]!) * 2 >= total) { fill = v; break; }
+  for (let v = 0; v < 256; v++) if (histogram[v]) { lo = Math.min(lo, v); hi = v; }
+  // The fill is the median; the text is whichever end lies further from it.
+  const lightText = hi - fill > fill - lo;
+  const paperAfter = lightText ? 255 - fill : fill;
+  if (paperAfter <= 0) return false;
+  // Text inside the fill: pixels as far from it as the fill is from the paper, away from the band's
+  // top and bottom rows (a bar's antialiased edges), in a share of the band a line of glyphs fills.
+  let text = 0;
+  for (let y = y0 + 2; y < y1 - 2; y++) for (let x = x0; x < x1; x++) if (Math.abs(pixels[y * width + x]! - fill) >= BAND) text++;
+  if (text < total * BAND_TEXT) return false;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = y * width + x;
+      const v = lightText ? 255 - pixels[i]! : pixels[i]!;
+      pixels[i] = Math.min(255, Math.round((v * 255) / paperAfter));
+    }
+  }
+  return true;
+}
+
 /** Runs of rows with two or more ink pixels, top to bottom. */
 export function inkRuns(pixels: Uint8Array, width: number, height: number, paper = paperOf(pixels)): { y0: number; y1: number }[] {
   const runs: { y0: number; y1: number }[] = [];
