@@ -94,6 +94,53 @@ function besideValue(value: string, label: string): boolean {
   return !OTP.test(label) && /key|token|secret/i.test(label) && /^[A-Za-z0-9+/=_.-]{16,200}$/.test(value.trim()) && /\d/.test(value);
 }
 
+/**
+ * Words in a label that make what it names public, whatever else it says: an id (a client's, an
+ * app's, a key's), a public, publishable or site key, a user name, an e-mail, a fingerprint, a hint.
+ */
+const PUBLIC_LABEL = /\b(?:ids?|identifier|public|publishable|site|fingerprint|user\s?names?|e-?mail|hint)\b/i;
+
+/**
+ * Characters in groups of one length, as a generated secret is printed to be typed: an app password
+ * in four groups of four letters ("bjzx euom sqkc dems"), backup codes in fours ("4566 5307"); a
+ * group OCR read a character long or short ("1z1lm") still counts. Words of a sentence differ in
+ * length and have vowels: groups of letters alone count from four, of one case, with few vowels
+ * (or a group with none).
+ */
+export function groupedValue(value: string): boolean {
+  const groups = value.trim().split(/[ -]/);
+  if (groups.length < 2 || groups.length > 8 || !groups.every((g) => /^[A-Za-z0-9]+$/.test(g))) return false;
+  const body = groups.length > 2 ? groups.slice(0, -1) : groups;
+  const lengths = body.map((g) => g.length);
+  const least = Math.min(...lengths), most = Math.max(...lengths);
+  if (least < 3 || most > 8 || most - least > 1 || (groups.at(-1) as string).length > most || (groups.at(-1) as string).length < 2) return false;
+  if (/\d/.test(value)) return true;
+  if (groups.length < 4 || !(groups.every((g) => /^[a-z]+$/.test(g)) || groups.every((g) => /^[A-Z]+$/.test(g)))) return false;
+  const letters = groups.join('');
+  return letters.replace(/[^aeiouy]/gi, '').length < letters.length * 0.3 || groups.some((g) => !/[aeiouy]/i.test(g));
+}
+
+/**
+ * Whether the text a label captions (under it, or in the cell beside it) is the value it names. What
+ * secretValue accepts; or, when the label names a secret and nothing public (secretName: "Client
+ * Secret", "Signing Secret", "Admin API Key", "App password"), one run of a key's alphabet with
+ * letters and digits however it is shaped — hex, which alone would pass for a hash, included: the
+ * label says what it is — or characters in groups (groupedValue). Not a sentence, a URL, an e-mail
+ * or a date.
+ */
+export function labelledValue(value: string, label: string, strict = false): boolean {
+  if (!strict && secretValue(value, label)) return true;
+  if (OTP.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !secretName(label)) return false;
+  const v = value.trim();
+  if (groupedValue(v)) return true;
+  // (OCR splits a long run at a character it is unsure of: up to three pieces.)
+  const pieces = v.split(/\s+/);
+  const packed = pieces.join('');
+  if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed)) return false;
+  if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
+  return /\d/.test(packed) && /[A-Za-z]/.test(packed);
+}
+
 export type ContextFinding = { words: number[]; kind: RedactionKind; rule: string };
 
 /**
@@ -114,6 +161,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const inRow = words.map((_, i) => i).filter((i) => Math.abs((words[i] as ReadWord).y + (words[i] as ReadWord).height / 2 - mid) < h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
       const gap = (p: number, q: number) => (words[q] as ReadWord).x - ((words[p] as ReadWord).x + (words[p] as ReadWord).width);
       const first = inRow.indexOf(cell[0] as number), last = inRow.indexOf(cell.at(-1) as number);
+      let from = -1;
       if (first >= 0 && last >= first) {
         // A parenthetical after the label is the label's ("Security code (CVV)", "Password (optional)",
         // "CVC (3 digits)" with its "(3" read as "@"): up to three words on, the last ending in ")".
@@ -128,14 +176,26 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
             break;
           }
         }
-        // A code's caption may say whose code it is in a word or two before ("Card security code",
-        // "Card verification value CVC"): words that start their cell, run on to the label.
-        if (OTP.test(m[0])) {
-          let k = first;
-          while (k > 0 && first - k < 2 && /^[A-Za-z]+$/.test((words[inRow[k - 1] as number] as ReadWord).text) && gap(inRow[k - 1] as number, inRow[k] as number) < h * 1.2) k--;
-          if (k < first && (k === 0 || gap(inRow[k - 1] as number, inRow[k] as number) >= h * 1.2)) cell.unshift(...inRow.slice(k, first));
+        // A caption may say whose secret it is in a word or three before ("Card security code",
+        // "Signing Secret", "Admin API Key", "Generated app password"): words that start their
+        // cell, run on to the label. Beyond a code's, the whole must still name a secret
+        // (secretName), and nothing public.
+        let k = first;
+        while (k > 0 && first - k < 3 && /^[A-Za-z][A-Za-z'-]*$/.test((words[inRow[k - 1] as number] as ReadWord).text) && gap(inRow[k - 1] as number, inRow[k] as number) < h * 1.2) k--;
+        if (k < first && (k === 0 || gap(inRow[k - 1] as number, inRow[k] as number) >= h * 1.2)) {
+          const name = [...inRow.slice(k, first), ...cell].map((i) => (words[i] as ReadWord).text).join(' ');
+          if (OTP.test(m[0]) ? first - k <= 2 : secretName(name)) {
+            cell.unshift(...inRow.slice(k, first));
+            from = k;
+          }
         }
       }
+      // (A caption with words before its label may be a heading, "Your temporary password" over
+      // "Hello Ada,": what it captions must be shaped like a value, not merely not a sentence.)
+      const headed = from >= 0 && !OTP.test(m[0]);
+      const name = cell.map((i) => (words[i] as ReadWord).text).join(' ');
+      // A label that names something public ("Client ID", "Key ID", "Public key") captions no secret.
+      if (PUBLIC_LABEL.test(name)) continue;
       const a = words[cell[0] as number] as ReadWord, z = words[cell.at(-1) as number] as ReadWord;
       const row = inRow.filter((i) => !cell.includes(i));
       const before = row.filter((i) => (words[i] as ReadWord).x < a.x).at(-1);
@@ -166,7 +226,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
           reach = Math.max(reach, w.x + w.width);
         }
         const text = value.map((i) => (words[i] as ReadWord).text).join(' ');
-        if (besideValue(text, m[0])) out.push({ words: value, kind, rule: 'beside' });
+        if ((!headed && besideValue(text, m[0])) || labelledValue(text, name, headed)) out.push({ words: value, kind, rule: 'beside' });
       }
       let lastBottom = line.bottom;
       for (let k = li + 1; k < lines.length; k++) {
@@ -181,8 +241,15 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
         // Another label in the column ends it (the next caption of a detail view).
         if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
-        const ok = secretValue(value, m[0]);
-        if (ok) out.push({ words: inCol, kind, rule: caption ? 'caption' : 'column' });
+        // The value's own cell: its first run of words with no column's gap inside, a field's
+        // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
+        const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
+        let end = 1;
+        while (end < own.length && (words[own[end] as number] as ReadWord).x - ((words[own[end - 1] as number] as ReadWord).x + (words[own[end - 1] as number] as ReadWord).width) < h * 1.2) end++;
+        const head = own.slice(0, end);
+        const whole = !headed && secretValue(value, m[0]);
+        const ok = whole || (head.length > 0 && labelledValue(head.map((i) => (words[i] as ReadWord).text).join(' '), name, headed));
+        if (ok) out.push({ words: whole ? inCol : head, kind, rule: caption ? 'caption' : 'column' });
         lastBottom = below.bottom;
         // A caption names one value, unless it names a list ("backup codes:" over a code a line).
         if (caption && (!ok || !LIST.test(m[0]))) break;
@@ -478,6 +545,11 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
         out.push({ words: ws, kind: 'password', rule: 'named nearby' });
         return;
       }
+    }
+    // A generated password in groups ("bjzx euom sqkc dems", an app password) under words about it.
+    if (ws.length >= 3 && groupedValue(t) && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
+      out.push({ words: ws, kind: 'password', rule: 'named nearby' });
+      return;
     }
     // A password: alone, or last on a short line whose other words name it ("Network security key |
     // …"), or in a short reply under a question about it ("it's velvet4142 lowercase").

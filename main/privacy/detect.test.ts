@@ -511,3 +511,39 @@ describe('detectRedactions: what wraps onto the next line', () => {
     expect(await hiddenOf(log('Gs7Lq0Wm3Pz9Kd'))).toContain('Gs7Lq0Wm3Pz9Kd');
   });
 });
+
+// A value under its caption is judged on the caption's words (as tesseract read a Slack app's page
+// and an Algolia-like key page at 1080p 14 px): a label that names a secret ("Client Secret",
+// "Signing Secret", "Admin API Key", a word or three before the label's noun) hides the value under
+// it whatever its shape — 32 hex, which alone passes for a hash — and not the buttons beside it; a
+// label that names an id or a public key leaves its value alone.
+describe('detectRedactions: a value judged by its caption', () => {
+  const size = { width: 1920, height: 1080 };
+  const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
+  let line = 0;
+  const row = (y: number, ...cells: Array<[string, number]>): ReadWord[] => {
+    line++;
+    return cells.flatMap(([text, x]) => text.split(' ').map((t, i, all) => ({ text: t, line, x: x + all.slice(0, i).join(' ').length * 8 + (i ? 8 : 0), y, width: t.length * 8, height: 12 })));
+  };
+  const page: ReadWord[] = [
+    ...row(159, ['App ID', 260]),
+    ...row(185, ['A0BKWZP9QRF', 270]),
+    ...row(223, ['Client ID', 260]),
+    ...row(253, ['4214037210457.2265717479271', 270]),
+    ...row(288, ['Client Secret', 260]),
+    ...row(316, ['5632b92409d3fb64afebede10d4e8eb2', 270], ['Hide Regenerate', 655]),
+    ...row(353, ['Signing Secret', 260]),
+    ...row(381, ['af2f26165a881cd424e42a851214aa18', 270], ['Hide Regenerate', 655]),
+    ...row(417, ['Admin API Key', 260]),
+    ...row(445, ['ed7f1bfda80dd85ee750f57cde63a9bf', 270]),
+    ...row(480, ['Token ID', 260]),
+    ...row(508, ['9bf0f345539c6661894f6f3c3482c3f6', 270]),
+    ...row(540, ['Public API key', 260]),
+    ...row(568, ['3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c', 270]),
+  ];
+  it('hides what a secret\'s caption names and leaves what an id\'s or a public key\'s names', async () => {
+    const out = await detectRedactions(page, size);
+    const hidden = page.filter((w) => out.regions.some((r) => covers(r, w))).map((w) => w.text);
+    expect(hidden).toEqual(['5632b92409d3fb64afebede10d4e8eb2', 'af2f26165a881cd424e42a851214aa18', 'ed7f1bfda80dd85ee750f57cde63a9bf']);
+  });
+});

@@ -5,6 +5,7 @@
 // outside the fills (test/fixtures/leakScore.ts).
 import { describe, expect, it } from 'vitest';
 import { heldOutBScreen } from '../fixtures/heldOutScreens.ts';
+import { heldOutEScreen } from '../fixtures/heldOutScreensE.ts';
 import { corpusScreen } from '../fixtures/realScreens.ts';
 import { renderedRedaction } from '../support/renderedRedaction.ts';
 
@@ -57,6 +58,19 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(notebook.leaked).toEqual([]);
     const remote = await check(heldOutBScreen('git remote with token', { seed: 401 }));
     expect(remote.leaked.filter((l) => l.startsWith('gitlab'))).toEqual([]);
+  });
+
+  // A value under its caption is judged by what the caption names (set E, tuned on now). A Slack
+  // app page's Client Secret and Signing Secret, 32 hex each, under captions with "Hide" and
+  // "Regenerate" beside the value: hex alone passes for a hash, and "Signing Secret" was read past
+  // as a heading (a word before the label); 0 of 8 hidden over two runs before (the ids above them
+  // stay: main/privacy/detect.test.ts). A phone's Google app password, four groups
+  // of four letters under "Generated app password" and a line about it: no rule took letter groups.
+  it('a value under a caption that names a secret, whatever its shape; not under one that names an id', async () => {
+    const slack = await check(heldOutEScreen('slack app credentials', { seed: 1, size: { name: '1080p', width: 1920, height: 1080, scale: 1 }, fontPx: 14 }));
+    expect(slack.leaked.filter((l) => l.startsWith('hex api key'))).toEqual([]);
+    const phone = await check(heldOutEScreen('phone app password', { seed: 1, fontPx: 12 }));
+    expect(phone.leaked).toEqual([]);
   });
 
   // Each look-alike screen on its own: at most 5% of its text area filled (the corpus's target is 2% over all).
