@@ -240,6 +240,11 @@ describe('ruleFindings: a one-time code said in a message', () => {
     // "is" as tesseract read it on held-out set B's SMS screen at 1080p 12 px.
     expect(found('ACME: 776043 ii your sign-in code.')).toEqual(['776043']);
   });
+  // A phone's passwords app, a note under the login (set E): a code that opens a door.
+  it('finds a code named by what it opens: "door code at the office: 9942#"', () => {
+    expect(found('door code at the office: 9942#')).toEqual(['9942']);
+    expect(found('The gate code is 4821')).toEqual(['4821']);
+  });
   it('leaves a zip code, an error code and a year alone', () => {
     expect(found('The zip code is 10115 and the error code is 4040.')).toEqual([]);
     expect(found('2026 is your year')).toEqual([]);

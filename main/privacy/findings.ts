@@ -612,15 +612,16 @@ const RULES: readonly Rule[] = [
   },
   {
     // A one-time code said in a message: "Your verification code is 482913", "482913 is your
-    // sign-in code", "login code: 4821" (a zip code or an error code is not one: the word before
-    // "code" must say what it is for).
+    // sign-in code", "login code: 4821", and a code that opens something ("door code at the office:
+    // 9942#", "alarm code is 4821") — a zip code or an error code is not one: the word before "code"
+    // must say what it is for.
     category: 'passwords',
     kind: 'password',
     rule: 'code-said',
     find: (t) => {
-      const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa)`;
+      const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa|door|gate|alarm|entry|garage|lock|safe|keypad|building|unlock)`;
       return [
-        ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,12}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
+        ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,20}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+[il1|!][sil5|]\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
       ];
     },
