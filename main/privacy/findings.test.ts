@@ -244,6 +244,8 @@ describe('ruleFindings: a one-time code said in a message', () => {
   it('finds a code named by what it opens: "door code at the office: 9942#"', () => {
     expect(found('door code at the office: 9942#')).toEqual(['9942']);
     expect(found('The gate code is 4821')).toEqual(['4821']);
+    // As tesseract read it on the phone at 11 px: its d as "cl".
+    expect(found('cloor code a the office: 3721#')).toEqual(['3721']);
   });
   it('leaves a zip code, an error code and a year alone', () => {
     expect(found('The zip code is 10115 and the error code is 4040.')).toEqual([]);
@@ -303,6 +305,13 @@ describe('ruleFindings: a misread vendor prefix inside a base64 payload', () => 
     expect(found('xoxb 2841736450-9928374651-Kq8ZrT2mXw')).toEqual(['xoxb 2841736450-9928374651-Kq8ZrT2mXw']);
     expect(found('the sk_live keys are listed under Developers')).toEqual([]);
     expect(found('ghp documentation: authentication_overview')).toEqual([]);
+  });
+
+  // A GitLab pipeline trigger token in a table cell (set E, 1440p 12 px, as tesseract read it): its
+  // 40 hex after "glptt-" passed for a build's name and hash, so no rule kept it.
+  it("GitLab's prefixes, the hex after them too", () => {
+    expect(found('glptt-9f832839d2cas3eb7e6d75cea3cTaceds303aa fa')).toEqual(['glptt-9f832839d2cas3eb7e6d75cea3cTaceds303aa']);
+    expect(found('app-9f832839d2ca53eb7e6d75c6a3c7aeed6303aaf4')).toEqual([]);
   });
 });
 

@@ -404,6 +404,10 @@ export function ibanAsRead(raw: string): string | undefined {
 /** Prefixes that name a vendor's key, and what its key is called. */
 const PREFIXES: ReadonlyArray<[string, RedactionKind]> = [
   ['AKIA', 'aws key'], ['ASIA', 'aws key'], ['ghp_', 'github token'], ['gho_', 'github token'], ['ghs_', 'github token'], ['ghu_', 'github token'], ['github_pat_', 'github token'],
+  // GitLab's tokens (personal, pipeline trigger, deploy, runner, CI job, feed, incoming mail, OAuth
+  // app secret): a prefix and 20–40 characters, hex for some ("glptt-<40 hex>"), which alone would
+  // pass for a build's "name-<sha1>".
+  ['glpat-', 'api key'], ['glptt-', 'api key'], ['gldt-', 'api key'], ['glrt-', 'api key'], ['glcbt-', 'api key'], ['glft-', 'api key'], ['glimt-', 'api key'], ['gloas-', 'api key'],
   ['xoxb-', 'slack token'], ['xoxp-', 'slack token'], ['xoxa-', 'slack token'], ['sk_live_', 'api key'], ['rk_live_', 'api key'], ['sk_test_', 'api key'], ['AIza', 'cloud key'], ['sk-proj-', 'api key'], ['sk-ant-', 'api key'],
 ];
 
@@ -614,12 +618,12 @@ const RULES: readonly Rule[] = [
     // A one-time code said in a message: "Your verification code is 482913", "482913 is your
     // sign-in code", "login code: 4821", and a code that opens something ("door code at the office:
     // 9942#", "alarm code is 4821") — a zip code or an error code is not one: the word before "code"
-    // must say what it is for.
+    // must say what it is for (its d read as "cl" too: OCR reads the two as one in small type).
     category: 'passwords',
     kind: 'password',
     rule: 'code-said',
     find: (t) => {
-      const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa|door|gate|alarm|entry|garage|lock|safe|keypad|building|unlock)`;
+      const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa|(?:d|cl)oor|gate|alarm|entry|garage|lock|safe|keypad|building|unlock)`;
       return [
         ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,20}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+[il1|!][sil5|]\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),

@@ -73,6 +73,17 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(phone.leaked).toEqual([]);
   });
 
+  // Set E's GitLab page at 1440p 12 px: a pipeline trigger token, "glptt-" and 40 hex, in a table
+  // cell whose header OCR did not read — the hex after a short name passed for a build's name and
+  // hash. A phone's passwords app at 11 px: a note "door code at the office: 9942#", read "cloor
+  // code a the office:" — no rule knew a code named by what it opens.
+  it("a GitLab trigger token in a cell; a door code in a note", async () => {
+    const gitlab = await check(heldOutEScreen('gitlab ci variables', { seed: 3, size: { name: '1440p', width: 2560, height: 1440, scale: 1 }, fontPx: 12 }));
+    expect(gitlab.leaked.filter((l) => l.startsWith('gitlab'))).toEqual([]);
+    const note = await check(heldOutEScreen('phone passwords app item', { seed: 1, fontPx: 11 }));
+    expect(note.leaked.filter((l) => l.startsWith('pin'))).toEqual([]);
+  });
+
   // Each look-alike screen on its own: at most 5% of its text area filled (the corpus's target is 2% over all).
   it.each(['git log', 'uuid table', 'package-lock', 'trace log', 'data uri css', 'orders with 16-digit numbers', 'prose about passwords', 'checksums'].map((name, i) => [name, i]))(
     'look-alikes are left alone: %s',
