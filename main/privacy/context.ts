@@ -507,6 +507,17 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
       .sort((a, b) => (words[a] as ReadWord).x - (words[b] as ReadWord).x);
   };
   const codeShaped = (t: string) => (/^[^\s-]{4,8}(?:[- ][^\s-]{4,8}){1,3}$/.test(t) || /^[A-Za-z0-9]{8,16}$/.test(t)) && /\d/.test(t) && t.replace(/[^A-Za-z0-9]/g, '').length >= t.replace(/[ -]/g, '').length * 0.8;
+  /** A line of a list of codes: one code, or a code in each column (a list in two columns, read as one line). */
+  const codeRow = (ws: readonly number[], h: number): boolean => {
+    if (!ws.length) return false;
+    const cells: number[][] = [[ws[0] as number]];
+    for (let n = 1; n < ws.length; n++) {
+      const p = words[ws[n - 1] as number] as ReadWord, w = words[ws[n] as number] as ReadWord;
+      if (w.x - (p.x + p.width) > h * 1.2) cells.push([]);
+      cells.at(-1)?.push(ws[n] as number);
+    }
+    return cells.length <= 4 && cells.every((c) => c.length <= 2 && codeShaped(text(c)));
+  };
   lines.forEach((line, li) => {
     const ws = real[li] as number[];
     if (!ws.length) return;
@@ -537,10 +548,10 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
       out.push({ words: [...line.words, ...more, ...wrap], kind: 'secret', rule: 'named nearby' });
       return;
     }
-    if (codeShaped(t) && ws.length <= 2) {
+    if (codeRow(ws, line.height)) {
       // Up the list (codes in columns are lines of their own) to the text above its first code.
       let k = li;
-      while (k > 0 && codeShaped(text(real[k - 1] as number[]))) k--;
+      while (k > 0 && codeRow(real[k - 1] as number[], (lines[k - 1] as Line).height)) k--;
       if (CODE_LIST.test(above(k, 6))) {
         out.push({ words: ws, kind: 'password', rule: 'named nearby' });
         return;

@@ -84,6 +84,14 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(note.leaked.filter((l) => l.startsWith('pin'))).toEqual([]);
   });
 
+  // Set E's printed sheet turned 3° at 1440p 13 px: its backup codes in two columns under "Backup
+  // codes", read upright by the second look as "1. 4255 2094 3. 1634 1730" — a code in each column
+  // of one line, where the list rule took a line of one code only (4 of 4 leaked).
+  it('backup codes in two columns on a turned sheet', async () => {
+    const sheet = await check(heldOutEScreen('printed totp sheet turned', { seed: 2, size: { name: '1440p', width: 2560, height: 1440, scale: 1 }, fontPx: 13 }));
+    expect(sheet.leaked.filter((l) => l.startsWith('recovery code'))).toEqual([]);
+  });
+
   // Each look-alike screen on its own: at most 5% of its text area filled (the corpus's target is 2% over all).
   it.each(['git log', 'uuid table', 'package-lock', 'trace log', 'data uri css', 'orders with 16-digit numbers', 'prose about passwords', 'checksums'].map((name, i) => [name, i]))(
     'look-alikes are left alone: %s',
