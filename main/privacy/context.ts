@@ -4,8 +4,8 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, NAMED_IDENTIFIER, randomValue, secretName, sshKeyLines } from './findings.ts';
-import type { ReadWord } from './locate.ts';
+import { identifier, NAMED_IDENTIFIER, publicValue, randomValue, secretName, sshKeyLines } from './findings.ts';
+import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
 
@@ -155,6 +155,9 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const start = m.index, end = start + m[0].length;
       const cell = text.wordsIn(start, end);
       if (!cell.length) continue;
+      // A word inside a placeholder in angle brackets names no value beside or below it (kubectl's
+      // "<set to the key 'smtp' in secret 'mail'>" where a secret's value would be).
+      if (/<[a-z]+(?: [^<>=\s]+)+ $/.test(text.text.slice(0, start))) continue;
       const h = line.height;
       // Its row: OCR may read each cell of a table as a line of its own.
       const mid = (line.top + line.bottom) / 2;
@@ -359,6 +362,49 @@ export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; b
 }
 
 /**
+ * Where the words lie of values whose name says they are public or data (publicValue: a JSON Web
+ * Key's "n", a "kid", an integrity="sha384-…", a data-sitekey, a file's "content"), a box on each
+ * line. The second look reads such lines again in pieces, without their names; what the first read
+ * saw them named stays true of the ink there.
+ */
+export function publicValueBoxes(words: readonly ReadWord[]): Box[] {
+  return boxesOf(words, (text, m) => publicValue(text, m.index));
+}
+
+/**
+ * Where the words lie that the first read read as an identifier (identifier: a payments object's id,
+ * a container's id after its scheme, a hash), a box on each line: the second look may read one again
+ * without its underscore ("sub. 2PR1…"), and then it only looks random.
+ */
+export function identifierBoxes(words: readonly ReadWord[]): Box[] {
+  return boxesOf(words, (_, m) => identifier(m[0]));
+}
+
+function boxesOf(words: readonly ReadWord[], take: (text: string, m: RegExpExecArray) => boolean): Box[] {
+  const map = wordText(words, false);
+  const out: Box[] = [];
+  for (const m of map.text.matchAll(/[^\s"'“”‘’,]{8,}/g)) {
+    if (!take(map.text, m)) continue;
+    const byLine = new Map<number, ReadWord[]>();
+    for (const i of wordsOf({ start: m.index, end: m.index + m[0].length }, map)) {
+      const w = words[i] as ReadWord;
+      byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
+    }
+    for (const ws of byLine.values()) {
+      const x = Math.min(...ws.map((w) => w.x)), y = Math.min(...ws.map((w) => w.y));
+      out.push({ x, y, width: Math.max(...ws.map((w) => w.x + w.width)) - x, height: Math.max(...ws.map((w) => w.y + w.height)) - y });
+    }
+  }
+  return out;
+}
+
+/** Whether a box's middle lies in one of `areas` (a line's box taken half a line taller each way). */
+export function middleInAny(b: Box, areas: readonly Box[]): boolean {
+  const mx = b.x + b.width / 2, my = b.y + b.height / 2;
+  return areas.some((a) => mx >= a.x && mx <= a.x + a.width && my >= a.y - a.height / 2 && my <= a.y + a.height * 1.5);
+}
+
+/**
  * The spans (top to bottom) of the rows that hold an SSH public key, its wrapped base64 or a
  * known_hosts entry (sshKeyLines), as read: the words of each line OCR read, rows in the order of
  * their middles (the second look's lines beside the first read's).
@@ -401,6 +447,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     // A value after = or : is a setting's, named by the cell to its left ('instance_type = "t3.medium"'
     // in terraform's output): whether it is secret is its name's to say (namedCells), not a login's.
     if (/^[=:]/.test(c.text)) continue;
+    // An identifier is no password (a payments list's customer id beside the customer's e-mail).
+    if (identifier(c.text.replace(/\s+/g, ''))) continue;
     // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
     // 4K screen) is a lock file's or a log's, not a saved password's.
     const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');

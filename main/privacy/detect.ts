@@ -53,7 +53,7 @@ async function ruleSecrets(text: string, options: DetectOptions): Promise<Findin
 }
 
 /** A generic rule's kind gives way to a specific one when their boxes meet ("aws key" over "key-like text"). */
-const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'password', 'secret']);
+export const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'password', 'secret']);
 
 /** The rectangles to fill in an image of `size`, given the words OCR read in it and the windows on it. */
 export async function detectRedactions(read: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[]; /** A box on each line a finding's words are on, never one over two lines. */ lineBoxes?: boolean } = {}): Promise<Detection> {

@@ -515,3 +515,37 @@ describe('ruleFindings: a card in misread groups', () => {
     expect(cards('card: call 0800 123 4567 8901')).toEqual([]);
   });
 });
+
+describe('values whose name says public, data or hash', () => {
+  const rules = async (text: string) => (await hidden(text)).map((f) => f.rule);
+  it('leaves a JSON Web Key\'s public members alone, also where its modulus wraps, but not a secret member beside them', async () => {
+    const n = 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2n';
+    expect(await hidden(`{"kty": "RSA", "kid": "${n}",\n"n": "${n}\n${n}\n${n}", "e": "AQAB"}`)).toEqual([]);
+    expect(await rules(`{"kty": "oct", "kid": "k1",\n"k": "${n}\n${n}"}`)).toContain('entropy');
+    // No key set around it: "n" alone is no public key's modulus.
+    expect(await rules(`"n": "${n}"`)).toContain('entropy');
+  });
+  it('leaves an integrity hash, a site key and a file\'s content alone; a client secret that wraps, a session id, a secret\'s name are not', async () => {
+    const v = 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2n';
+    expect(await hidden(`<script integrity="sha384-${v}\n${v}" crossorigin>`)).toEqual([]);
+    expect(await hidden(`<div class="g-recaptcha" data-sitekey="6Lc${v.slice(0, 37)}"></div>`)).toEqual([]);
+    expect(await hidden(`"content": "${v}\\n${v}",\n"encoding": "base64"`)).toEqual([]);
+    expect(await rules(`"client_secret": "${v}\n${v}"`)).toContain('entropy');
+    expect(await rules(`session id: ${v.slice(0, 24)}`)).toContain('entropy');
+    expect(await rules(`"data": "sk_live_${v.slice(0, 30)}"`)).not.toEqual([]);
+  });
+  it('a hash of a secret is not the secret; a placeholder in the secret\'s place is no value', async () => {
+    expect(await hidden('checksum/secrets: 4e42a851214aa1883c4ffd0205bd14dcc312684ededaa36434ef2510c632d4e')).toEqual([]);
+    expect(await hidden('checksun/secret: 4e42a851214aa1883c4ffd0205bd14dcc312684ededaa36434ef2510c632d4e')).toEqual([]);
+    expect(await hidden("DATABASE_PASSWORD:  <set to the key 'password' in secret 'api-db'>  Optional: false")).toEqual([]);
+    expect(await rules('DATABASE_PASSWORD: Xk9#qPzLm2v7')).not.toEqual([]);
+  });
+  it('a payments vendor\'s object ids, its underscore read as a space or not, and its publishable keys are public; its secret keys and a word before a key are not', async () => {
+    expect(await hidden('€12.40 Succeeded pi_3PSp75q4z5HC1S2f6rkp6I8K ada@example.org cus_HYUofgEyeQKS3R')).toEqual([]);
+    expect(await hidden('pi 3QUECWYPJyT3gaqVPhvxDMno evt_1OMeAJVk8X1LgZYELofCTFn94')).toEqual([]);
+    expect(identifier('containerd://86a538cc03aa056da5590e89a11d2b4ad8e112a086c4110d16986b24980293')).toBe(true);
+    expect(identifier('pk_live_51Hq2xYAbCdEfGhIjKlMnOpQr')).toBe(true);
+    expect(identifier('sk_live_51Hq2xYAbCdEfGhIjKlMnOpQr')).toBe(false);
+    expect(await rules('prod Xk9fPq2LmN7vRt4WzY8bQc3Hd')).toContain('entropy');
+  });
+});

@@ -123,6 +123,17 @@ export function identifier(run: string): boolean {
   if (/^age[1lI|]\S{54,64}$/.test(s) && s.slice(4).replace(/[^a-z0-9]/g, '').length >= (s.length - 4) * 0.9) return true;
   // An IAM user's, role's or group's unique id (AIDA…, AROA…, AGPA…): shown to anyone in the account.
   if (/^(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA)[A-Z0-9]{16,17}$/.test(s)) return true;
+  // A content address after its scheme (a container's "containerd://<sha256>", "docker://…"): a hash.
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/\s]{30,})$/.exec(s);
+  if (scheme && hexLike(scheme[1] as string)) return true;
+  // A payments API's object ids: a type's prefix the vendor documents as an object's (a payment
+  // intent's pi_, a charge's ch_, a customer's cus_, an event's evt_, a request's req_), shown on
+  // every dashboard and receipt. Its keys' prefixes (sk_, rk_, whsec_) are not among them. (OCR reads
+  // an f as £ now and then.)
+  if (/^(?:pi|ch|cus|evt|req|acct|in|ii|il|sub|si|prod|price|pm|seti|src|card|ba|txn|po|tr|py|pyr|dp|du|plink|prv|cs_(?:live|test))_[A-Za-z0-9£€]{8,40}$/.test(s)) return true;
+  // A publishable key, meant for a page's source (Stripe's pk_live_/pk_test_, a map vendor's pk.eyJ…):
+  // their secret keys are sk_ and sk.
+  if (/^pk(?:_live_|_test_|\.eyJ)[\w.-]{16,}$/.test(s)) return true;
   // A block explorer's addresses: bech32 (bc1q…, its alphabet has no 1, b, i or o after the 1).
   // (OCR may read a character or two as one bech32 has not.)
   if (/^(?:bc|tb|ltc)1[a-z0-9]{25,87}$/.test(s) && (s.slice(s.indexOf('1') + 1).match(/[bio1]/g) ?? []).length <= 2) return true;
@@ -220,6 +231,12 @@ const LOCK_ENTRY = /(?:^|\n)[^\n]*?[\w.-]+\/[\w./-]+\s+v\d+\.\d+\.\d+(?:[-+][\w.
 /** A line that names what follows as a hash, an id or a payload (OCR's scraps of it are not keys). */
 export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|data:|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|trace|span_?id|commit|digest|checksum|hash\b|uuid|request_?id/i;
 
+/**
+ * A value that stands for one in angle brackets, words inside: kubectl's "<set to the key 'password'
+ * in secret 'api-db'>", "<none>", "<your token here>" — what a tool shows in the secret's place.
+ */
+const PLACEHOLDER = /^<[a-z][a-z ,'‘’-]*(?:\s|>)/i;
+
 /** Words that follow a label in a sentence or a type annotation, never as a secret. */
 const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', 'a', 'an', 'see', 'never', 'not', 'expires', 'required', 'optional', 'string', 'number', 'boolean', 'null', 'undefined', 'none', 'true', 'false', 'hidden', 'empty', 'set', 'unset', 'enter', 'use', 'your', 'this', 'that', 'at', 'in', 'of', 'to', 'for', 'from', 'and', 'or', 'with', 'will', 'can', 'may', 'str', 'int', 'bool', 'any', 'unknown', 'void', 'env', 'process', 'config', 'settings', 'options']);
 
@@ -278,7 +295,7 @@ function secretPart(p: string): boolean {
 export function secretName(name: string): boolean {
   const parts = nameParts(name).filter((p) => !/^\d+$/.test(p));
   if (!parts.length || parts.length > 6) return false;
-  if (parts.some((p) => NOT_SECRET_PARTS.has(p))) return false;
+  if (parts.some((p) => NOT_SECRET_PARTS.has(p)) || hashName(name)) return false;
   return parts.some((p, i) => {
     if (!secretPart(p)) return false;
     if (p !== 'key' && p !== 'keys') return true;
@@ -340,6 +357,77 @@ export function namedIdentifierBefore(before: string): boolean {
   const last = before.replace(/["'“”‘’]$/, '').trim().split(/\s+/).slice(-2).join(' ');
   const parts = nameParts(last);
   return parts.some((p) => ID_PARTS.has(p)) && !parts.some((p) => secretPart(p) || p === 'session' || p === 'cookie');
+}
+
+/**
+ * Parts of a name that say its value is public by design or data, not a credential: a publishable or
+ * site key (a page's source carries it), a key id, a file's or an image's bytes ("content", "data").
+ */
+const PUBLIC_PARTS = new Set(['public', 'pub', 'publishable', 'sitekey', 'kid', 'content', 'data', 'body', 'blob', 'image', 'img', 'payload', 'bytes', 'attachment', 'thumbnail', 'icon', 'logo', 'avatar', 'photo', 'picture', 'font', 'cert', 'certificate']);
+/** A JSON Web Key's members that are its public half (RFC 7517/7518): the private ones are d, p, q, dp, dq, qi, k. */
+// (As OCR reads them: "X5t", "x5" for x5t, "x5t45256" for x5t#S256.)
+const JWK_PUBLIC = /^(?:n|e|x|y|crv|kid|kty|alg|use|x5[\w#]*)$/i;
+
+/**
+ * The name a value is given on the screen — a JSON member's ("kid": "…"), an HTML attribute's
+ * (integrity="sha384-…"), a setting's (content: …) — also when the value wraps onto the lines below
+ * it: a quoted value runs on to its closing quote. Undefined when it has none.
+ */
+export function valueName(text: string, at: number): string | undefined {
+  const before = text.slice(Math.max(0, at - 4000), at);
+  // (With the word before it on its line: "session id:" is a session's, not an id's.)
+  // (The names are sought in the last 160 characters before the value or its quote: a $-anchored
+  // pattern over a long run of base64 would try each of its characters as a name's start.)
+  const direct = /(?:([A-Za-z_][\w-]*) )?([A-Za-z_][\w#./-]*)["“”'‘’]?[ \t]*[:=][ \t]*["“”'‘’]?$/.exec(before.slice(-160));
+  if (direct) return direct[1] ? `${direct[1]} ${direct[2]}` : direct[2];
+  // The quote before it, when nothing but the value's own wrapped lines lie between (no member's
+  // name, no brace): the quote that opened it, or a quoted name whose value OCR read without its quote.
+  const q = Math.max(...[...'"“”\'‘’'].map((c) => before.lastIndexOf(c)));
+  if (q < 0) return undefined;
+  let value = before.slice(q + 1);
+  const head = before.slice(Math.max(0, q - 160), q);
+  const bare = /^\s*[:=]\s*/.exec(value);
+  if (bare) {
+    value = value.slice(bare[0].length);
+    const name = /["“”'‘’]([A-Za-z_][\w#.-]*)$/.exec(head);
+    return name && !/[{}]|\S[:=]\s/.test(value) ? name[1] : undefined;
+  }
+  if (/[{}]|\S[:=]\s/.test(value)) return undefined;
+  return /([A-Za-z_][\w#.-]*)["“”'‘’]?\s*[:=]\s*$/.exec(head)?.[1];
+}
+
+/**
+ * Whether the name a value is given says it is public or data, not a credential: an id, a hash, a
+ * key id, a publishable or site key, a file's content, or a JSON Web Key's public member (where the
+ * text holds its "kty") — and no part of it says secret (a publishable key's "key" aside).
+ */
+export function publicValue(text: string, at: number): boolean {
+  const name = valueName(text, at);
+  if (name === undefined) return false;
+  const parts = nameParts(name);
+  // A hash of a secret is not the secret ("checksum/secret", a config's checksum of its secrets).
+  if (hashName(name)) return true;
+  if (parts.some((p) => (secretPart(p) && p !== 'key' && p !== 'keys') || p === 'session' || p === 'cookie')) return false;
+  // A JSON Web Key's members where the text around is a key set's (its kty, kid, alg or e as OCR reads them).
+  if (JWK_PUBLIC.test(name.split(' ').at(-1) as string) && /\b(?:kty|kid|crv|jwks|x5[ct])\b|\bAQAB\b|\b[REP]S(?:256|384|512)\b/.test(text.slice(Math.max(0, at - 3000), at + 3000))) return true;
+  return parts.some((p) => ID_PARTS.has(p) || PUBLIC_PARTS.has(p));
+}
+
+/** Parts of a name that say its value is a hash of something, not the thing. */
+const HASH_PARTS = new Set(['checksum', 'digest', 'hash', 'sha', 'sha1', 'sha256', 'sha512', 'fingerprint', 'integrity']);
+
+/**
+ * Whether a label's whole name, with what its path puts before it, says its value is a hash: a
+ * deployment's "checksum/secrets" annotation, a "secrets.sha256" — a hash of the secrets, not them.
+ */
+function hashOf(text: string, at: number, label: string): boolean {
+  const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at).split(/\s/).at(-1) ?? '';
+  return hashName(before + label);
+}
+
+/** Whether a name has a part that says hash (the long ones as OCR reads them too, one letter off: "checksun"). */
+function hashName(name: string): boolean {
+  return nameParts(name).some((p) => HASH_PARTS.has(p) || (p.length >= 6 && [...HASH_PARTS].some((h) => h.length >= 6 && oneOff(p, h))));
 }
 
 /** IBAN lengths of the countries whose accounts are most often on a screen (SWIFT's registry). */
@@ -552,7 +640,8 @@ const RULES: readonly Rule[] = [
     kind: 'jwt',
     rule: 'jwt',
     // A signed token's header always starts eyJ ('{"'); OCR may drop a dot, so the header alone counts.
-    find: (t) => matches(t, /\beyJ[A-Za-z0-9_-]{5,}(?:[.,][A-Za-z0-9_-]{4,}){0,2}/g),
+    // (Not a map vendor's public token, "pk.eyJ1…": its secret ones are sk., its temporary ones tk.)
+    find: (t) => matches(t, /\beyJ[A-Za-z0-9_-]{5,}(?:[.,][A-Za-z0-9_-]{4,}){0,2}/g, 0, (m) => !/(?:^|[^\w.])pk[.,]\s?$/.test(m.input.slice(Math.max(0, m.index - 4), m.index))),
   },
   {
     category: 'keys',
@@ -567,7 +656,7 @@ const RULES: readonly Rule[] = [
     // KEY=value, key: value, "token": "value", Authorization: Bearer value. The value is hidden, not the label.
     // A setting about a secret (passwordMinLength = 12) or a sentence after a label ("Password:
     // must be 12 characters") is not one: the value must look like a secret (labelValue).
-    find: (t) => matches(t, new RegExp(String.raw`([\w.-]*${LABEL}[\w.-]*)["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 2, (m) => labelValue(m[1] as string, m[2] as string, m.input.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 80))),
+    find: (t) => matches(t, new RegExp(String.raw`([\w.-]*${LABEL}[\w.-]*)["']?\s*(?:[:=]|=>|:=)\s*(?:bearer\s+|basic\s+)?["']?([^\s"'<>]{3,})`, 'gi'), 2, (m) => !hashOf(m.input, m.index, m[1] as string) && labelValue(m[1] as string, m[2] as string, m.input.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 80))),
   },
   {
     // A password on a command line: `--password=…`, `--token …`, and `-p …` (`-a` for redis-cli)
@@ -762,7 +851,7 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'secret',
     rule: 'env',
-    find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)(\s*[:=]\s*|-(?=[^\s-]))(\S[^\n]*)/g, 2, (m) => m[1] !== '-' || /^\S*(?:\d|[^A-Za-z0-9\s]|.[A-Z])/.test(m[2] as string)),
+    find: (t) => matches(t, /\b[A-Z][A-Z0-9]*(?:[_ ][A-Z0-9]+)*?[_ ]?(?:KEY(?:[_ ]ID)?|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|DSN)(\s*[:=]\s*|-(?=[^\s-]))(\S[^\n]*)/g, 2, (m) => !PLACEHOLDER.test(m[2] as string) && (m[1] !== '-' || /^\S*(?:\d|[^A-Za-z0-9\s]|.[A-Z])/.test(m[2] as string))),
   },
   {
     // A generated or chosen value right after a name that says it is secret — `password 9b6f…`
@@ -786,8 +875,9 @@ const RULES: readonly Rule[] = [
     rule: 'entropy',
     // …unless it is a data URI's payload (base64 of an icon) or a hash named as one ("sha256:…"), or
     // its name on its line says it is an identifier ("Bitcoin address: belgpjnw…" as OCR read bc1q…).
-    // Nor a run on an SSH public key's line (a piece of an ARN: ruleFindings).
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    // Nor a run on an SSH public key's line (a piece of an ARN: ruleFindings), nor a value whose name
+    // says it is public or data, on its line or the line its quoted value started on (publicValue).
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !publicValue(m.input, m.index) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
@@ -903,6 +993,10 @@ function inIdentifier(text: string, start: number, end: number): boolean {
     return out;
   };
   const prev = take(befores).reverse(), next = take(afters);
+  // A typed id's underscore read as a space ("pi 3QUEC…", "cus HYUo…"): its prefix and the rest are one.
+  const typed = prev.at(-1);
+  // (Not a prefix that is a word as well: "prod Xk9f…" is a name and a value.)
+  if (typed !== undefined && /^(?:pi|ch|cus|evt|req|acct|txn|seti|pm)$/.test(typed) && identifier(`${typed}_${token}`)) return true;
   for (let a = 0; a <= prev.length; a++) {
     for (let b = 0; b <= next.length; b++) {
       // (Not an ARN so joined: what follows one on its line is judged by inArn.)

@@ -4,7 +4,8 @@
 import type { Sharp } from 'sharp';
 import { errorMessage } from '../../common/errors.ts';
 import type { Redaction } from '../../common/privacy.ts';
-import { detectRedactions, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
+import { identifierBoxes, middleInAny, publicValueBoxes } from './context.ts';
+import { detectRedactions, GENERIC, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
 import { alongInk, combineReads, greyOf, secondLook } from './secondLook.ts';
@@ -48,6 +49,14 @@ export async function redactImage(
     // What the first read made of a slanted area gives way to what was read there turned upright.
     const first = look.turned.length ? read.words.filter((w) => !look.turned.some((t) => within(w, t))) : read.words;
     const found = await detectRedactions(combineReads(first, look.words), read.size, options);
+    // What only looks random or only sits after a word like "secret" — a run the rules took as key-like,
+    // ink the fail-safe would hide, a label the second look read cut short ("n/secret:" of
+    // "checksum/secret:") — stays where the first read saw a name over it that says public, data or
+    // hash (a JSON Web Key's "n" read again in pieces, without its name); a vendor rule's finding does not.
+    const named = publicValueBoxes(first);
+    // (Where it read an identifier, only what looks random stays: a label the second look read there still counts.)
+    const ids = identifierBoxes(first);
+    const kept = (r: Redaction) => !(GENERIC.has(r.kind) && middleInAny(r, named)) && !(r.kind === 'key-like text' && middleInAny(r, ids));
     // The second look's words take the place of first-read words they overlap, and a re-read can be
     // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what a rule named in
     // the first read's words stays hidden too — not a run that only looks random (the first read's
@@ -57,7 +66,7 @@ export async function redactImage(
     const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text')) : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
-    const regions = mergeBoxes([...[...found.regions, ...firstFound].map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe]);
+    const regions = mergeBoxes([...[...found.regions.filter(kept), ...firstFound].map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);

@@ -29,6 +29,18 @@ describe('public identifiers that look random are left alone (real Chromium, rea
     ['checksum xml', 5, 'light+', 14],
     // Checksums beside file names, image digests, a pip hash, a commit, a UUID (0%: a guard).
     ['checksums and digests', 3, 'monokai', 14],
+    // JSON Web Keys: a modulus that wraps, an EC key's x and y, key ids and thumbprints (the entropy
+    // rule on each line; the second look read the modulus's lines again in pieces, without its name).
+    ['openid signing keys', 1, 'dark+', 14],
+    ['openid signing keys', 2, 'light+', 13],
+    // Charges', invoices' and customers' ids beside an e-mail, request ids (the entropy rule on the
+    // ids, a customer's id beside an e-mail taken for a saved password).
+    ['billing object ids', 1, 'light+', 14],
+    // A container's id after containerd://, a secret's checksum named "checksum/secret", and kubectl's
+    // "<set to the key … in secret …>" where a secret's value would be.
+    ['pod checksums', 1, 'monokai', 14],
+    // An integrity hash that wraps, a captcha's site key, a meta tag's content, an icon's bytes in JSON.
+    ['template with integrity', 1, 'light+', 14],
   ] as const)('%s (seed %i, %s, %i px)', async (name, seed, theme, fontPx) => {
     const r = await check(screen(name, seed, theme, fontPx));
     expect(r.maskedShare, `${name}: ${(r.maskedShare * 100).toFixed(1)}% of its text masked by ${r.regions.map((g) => g.rule).join(', ')}`).toBeLessThanOrEqual(0.02);
