@@ -157,7 +157,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       if (!cell.length) continue;
       // A word inside a placeholder in angle brackets names no value beside or below it (kubectl's
       // "<set to the key 'smtp' in secret 'mail'>" where a secret's value would be).
-      if (/<[a-z]+(?: [^<>=\s]+)+ $/.test(text.text.slice(0, start))) continue;
+      // (Quoted there too: "the key 'password' in".)
+      if (/<[a-z]+(?: [^<>=\s]+)* ["'‘’“”]?$/.test(text.text.slice(0, start))) continue;
       const h = line.height;
       // Its row: OCR may read each cell of a table as a line of its own.
       const mid = (line.top + line.bottom) / 2;

@@ -39,6 +39,9 @@ describe('public identifiers that look random are left alone (real Chromium, rea
     // A container's id after containerd://, a secret's checksum named "checksum/secret", and kubectl's
     // "<set to the key … in secret …>" where a secret's value would be.
     ['pod checksums', 1, 'monokai', 14],
+    // …and where the placeholder quotes the key's name ("the key 'password' in secret 'smtp'"), the
+    // word under it in the next placeholder taken for the value of a column headed "password" (2.3%).
+    ['pod checksums', 1, 'dark+', 13],
     // An integrity hash that wraps, a captcha's site key, a meta tag's content, an icon's bytes in JSON.
     ['template with integrity', 1, 'light+', 14],
   ] as const)('%s (seed %i, %s, %i px)', async (name, seed, theme, fontPx) => {
