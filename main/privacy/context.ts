@@ -243,8 +243,10 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         });
         if (!inCol.length) continue;
         const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
-        // Another label in the column ends it (the next caption of a detail view).
+        // Another label in the column ends it (the next caption of a detail view), one that names a
+        // public thing too ("App ID" under a section's heading "App Credentials").
         if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
+        if (PUBLIC_LABEL.test(value) && !/\d/.test(value) && value.split(/\s+/).length <= 4) break;
         // The value's own cell: its first run of words with no column's gap inside, a field's
         // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
         const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
@@ -256,7 +258,9 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         if (ok) out.push({ words: whole ? inCol : head, kind, rule: caption ? 'caption' : 'column' });
         lastBottom = below.bottom;
         // A caption names one value, unless it names a list ("backup codes:" over a code a line).
-        if (caption && (!ok || !LIST.test(m[0]))) break;
+        // (A label with words before it is a caption or a heading, not a table's header, whatever
+        // else OCR put on its row: it names the one value under it, if any.)
+        if ((caption || headed) && (!ok || !LIST.test(m[0]))) break;
       }
     }
   });
@@ -571,6 +575,12 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     const ws = real[li] as number[];
     if (!ws.length) return;
     const t = text(ws);
+    // A value right under a caption that names a public thing ("App ID", "Client ID") is that thing,
+    // whatever the words further up say ("App Credentials").
+    // (All its words: "ID" alone is too short for a word of text.)
+    const up = lines.slice(0, li).findLast((l) => (l.top + l.bottom) / 2 < (line.top + line.bottom) / 2 - line.height * 0.3);
+    const caption = up && line.top - up.bottom < Math.max(line.height, usual) * 3 ? text(up.words) : '';
+    if (caption.split(/\s+/).length <= 4 && PUBLIC_LABEL.test(caption) && !/\d/.test(caption)) return;
     // A one-time code alone, six digits or two threes (an icon or a countdown beside it aside); spaced
     // out in its field, OCR reads it in pieces ("2 7 342"), lines apart: the digits on its row.
     // (A digit it lost to a scrap, "-" for a 1, still leaves five.)

@@ -516,7 +516,8 @@ describe('detectRedactions: what wraps onto the next line', () => {
 // and an Algolia-like key page at 1080p 14 px): a label that names a secret ("Client Secret",
 // "Signing Secret", "Admin API Key", a word or three before the label's noun) hides the value under
 // it whatever its shape — 32 hex, which alone passes for a hash — and not the buttons beside it; a
-// label that names an id or a public key leaves its value alone.
+// label that names an id or a public key leaves its value alone, and ends the column of a heading
+// above it ("App Credentials" over "App ID").
 describe('detectRedactions: a value judged by its caption', () => {
   const size = { width: 1920, height: 1080 };
   const covers = (r: { x: number; y: number; width: number; height: number }, w: ReadWord) => r.x <= w.x && r.y <= w.y && r.x + r.width >= w.x + w.width && r.y + r.height >= w.y + w.height;
@@ -526,6 +527,8 @@ describe('detectRedactions: a value judged by its caption', () => {
     return cells.flatMap(([text, x]) => text.split(' ').map((t, i, all) => ({ text: t, line, x: x + all.slice(0, i).join(' ').length * 8 + (i ? 8 : 0), y, width: t.length * 8, height: 12 })));
   };
   const page: ReadWord[] = [
+    // The section's heading, a side bar's entry on its row (4K@1 15 px): not a table's header over the ids.
+    ...row(117, ['Socket Mode', 18], ['App Credentials', 260]),
     ...row(159, ['App ID', 260]),
     ...row(185, ['A0BKWZP9QRF', 270]),
     ...row(223, ['Client ID', 260]),
