@@ -190,6 +190,13 @@ describe('look-alikes as OCR reads them', () => {
     expect(identifier('75q425HCIS2')).toBe(false);
   });
 
+  // Set E's sheet of tokens at 1080p 16 px, its formula bar as tesseract read it: an Airtable token's
+  // id and hex secret, joined with the hex piece after it, passed nine in ten as one hash.
+  it("a key's id before a dot and its hex secret after it is no hash", () => {
+    expect(identifier('pat8RisadcelZPJeE.6c43069c43a8c3b7cf3c25632092409d3fosdafebede10ddeBeb2af2f26165a8')).toBe(false);
+    expect(identifier('6c43069c43a8c3b7cf3c25632092409d3f0sdafebede10dde8eb2af2f26165a8')).toBe(true);
+  });
+
   it("a label's lower-case word before more words is prose (OCR's 'expres' for 'expires'); a signed token's header alone is a JWT", async () => {
     expect(await hidden('Token: expres after 3 days; create a new one from the settings page.')).toEqual([]);
     expect(await hidden('TOKEN=letmein\nnext line here')).toContainEqual({ kind: 'password', rule: 'label', text: 'letmein' });

@@ -199,6 +199,9 @@ function hexLike(v: string): boolean {
   const m = (t.length >= 16 ? hexAsRead(t) : asDigits(t)).toLowerCase();
   const hex = m.replace(/[^0-9a-f]/g, '').length;
   if (hex < t.length * 0.9 || !/\d/.test(m) || !/[a-f]/.test(m)) return false;
+  // A hash is hex from end to end: a part before a dot that is not is a key's id before its hex
+  // secret (an Airtable token, "patXXXXXXXXXXXXXX.<64 hex>", which passed nine in ten as a whole).
+  if (t.split('.').some((p) => p.length >= 8 && hexAsRead(p).toLowerCase().replace(/[^0-9a-f]/g, '').length < p.length * 0.75)) return false;
   // OCR's letters for hex digits are few in a hash; a password of letters and digits has many.
   if ((t.match(/[£€sgqz]/g) ?? []).length > Math.max(1, t.length * 0.15)) return false;
   // One case: a key in base64 has both in plenty; OCR's odd capital in a hash is few.

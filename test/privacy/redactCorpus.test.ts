@@ -87,6 +87,13 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
   // Set E's printed sheet turned 3° at 1440p 13 px: its backup codes in two columns under "Backup
   // codes", read upright by the second look as "1. 4255 2094 3. 1634 1730" — a code in each column
   // of one line, where the list rule took a line of one code only (4 of 4 leaked).
+  // Set E's sheet of tokens at 1080p 16 px: an Airtable token ("pat" and 14, a dot, 64 hex) in the
+  // formula bar, read with the hex piece after it, passed as one hash; both of its two showings leaked.
+  it("an Airtable token in a sheet's formula bar", async () => {
+    const sheet = await check(heldOutEScreen('credentials in sheets', { seed: 1, size: { name: '1080p', width: 1920, height: 1080, scale: 1 }, fontPx: 16 }));
+    expect(sheet.leaked.filter((l) => l.startsWith('airtable')).length).toBeLessThan(2);
+  });
+
   it('backup codes in two columns on a turned sheet', async () => {
     const sheet = await check(heldOutEScreen('printed totp sheet turned', { seed: 2, size: { name: '1440p', width: 2560, height: 1440, scale: 1 }, fontPx: 13 }));
     expect(sheet.leaked.filter((l) => l.startsWith('recovery code'))).toEqual([]);
