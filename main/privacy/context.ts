@@ -117,7 +117,7 @@ export function groupedValue(value: string): boolean {
   if (/\d/.test(value)) return true;
   if (groups.length < 4 || !(groups.every((g) => /^[a-z]+$/.test(g)) || groups.every((g) => /^[A-Z]+$/.test(g)))) return false;
   const letters = groups.join('');
-  return letters.replace(/[^aeiouy]/gi, '').length < letters.length * 0.3 || groups.some((g) => !/[aeiouy]/i.test(g));
+  return letters.replace(/[^aeiouy]/gi, '').length < letters.length * 0.4 || groups.some((g) => !/[aeiouy]/i.test(g));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { groupedValue } from './context.ts';
 import { detectRedactions, windowRegions } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 
@@ -548,5 +549,14 @@ describe('detectRedactions: a value judged by its caption', () => {
     const out = await detectRedactions(page, size);
     const hidden = page.filter((w) => out.regions.some((r) => covers(r, w))).map((w) => w.text);
     expect(hidden).toEqual(['5632b92409d3fb64afebede10d4e8eb2', 'af2f26165a881cd424e42a851214aa18', 'ed7f1bfda80dd85ee750f57cde63a9bf']);
+  });
+});
+
+// A generated password printed in groups to be typed (a phone's app password as tesseract read set
+// E's at 12–13 px, a group read a letter long; one with a vowel in each group), not words of a sentence.
+describe('groupedValue', () => {
+  it('takes letter groups of one length with few vowels, and digit groups; not a sentence', () => {
+    for (const v of ['zhps 1z1lm dkge mbkt', 'ianw iqhk lisb epzt', '4566 5307']) expect(groupedValue(v), v).toBe(true);
+    for (const v of ['keep this safe here', 'then they were here', 'Mail on old tablet', '555 123 4567']) expect(groupedValue(v), v).toBe(false);
   });
 });
