@@ -617,8 +617,10 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
       }
     }
     // A generated password in groups ("bjzx euom sqkc dems", an app password) under words about it.
-    if (ws.length >= 3 && groupedValue(t) && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
-      out.push({ words: ws, kind: 'password', rule: 'named nearby' });
+    // (Its groups spaced wide, OCR may read the row as lines apart: the words of its row.)
+    const grouped = row.filter((i) => !junk((words[i] as ReadWord).text));
+    if (grouped.length >= 3 && groupedValue(text(grouped)) && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
+      out.push({ words: grouped, kind: 'password', rule: 'named nearby' });
       return;
     }
     // A password: alone, or last on a short line whose other words name it ("Network security key |

@@ -71,6 +71,9 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(slack.leaked.filter((l) => l.startsWith('hex api key'))).toEqual([]);
     const phone = await check(heldOutEScreen('phone app password', { seed: 1, fontPx: 12 }));
     expect(phone.leaked).toEqual([]);
+    // At 16 px its groups, spaced wide, were read as two lines of two groups each.
+    const wide = await check(heldOutEScreen('phone app password', { seed: 3, fontPx: 16 }));
+    expect(wide.leaked).toEqual([]);
   });
 
   // Set E's GitLab page at 1440p 12 px: a pipeline trigger token, "glptt-" and 40 hex, in a table
