@@ -279,6 +279,8 @@ export function passwordLike(word: string): boolean {
   const symbol = /[^A-Za-z0-9._-]/.test(t);
   if (Number(/[A-Z]/.test(t)) + Number(/\d/.test(t)) + Number(symbol) < 2) return false;
   if (/^[\w.+-]+@[\w-]+\.[\w.-]+$|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
+  // A date and time as a list shows it, its spaces lost ("Dec2,8:34", "Dec 5, 13:55" read as one word).
+  if (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\d{1,2},?\d{1,2}:\d{2}/i.test(t)) return false;
   // A key and its value read as one word, a lock file's '"version":"2.11.0",' or '"lockfileVersion":Br'
   // (OCR's quotes curly as often as not), and a hex number ('0x9£2492b0508', an address read in part).
   if (/^["'“”‘’]?[A-Za-z_][\w.-]*["'“”‘’]?:|^0x[\dA-Fa-f]/.test(t)) return false;
@@ -373,7 +375,19 @@ export function publicBlocks(words: readonly ReadWord[]): Array<{ top: number; b
  * saw them named stays true of the ink there.
  */
 export function publicValueBoxes(words: readonly ReadWord[]): Box[] {
-  return boxesOf(words, (text, m) => publicValue(text, m.index));
+  // One box a line, from the value's first run there to its last: OCR's scraps between are the value's too.
+  const byLine = new Map<number, Box>();
+  for (const b of boxesOf(words, (text, m) => publicValue(text, m.index), true)) {
+    const key = Math.round(b.y + b.height / 2);
+    const at = [...byLine.keys()].find((k) => Math.abs(k - key) < b.height / 2);
+    const o = at === undefined ? undefined : byLine.get(at);
+    if (at === undefined || !o) byLine.set(key, b);
+    else {
+      const x = Math.min(o.x, b.x), y = Math.min(o.y, b.y);
+      byLine.set(at, { x, y, width: Math.max(o.x + o.width, b.x + b.width) - x, height: Math.max(o.y + o.height, b.y + b.height) - y });
+    }
+  }
+  return [...byLine.values()];
 }
 
 /**
@@ -385,13 +399,15 @@ export function identifierBoxes(words: readonly ReadWord[]): Box[] {
   return boxesOf(words, (_, m) => identifier(m[0]));
 }
 
-function boxesOf(words: readonly ReadWord[], take: (text: string, m: RegExpExecArray) => boolean): Box[] {
+function boxesOf(words: readonly ReadWord[], take: (text: string, m: RegExpExecArray) => boolean, /** On along its line to where the value's quote closes. */ onward = false): Box[] {
   const map = wordText(words, false);
   const out: Box[] = [];
   for (const m of map.text.matchAll(/[^\s"'“”‘’,]{8,}/g)) {
     if (!take(map.text, m)) continue;
     const byLine = new Map<number, ReadWord[]>();
-    for (const i of wordsOf({ start: m.index, end: m.index + m[0].length }, map)) {
+    const picked = wordsOf({ start: m.index, end: m.index + m[0].length }, map);
+    for (let j = picked.at(-1) ?? -1; onward && j >= 0 && words[j + 1]?.line === words[j]?.line && !/["“”*]/.test((words[j] as ReadWord).text.slice(1)); j++) picked.push(j + 1);
+    for (const i of picked) {
       const w = words[i] as ReadWord;
       byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
     }

@@ -554,5 +554,12 @@ describe('values whose name says public, data or hash', () => {
     expect(identifier('pk_live_51Hq2xYAbCdEfGhIjKlMnOpQr')).toBe(true);
     expect(identifier('sk_live_51Hq2xYAbCdEfGhIjKlMnOpQr')).toBe(false);
     expect(await rules('prod Xk9fPq2LmN7vRt4WzY8bQc3Hd')).toContain('entropy');
+    // (Its prefix read in capitals.)
+    expect(identifier('Pi_3PFzt16MESMNzX0PUXDEVSEE')).toBe(true);
+  });
+  it('a value its name says is a hash, a Kubernetes object by kind and name, a file\'s content after OCR\'s * for a quote', async () => {
+    expect(await hidden('Labels: app=api\n  pod-template-hash=1qxhvcd75x\nControlled By: ReplicaSet/api-1lgxhvcd75x')).toEqual([]);
+    expect(await hidden('"content": *S8rTVDpEwXCITI000tBB2UOkOHjyTuRIEESbadkHyWabuitt22CSWNTX\nXuyarF+ENOTLxeep5v+F/MAV6AQ1knkl/0ige/GLRUGRUEry1T05sCBpYZ2t')).toEqual([]);
+    expect(await rules('session_id=Xk9fPq2LmN7vRt4WzY8bQc3Hd')).not.toEqual([]);
   });
 });

@@ -123,6 +123,11 @@ export function identifier(run: string): boolean {
   if (/^age[1lI|]\S{54,64}$/.test(s) && s.slice(4).replace(/[^a-z0-9]/g, '').length >= (s.length - 4) * 0.9) return true;
   // An IAM user's, role's or group's unique id (AIDA…, AROA…, AGPA…): shown to anyone in the account.
   if (/^(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA)[A-Z0-9]{16,17}$/.test(s)) return true;
+  // A value its name says is a hash ("pod-template-hash=1qxhvcd75x"), and a Kubernetes object by its
+  // kind and its lower-case name ("ReplicaSet/api-1lgxhvcd75x").
+  const eq = /^([A-Za-z][\w.-]*)[=:][^\s=:]+$/.exec(s);
+  if (eq && hashName(eq[1] as string)) return true;
+  if (/^[A-Z][a-z]+(?:[A-Z][a-z]+)*\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(s)) return true;
   // A content address after its scheme (a container's "containerd://<sha256>", "docker://…"): a hash.
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/\s]{30,})$/.exec(s);
   if (scheme && hexLike(scheme[1] as string)) return true;
@@ -130,7 +135,9 @@ export function identifier(run: string): boolean {
   // intent's pi_, a charge's ch_, a customer's cus_, an event's evt_, a request's req_), shown on
   // every dashboard and receipt. Its keys' prefixes (sk_, rk_, whsec_) are not among them. (OCR reads
   // an f as £ now and then.)
-  if (/^(?:pi|ch|cus|evt|req|acct|in|ii|il|sub|si|prod|price|pm|seti|src|card|ba|txn|po|tr|py|pyr|dp|du|plink|prv|cs_(?:live|test))_[A-Za-z0-9£€]{8,40}$/.test(s)) return true;
+  // (Its prefix as OCR reads it in capitals now and then: "Pi_3PFzt…".)
+  const typed = /^([A-Za-z]{2,5}|cs_(?:live|test))_[A-Za-z0-9£€]{8,40}$/.exec(s);
+  if (typed && /^(?:pi|ch|cus|evt|req|acct|in|ii|il|sub|si|prod|price|pm|seti|src|card|ba|txn|po|tr|py|pyr|dp|du|plink|prv|cs_(?:live|test))$/.test((typed[1] as string).toLowerCase())) return true;
   // A publishable key, meant for a page's source (Stripe's pk_live_/pk_test_, a map vendor's pk.eyJ…):
   // their secret keys are sk_ and sk.
   if (/^pk(?:_live_|_test_|\.eyJ)[\w.-]{16,}$/.test(s)) return true;
@@ -381,11 +388,12 @@ export function valueName(text: string, at: number): string | undefined {
   // (With the word before it on its line: "session id:" is a session's, not an id's.)
   // (The names are sought in the last 160 characters before the value or its quote: a $-anchored
   // pattern over a long run of base64 would try each of its characters as a name's start.)
-  const direct = /(?:([A-Za-z_][\w-]*) )?([A-Za-z_][\w#./-]*)["“”'‘’]?[ \t]*[:=][ \t]*["“”'‘’]?$/.exec(before.slice(-160));
+  // (OCR reads a quote as * now and then: "content: *S8rT…".)
+  const direct = /(?:([A-Za-z_][\w-]*) )?([A-Za-z_][\w#./-]*)["“”'‘’*]?[ \t]*[:=][ \t]*["“”'‘’*]?$/.exec(before.slice(-160));
   if (direct) return direct[1] ? `${direct[1]} ${direct[2]}` : direct[2];
   // The quote before it, when nothing but the value's own wrapped lines lie between (no member's
   // name, no brace): the quote that opened it, or a quoted name whose value OCR read without its quote.
-  const q = Math.max(...[...'"“”\'‘’'].map((c) => before.lastIndexOf(c)));
+  const q = Math.max(...[...'"“”\'‘’*'].map((c) => before.lastIndexOf(c)));
   if (q < 0) return undefined;
   let value = before.slice(q + 1);
   const head = before.slice(Math.max(0, q - 160), q);

@@ -66,7 +66,7 @@ export async function redactImage(
     const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text')) : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
-    const regions = mergeBoxes([...[...found.regions.filter(kept), ...firstFound].map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)]);
+    const regions = mergeBoxes([...[...found.regions, ...firstFound].filter(kept).map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);
