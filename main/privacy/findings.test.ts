@@ -562,4 +562,10 @@ describe('values whose name says public, data or hash', () => {
     expect(await hidden('"content": *S8rTVDpEwXCITI000tBB2UOkOHjyTuRIEESbadkHyWabuitt22CSWNTX\nXuyarF+ENOTLxeep5v+F/MAV6AQ1knkl/0ige/GLRUGRUEry1T05sCBpYZ2t')).toEqual([]);
     expect(await rules('session_id=Xk9fPq2LmN7vRt4WzY8bQc3Hd')).not.toEqual([]);
   });
+  it('a help text\'s placeholder in capitals and the stars a prompt shows are no values; a password on the command line is', async () => {
+    expect(await hidden('  -p, --password TEXT       Password: read from the prompt when omitted; never stored.')).toEqual([]);
+    expect(await hidden('  Password: ********  (what the prompt shows while you type)')).toEqual([]);
+    expect(await rules('acme login --password Xk9#qPzLm2v7')).toContain('cli-flag');
+    expect(await rules('Password: Xk9#qPzLm2v7')).not.toEqual([]);
+  });
 });

@@ -258,6 +258,8 @@ const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', '
 export function labelValue(label: string, value: string, after: string): boolean {
   if (/(?:min|max|length|len|ttl|timeout|seconds|secs|minutes|hours|days|count|expir|policy|hint|strength|rotation|field|input|type|reset|placeholder|url|path|file|header|name)/i.test(label.replace(/^(?:.*?)(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|bearer)/i, ''))) return false;
   const v = value.replace(/[.,;:)]+$/, '');
+  // Stars or dots where an app hides what was typed ("Password: ********") are no value.
+  if (/^[*•●·]+$/.test(v)) return false;
   if (NOT_VALUES.has(v.toLowerCase())) return false;
   if (/^\d{1,3}$/.test(v)) return false;
   // A lower-case word followed by more words on its line is the start of a sentence.
@@ -680,7 +682,8 @@ const RULES: readonly Rule[] = [
     find: (t) =>
       matches(t, /(?:--(?:password|passwd|token|api-key|secret)[= ]|\b(?:docker|podman|nerdctl|mysql|mysqladmin|mysqldump|mariadb|sshpass|helm|oras|skopeo)\b[^\n]*?\s-p ?|\bredis-cli\b[^\n]*?\s-a )["']?([^\s"']{4,})/g, 1, (m) => {
         const v = m[1] as string;
-        if (/[/:@]|^\d+$/.test(v) || NOT_VALUES.has(v.toLowerCase())) return false;
+        // (A help text's placeholder for the value is a word in capitals: "--password TEXT", "--token NAME".)
+        if (/[/:@]|^\d+$|^[A-Z]{3,10}$/.test(v) || NOT_VALUES.has(v.toLowerCase())) return false;
         return /[A-Za-z]/.test(v) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v));
       }),
   },
