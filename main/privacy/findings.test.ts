@@ -229,6 +229,12 @@ describe('ruleFindings: a password after a command-line flag', () => {
     expect(found('sshpass -p Harbor36?5b6K ssh deploy@host')).toEqual(['Harbor36?5b6K']);
     expect(found('acme-cli login --password=rvyq43BNtIei9UuO')).toEqual(['rvyq43BNtIei9UuO']);
   });
+  // Set E's Windows terminal: `net use` takes the password after /user:DOMAIN\name (2 of 2 leaked).
+  it("finds the word after Windows' /user:DOMAIN\\name, not a switch or a command", () => {
+    expect(found('C:\\Users\\ada>net use Z: \\\\fs01\\finance /user:ACME\\ada.byron VelvetFalcon8651 /persistent:yes')).toEqual(['VelvetFalcon8651']);
+    expect(found('net use Z: \\\\fs01\\finance /user:ACME\\ada.byron /persistent:yes')).toEqual([]);
+    expect(found('runas /user:ACME\\admin cmd')).toEqual([]);
+  });
   it('leaves ports, paths and words after -p alone', () => {
     expect(found('docker run -p 8080:80 nginx')).toEqual([]);
     expect(found('ssh -p 2222 deploy@host && mkdir -p src/api build')).toEqual([]);

@@ -674,13 +674,14 @@ const RULES: readonly Rule[] = [
   {
     // A password on a command line: `--password=…`, `--token …`, and `-p …` (`-a` for redis-cli)
     // after the commands whose -p is a password (docker login, mysql, sshpass, helm registry login;
-    // not ssh's or psql's port, not mkdir's parents). The value must have letters with digits,
+    // not ssh's or psql's port, not mkdir's parents), and the word after Windows' `/user:DOMAIN\name`
+    // (`net use Z: \\fs01\share /user:ACME\ada <password>`). The value must have letters with digits,
     // symbols or capitals inside, and no path or port in it.
     category: 'passwords',
     kind: 'password',
     rule: 'cli-flag',
     find: (t) =>
-      matches(t, /(?:--(?:password|passwd|token|api-key|secret)[= ]|\b(?:docker|podman|nerdctl|mysql|mysqladmin|mysqldump|mariadb|sshpass|helm|oras|skopeo)\b[^\n]*?\s-p ?|\bredis-cli\b[^\n]*?\s-a )["']?([^\s"']{4,})/g, 1, (m) => {
+      matches(t, /(?:--(?:password|passwd|token|api-key|secret)[= ]|\b(?:docker|podman|nerdctl|mysql|mysqladmin|mysqldump|mariadb|sshpass|helm|oras|skopeo)\b[^\n]*?\s-p ?|\bredis-cli\b[^\n]*?\s-a |(?<!\S)\/u(?:ser)?:\S+\s+)["']?([^\s"']{4,})/g, 1, (m) => {
         const v = m[1] as string;
         // (A help text's placeholder for the value is a word in capitals: "--password TEXT", "--token NAME".)
         if (/[/:@]|^\d+$|^[A-Z]{3,10}$/.test(v) || NOT_VALUES.has(v.toLowerCase())) return false;

@@ -97,6 +97,13 @@ describe('redaction on realistic screens (real Chromium, real tesseract)', { tim
     expect(sheet.leaked.filter((l) => l.startsWith('airtable')).length).toBeLessThan(2);
   });
 
+  // Set E's Windows terminal at 4K@1 12 px: `net use Z: \\fs01\finance /user:ACME\ada.byron <password>`
+  // — no rule knew that net use takes the password after the user (it leaked in every run).
+  it("a password after Windows' /user: on a command line", async () => {
+    const term = await check(heldOutEScreen('windows cmd setx', { seed: 1, size: { name: '4K@1', width: 3840, height: 2160, scale: 1 }, fontPx: 12 }));
+    expect(term.leaked).toEqual([]);
+  });
+
   it('backup codes in two columns on a turned sheet', async () => {
     const sheet = await check(heldOutEScreen('printed totp sheet turned', { seed: 2, size: { name: '1440p', width: 2560, height: 1440, scale: 1 }, fontPx: 13 }));
     expect(sheet.leaked.filter((l) => l.startsWith('recovery code'))).toEqual([]);
