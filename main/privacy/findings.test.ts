@@ -562,6 +562,9 @@ describe('values whose name says public, data or hash', () => {
     expect(await rules('prod Xk9fPq2LmN7vRt4WzY8bQc3Hd')).toContain('entropy');
     // (Its prefix read in capitals.)
     expect(identifier('Pi_3PFzt16MESMNzX0PUXDEVSEE')).toBe(true);
+    // A git blob's address; a webhook's path ending in its token is not one.
+    expect(identifier('"https://api.github.com/repos/acme/site/git/blobs/8b0868852878d286ef0565b42108cce9aas1786b"')).toBe(true);
+    expect(identifier('https://discord.com/api/webhooks/1234567890/Xk9fPq2LmN7vRt4WzY8bQc3HdAb3dEf6hIj9kLm2n')).toBe(false);
   });
   it('a value its name says is a hash, a Kubernetes object by kind and name, a file\'s content after OCR\'s * for a quote', async () => {
     expect(await hidden('Labels: app=api\n  pod-template-hash=1qxhvcd75x\nControlled By: ReplicaSet/api-1lgxhvcd75x')).toEqual([]);

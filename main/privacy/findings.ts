@@ -128,6 +128,9 @@ export function identifier(run: string): boolean {
   const eq = /^([A-Za-z][\w.-]*)[=:][^\s=:]+$/.exec(s);
   if (eq && hashName(eq[1] as string)) return true;
   if (/^[A-Z][a-z]+(?:[A-Z][a-z]+)*\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(s)) return true;
+  // A URL or a path whose last part is a hash: a git blob's or a commit's address ("…/git/blobs/8b08…").
+  const last = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[\w.-]+(?:\/[\w.@-]+)*\/([0-9A-Za-z£€]{30,})$/.exec(s);
+  if (last && hexLike(last[1] as string)) return true;
   // A content address after its scheme (a container's "containerd://<sha256>", "docker://…"): a hash.
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/\s]{30,})$/.exec(s);
   if (scheme && hexLike(scheme[1] as string)) return true;
