@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, identifier, keyLike, luhnValid, ruleFindings } from './findings.ts';
+import { ibanValid, identifier, keyLike, luhnValid, publicValue, ruleFindings } from './findings.ts';
 
 // Every category on, and the text each finding of one rule covers.
 const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
@@ -546,6 +546,10 @@ describe('values whose name says public, data or hash', () => {
     expect(await rules(`"client_secret": "${v}\n${v}"`)).toContain('entropy');
     expect(await rules(`session id: ${v.slice(0, 24)}`)).toContain('entropy');
     expect(await rules(`"data": "sk_live_${v.slice(0, 30)}"`)).not.toEqual([]);
+    // A kubeconfig's client key: "data" in its name, and a key its first word qualifies.
+    const kube = '    client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCmhDS0tVSWxxdlNKM0tR';
+    expect(publicValue(kube, kube.indexOf('LS0t'))).toBe(false);
+    expect(await rules(kube)).not.toEqual([]);
   });
   it('a hash of a secret is not the secret; a placeholder in the secret\'s place is no value', async () => {
     expect(await hidden('checksum/secrets: 4e42a851214aa1883c4ffd0205bd14dcc312684ededaa36434ef2510c632d4e')).toEqual([]);

@@ -423,7 +423,8 @@ export function publicValue(text: string, at: number): boolean {
   const parts = nameParts(name);
   // A hash of a secret is not the secret ("checksum/secret", a config's checksum of its secrets).
   if (hashName(name)) return true;
-  if (parts.some((p) => (secretPart(p) && p !== 'key' && p !== 'keys') || p === 'session' || p === 'cookie')) return false;
+  // (A key a word qualifies is a secret's name, data or not: a kubeconfig's "client-key-data".)
+  if (secretName(name) || parts.some((p) => (secretPart(p) && p !== 'key' && p !== 'keys') || p === 'session' || p === 'cookie')) return false;
   // A JSON Web Key's members where the text around is a key set's (its kty, kid, alg or e as OCR reads them).
   if (JWK_PUBLIC.test(name.split(' ').at(-1) as string) && /\b(?:kty|kid|crv|jwks|x5[ct])\b|\bAQAB\b|\b[REP]S(?:256|384|512)\b/.test(text.slice(Math.max(0, at - 3000), at + 3000))) return true;
   return parts.some((p) => ID_PARTS.has(p) || PUBLIC_PARTS.has(p));
