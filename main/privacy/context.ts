@@ -383,8 +383,9 @@ export function publicValueBoxes(words: readonly ReadWord[]): Box[] {
     const o = at === undefined ? undefined : byLine.get(at);
     if (at === undefined || !o) byLine.set(key, b);
     else {
-      const x = Math.min(o.x, b.x), y = Math.min(o.y, b.y);
-      byLine.set(at, { x, y, width: Math.max(o.x + o.width, b.x + b.width) - x, height: Math.max(o.y + o.height, b.y + b.height) - y });
+      // (Along the line only: the band stays the narrower run's, a scrap boxed over three lines aside.)
+      const x = Math.min(o.x, b.x), [y, height] = o.height <= b.height ? [o.y, o.height] : [b.y, b.height];
+      byLine.set(at, { x, y, width: Math.max(o.x + o.width, b.x + b.width) - x, height });
     }
   }
   return [...byLine.values()];
@@ -411,18 +412,22 @@ function boxesOf(words: readonly ReadWord[], take: (text: string, m: RegExpExecA
       const w = words[i] as ReadWord;
       byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
     }
+    // Its line's band from the words' middles and usual height: OCR's box for a scrap may reach over
+    // the lines above and below ("ICcLe2g=" boxed three lines tall), and the line below is another value.
+    const median = (xs: number[]) => xs.sort((p, q) => p - q)[Math.floor(xs.length / 2)] as number;
     for (const ws of byLine.values()) {
-      const x = Math.min(...ws.map((w) => w.x)), y = Math.min(...ws.map((w) => w.y));
-      out.push({ x, y, width: Math.max(...ws.map((w) => w.x + w.width)) - x, height: Math.max(...ws.map((w) => w.y + w.height)) - y });
+      const low = Math.min(...ws.map((w) => w.height)), core = ws.filter((w) => w.height <= low * 1.5);
+      const x = Math.min(...ws.map((w) => w.x)), mid = median(core.map((w) => w.y + w.height / 2)), h = median(core.map((w) => w.height));
+      out.push({ x, y: mid - h / 2, width: Math.max(...ws.map((w) => w.x + w.width)) - x, height: h });
     }
   }
   return out;
 }
 
-/** Whether a box's middle lies in one of `areas` (a line's box taken half a line taller each way). */
+/** Whether a box's middle lies in one of `areas` (a line's band, a quarter of a line more each way). */
 export function middleInAny(b: Box, areas: readonly Box[]): boolean {
   const mx = b.x + b.width / 2, my = b.y + b.height / 2;
-  return areas.some((a) => mx >= a.x && mx <= a.x + a.width && my >= a.y - a.height / 2 && my <= a.y + a.height * 1.5);
+  return areas.some((a) => mx >= a.x && mx <= a.x + a.width && my >= a.y - a.height / 4 && my <= a.y + a.height * 1.25);
 }
 
 /**

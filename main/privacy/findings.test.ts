@@ -582,3 +582,18 @@ describe('values whose name says public, data or hash', () => {
     expect(await rules('Password: Xk9#qPzLm2v7')).not.toEqual([]);
   });
 });
+
+describe('where a value named public lies (publicValueBoxes)', () => {
+  it('a line\'s band, not the box of a scrap OCR boxed over three lines: the next line\'s key is not in it', async () => {
+    const { publicValueBoxes, middleInAny } = await import('./context.ts');
+    const w = (text: string, x: number, y: number, width: number, height: number, line: number) => ({ text, x, y, width, height, line });
+    const words = [
+      w('PublicKey', 227, 243, 58, 10, 12), w('=', 293, 246, 6, 3, 12), w('BOEXH/G7W+xSNttvVGYJx9u+qNbSDLOL', 306, 243, 291, 10, 12), w('CBE', 521, 232, 17, 28, 12), w('ICcLe2g=', 540, 232, 61, 28, 12),
+      w('Presharedkey', 227, 259, 78, 10, 13), w('=', 312, 262, 6, 3, 13), w('PRSUS1s', 326, 259, 44, 8, 13), w('1LpKTpJEKZxcKZHKD2p69n119ViHaTV6Ss=', 373, 259, 243, 10, 13),
+    ];
+    const named = publicValueBoxes(words);
+    expect(named.length).toBe(1);
+    expect(middleInAny({ x: 320, y: 257, width: 303, height: 15 }, named)).toBe(false);
+    expect(middleInAny({ x: 306, y: 241, width: 291, height: 13 }, named)).toBe(true);
+  });
+});
