@@ -100,6 +100,11 @@ function besideValue(value: string, label: string): boolean {
  */
 const PUBLIC_LABEL = /\b(?:ids?|identifier|public|publishable|site|fingerprint|user\s?names?|e-?mail|hint)\b/i;
 
+/** A line that is a caption naming a public thing and nothing more ("App ID", "Client ID"): a few words, no digits. */
+function publicCaption(text: string): boolean {
+  return text.split(/\s+/).length <= 4 && PUBLIC_LABEL.test(text) && !/\d/.test(text);
+}
+
 /**
  * Characters in groups of one length, as a generated secret is printed to be typed: an app password
  * in four groups of four letters ("bjzx euom sqkc dems"), backup codes in fours ("4566 5307"); a
@@ -246,7 +251,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // Another label in the column ends it (the next caption of a detail view), one that names a
         // public thing too ("App ID" under a section's heading "App Credentials").
         if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
-        if (PUBLIC_LABEL.test(value) && !/\d/.test(value) && value.split(/\s+/).length <= 4) break;
+        if (publicCaption(value)) break;
         // The value's own cell: its first run of words with no column's gap inside, a field's
         // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
         const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
@@ -601,7 +606,7 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     // (All its words: "ID" alone is too short for a word of text.)
     const up = lines.slice(0, li).findLast((l) => (l.top + l.bottom) / 2 < (line.top + line.bottom) / 2 - line.height * 0.3);
     const caption = up && line.top - up.bottom < Math.max(line.height, usual) * 3 ? text(up.words) : '';
-    if (caption.split(/\s+/).length <= 4 && PUBLIC_LABEL.test(caption) && !/\d/.test(caption)) return;
+    if (publicCaption(caption)) return;
     // A one-time code alone, six digits or two threes (an icon or a countdown beside it aside); spaced
     // out in its field, OCR reads it in pieces ("2 7 342"), lines apart: the digits on its row.
     // (A digit it lost to a scrap, "-" for a 1, still leaves five.)
