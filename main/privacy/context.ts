@@ -587,15 +587,21 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
   };
   const codeShaped = (t: string) => (/^[^\s-]{4,8}(?:[- ][^\s-]{4,8}){1,3}$/.test(t) || /^[A-Za-z0-9]{8,16}$/.test(t)) && /\d/.test(t) && t.replace(/[^A-Za-z0-9]/g, '').length >= t.replace(/[ -]/g, '').length * 0.8;
   /** A line of a list of codes: one code, or a code in each column (a list in two columns, read as one line). */
+  // (A line of digits alone is as tall as a digit, with no ascender or descender to add: the space
+  // between a code's groups of digits can be wider than that height, so a gap of twice it is looked
+  // at too before the groups are taken for columns.)
   const codeRow = (ws: readonly number[], h: number): boolean => {
     if (!ws.length) return false;
-    const cells: number[][] = [[ws[0] as number]];
-    for (let n = 1; n < ws.length; n++) {
-      const p = words[ws[n - 1] as number] as ReadWord, w = words[ws[n] as number] as ReadWord;
-      if (w.x - (p.x + p.width) > h * 1.2) cells.push([]);
-      cells.at(-1)?.push(ws[n] as number);
-    }
-    return cells.length <= 4 && cells.every((c) => c.length <= 2 && codeShaped(text(c)));
+    const split = (gap: number) => {
+      const cells: number[][] = [[ws[0] as number]];
+      for (let n = 1; n < ws.length; n++) {
+        const p = words[ws[n - 1] as number] as ReadWord, w = words[ws[n] as number] as ReadWord;
+        if (w.x - (p.x + p.width) > h * gap) cells.push([]);
+        cells.at(-1)?.push(ws[n] as number);
+      }
+      return cells.length <= 4 && cells.every((c) => c.length <= 2 && codeShaped(text(c)));
+    };
+    return split(1.2) || split(2);
   };
   lines.forEach((line, li) => {
     const ws = real[li] as number[];

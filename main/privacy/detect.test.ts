@@ -400,6 +400,20 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(hidden.filter((t) => /^[A-Za-z.(]+$/.test(t))).toEqual([]);
   });
 
+  // An e-mail's backup codes in two columns of two groups of four digits, at 4K@2 in 13 px type: a
+  // line of digits is as tall as a digit, and the space between a code's groups (20–21 px) is more
+  // than 1.2 times that (17 px), so each group was taken for a column of its own and no code for one
+  // (6 of 8 left in view).
+  it('hides backup codes of two groups of digits whose space is wider than a digit is tall', async () => {
+    const mail: Row[] = [
+      ...['Backup', 'codes', 'for', 'multi-factor', 'sign-in,', 'each', 'works', 'once:'].map((t, i): Row => [t, 1, 941 + i * 90, 556, 80, 21]),
+      ['1981', 2, 971, 608, 57, 17], ['4433', 2, 1048, 608, 58, 17], ['0842', 3, 1167, 608, 57, 17], ['0024', 3, 1245, 608, 57, 17],
+      ['5455', 4, 970, 656, 58, 17], ['3387', 4, 1049, 656, 56, 17], ['2661', 5, 1166, 656, 58, 17], ['1407', 5, 1245, 656, 57, 17],
+      ['Kind', 6, 941, 808, 50, 25], ['regards,', 6, 1000, 808, 100, 25],
+    ];
+    expect(await hiddenOf(mail, { width: 3840, height: 2160 })).toEqual(['1981', '4433', '0842', '0024', '5455', '3387', '2661', '1407']);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
