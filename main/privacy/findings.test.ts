@@ -260,9 +260,20 @@ describe('ruleFindings: a one-time code said in a message', () => {
     // As tesseract read it on the phone at 11 px: its d as "cl".
     expect(found('cloor code a the office: 3721#')).toEqual(['3721']);
   });
+  // A phone note's codes, as tesseract read them (set F): no "code is" after what they open.
+  it('finds a code after what it opens in a note: "Garage door: 7131", "Bike lock — 4852", "Alarm code 675492"', () => {
+    expect(found('Garage door: 7131')).toEqual(['7131']);
+    expect(found('Bike lock - - 4852')).toEqual(['4852']);
+    expect(found('Bike lock — 4852')).toEqual(['4852']);
+    expect(found('Alarm code 675492 (then #)')).toEqual(['675492']);
+    expect(foundBy('SIM PUK: 77220455', 'pin')).toEqual(['77220455']);
+  });
   it('leaves a zip code, an error code and a year alone', () => {
     expect(found('The zip code is 10115 and the error code is 4040.')).toEqual([]);
     expect(found('2026 is your year')).toEqual([]);
+    // A lock file's name and line, a door's number in a sentence, a date after a lock.
+    expect(found('see yarn.lock:1042 and package-lock - 1234')).toEqual([]);
+    expect(found('the door 4 of building 12; lock: 2026-12-06; gate 12')).toEqual([]);
   });
 });
 

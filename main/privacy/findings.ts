@@ -732,8 +732,13 @@ const RULES: readonly Rule[] = [
     rule: 'code-said',
     find: (t) => {
       const kind = String.raw`(?:verification|sign[- ]?in|log[- ]?in|security|confirmation|one[- ]time|2fa|two[- ]factor|auth(?:entication)?|access|otp|mfa|(?:d|cl)oor|gate|alarm|entry|garage|lock|safe|keypad|building|unlock)`;
+      // What a code opens, named alone before it with a colon or a dash between, as a note lists
+      // them ("Garage door: 7131", "Bike lock — 4852"); not a file's name and line ("yarn.lock:1042").
+      const opens = String.raw`(?:(?:d|cl)oor|gate|alarm|garage|lock|padlock|locker|safe|keypad)`;
       return [
-        ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b[^\n\d]{0,20}?(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b`, 'gi'), 1),
+        // (Its "is" or colon may be left out: "Alarm code 675492 (then #)".)
+        ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b(?:[^\n\d]{0,20}?(?:is|:))?\s*(\d{3}[ -]?\d{3}|\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
+        ...matches(t, new RegExp(String.raw`(?<![\w./-])${opens}[ \t]*(?:[:=—–-][ \t]*){1,2}(\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+[il1|!][sil5|]\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
       ];
     },
@@ -747,11 +752,11 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\b(?:wi-?fi|wlan|wpa2?)(?:\s+(?:password|passwort|key|pass(?:phrase)?|pw))?\s*[:=]\s*["'`]?([^\s"'`]{8,63})/gi, 1, (m) => /\d|[^A-Za-z0-9]|.[A-Z]/.test(m[1] as string)),
   },
   {
-    // A PIN after its name, colon or not ("vpn pin 636509", "PIN: 4821"): 4–8 digits.
+    // A PIN (or a SIM's PUK) after its name, colon or not ("vpn pin 636509", "PIN: 4821", "SIM PUK: 77220455"): 4–8 digits.
     category: 'passwords',
     kind: 'password',
     rule: 'pin',
-    find: (t) => matches(t, /\b(?:pin|pin[- ]?code|passcode)\b\s*(?:[:=#]|is)?\s*(\d{4,8})(?!\w|[.,/:-]\d)/gi, 1),
+    find: (t) => matches(t, /\b(?:pin|pin[- ]?code|passcode|puk2?)\b\s*(?:[:=#]|is)?\s*(\d{4,8})(?!\w|[.,/:-]\d)/gi, 1),
   },
   {
     // Said in a sentence: "the staging db password is Harbor97?PD7m" — a value that looks like one
