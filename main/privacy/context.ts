@@ -156,10 +156,15 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
   const out: ContextFinding[] = [];
   lines.forEach((line, li) => {
     const text = lineText(words, line);
-    for (const m of text.text.matchAll(LABEL)) {
+    // An environment variable's name over its value (a Kubernetes secret's "SESSION_SECRET",
+    // "JWT_SIGNING_KEY"): its parts are words, and the name names a secret as a whole or not at all
+    // (not "SECRET_NAME", "CLIENT_SECRET_ID").
+    for (const m of text.text.replace(/_/g, ' ').matchAll(LABEL)) {
       const start = m.index, end = start + m[0].length;
       const cell = text.wordsIn(start, end);
       if (!cell.length) continue;
+      const joined = cell.map((i) => (words[i] as ReadWord).text).join(' ');
+      if (joined.includes('_') && !secretName(joined)) continue;
       // A word inside a placeholder in angle brackets names no value beside or below it (kubectl's
       // "<set to the key 'smtp' in secret 'mail'>" where a secret's value would be).
       // (Quoted there too: "the key 'password' in".)
@@ -252,6 +257,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // public thing too ("App ID" under a section's heading "App Credentials").
         if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
         if (publicCaption(value)) break;
+        // …and so does another variable's name in capitals ("TWILIO_ACCOUNT_SID" under "SECRET_KEY_BASE").
+        if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value.trim())) break;
         // The value's own cell: its first run of words with no column's gap inside, a field's
         // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
         const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
@@ -708,8 +715,19 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
   const out: number[] = [];
   for (let n = 0; n < 12 && li !== undefined; n++) {
     const line = lines[li] as Line;
-    const at = line.words.indexOf(last);
+    // The rest of the run the secret's words end in, to its line's end: OCR splits a key at a
+    // character it is unsure of ("…RtA30Z2] 00] CPBk23Nv06 rmMugisann/8"), and a rule may have
+    // taken only the first piece. Pieces that touch and read as more of a key, or as a scrap.
+    let at = line.words.indexOf(last);
+    for (let j = at + 1; j < line.words.length; j++) {
+      const p = words[line.words[j - 1] as number] as ReadWord, w = words[line.words[j] as number] as ReadWord;
+      if (w.x - (p.x + p.width) >= line.height * 1.2 || !(continuation(w.text) || (w.text.length <= 4 && /[^A-Za-z]/.test(w.text)))) break;
+      if (j < line.words.length - 1) continue;
+      out.push(...line.words.slice(at + 1));
+      at = j;
+    }
     const after = line.words[at + 1];
+    last = line.words[at] as number;
     const lw = words[last] as ReadWord;
     if (after !== undefined && (words[after] as ReadWord).x - (lw.x + lw.width) < line.height * 1.2) break;
     // The next line down with a word under the secret's start or at its line's left edge (OCR may

@@ -414,6 +414,27 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(mail, { width: 3840, height: 2160 })).toEqual(['1981', '4433', '0842', '0024', '5455', '3387', '2661', '1407']);
   });
 
+  // A Kubernetes IDE's secret detail (set F, 1080p 14 px, as tesseract read it): each value under its
+  // environment variable's name. "SESSION_SECRET" was no caption (\bsecret\b does not match inside a
+  // name joined by underscores), so its 64 hex characters were left as a hash; the signing key's
+  // first line was found in pieces, and its wrapped last six characters were not taken as more of it
+  // (a piece followed the found one on its line).
+  it('hides a value under an environment variable’s name, and a key’s wrapped end after the pieces OCR split it in', async () => {
+    const detail: Row[] = [
+      ['SESSION_SECRET', 33, 1433, 241, 109, 13],
+      ['9672090684722595724690C6180582de5', 34, 1443, 268, 331, 10], ['fcd449b71cfe8996C736219', 34, 1777, 268, 114, 10],
+      ['JWT_SIGNING_KEY', 36, 1433, 320, 123, 13],
+      ['TCSCgb9+qoR0350KR2957FiRtA3022]', 37, 1442, 348, 245, 13], ['00]', 37, 1691, 348, 20, 13], ['CPBK23NVOGT', 37, 1715, 348, 83, 10], ['rmMugisann/8', 37, 1802, 339, 89, 29],
+      ['slanFn', 38, 1443, 366, 45, 10],
+      ['SMTP_USER', 39, 1433, 400, 80, 13], ['apikey', 40, 1443, 427, 48, 13],
+    ];
+    const hidden = await hiddenOf(detail);
+    expect(hidden).toEqual(expect.arrayContaining(['9672090684722595724690C6180582de5', 'fcd449b71cfe8996C736219', 'TCSCgb9+qoR0350KR2957FiRtA3022]', 'slanFn']));
+    expect(hidden.filter((t) => /_|^apikey$/.test(t))).toEqual([]);
+    // A name joined by underscores that names something else is no caption: "SECRET_NAME" over a path.
+    expect(await hiddenOf([['SECRET_NAME', 1, 1433, 241, 90, 13], ['prod/orders/app', 2, 1443, 268, 120, 10]])).toEqual([]);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
