@@ -140,7 +140,10 @@ export function labelledValue(value: string, label: string, strict = false): boo
   if (groupedValue(v)) return true;
   // (OCR splits a long run at a character it is unsure of: up to three pieces.)
   const pieces = v.split(/\s+/);
-  const packed = pieces.join('');
+  // (A glyph OCR was unsure of in a long run comes back as a sign of another script — "¢", "®", "€" —
+  // one or two of them are misreads, not what makes it something else.)
+  const joined = pieces.join(''), signs = joined.replace(/[\x20-\x7E]/g, '').length;
+  const packed = joined.length >= 16 && signs <= 2 && signs <= joined.length / 12 ? joined.replace(/[^\x20-\x7E]/g, '') : joined;
   if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed)) return false;
   if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
   return /\d/.test(packed) && /[A-Za-z]/.test(packed);
@@ -262,6 +265,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // The value's own cell: its first run of words with no column's gap inside, a field's
         // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
         const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
+        // (A line of the field's border alone, "| |", is no value: the value is on the next.)
+        if (!own.length) continue;
         let end = 1;
         while (end < own.length && (words[own[end] as number] as ReadWord).x - ((words[own[end - 1] as number] as ReadWord).x + (words[own[end - 1] as number] as ReadWord).width) < h * 1.2) end++;
         const head = own.slice(0, end);

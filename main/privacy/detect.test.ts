@@ -435,6 +435,22 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf([['SECRET_NAME', 1, 1433, 241, 90, 13], ['prod/orders/app', 2, 1443, 268, 120, 10]])).toEqual([]);
   });
 
+  // A console's account info (set F, 1080p 14 px, the first read and the second look combined):
+  // the auth token's field border was read as a line of its own ("| |") above the token, and ended
+  // the walk down from its caption; the test token was read again with a "®" for a glyph OCR was
+  // unsure of, and was no longer a key's alphabet. Both tokens were left in view.
+  it('hides a token under its caption past its field’s border read as a line, and one with a misread sign in it', async () => {
+    const account: Row[] = [
+      ['Auth', 12, 726, 105, 27, 10], ['Token', 12, 758, 105, 33, 10], ['Account', 10, 258, 106, 48, 9], ['SID', 10, 311, 106, 18, 9], ['Hide', 10, 804, 105, 26, 10],
+      ['[', 6, 17, 132, 8, 13], ['Messaging', 6, 30, 131, 70, 14], ['3c8498eb0d283e8fee800810e7a43el0', 6, 736, 133, 268, 11],
+      ['(', 11, 258, 126, 1, 26], ['ACafb57bf7c39ead2c633a449658082b3', 11, 267, 133, 286, 11], ['|', 13, 701, 126, 1, 26], ['|', 13, 726, 126, 1, 26],
+      ['Test', 25, 726, 447, 23, 9], ['Auth', 25, 753, 446, 27, 10], ['Token', 25, 785, 446, 33, 10], ['Test', 23, 258, 447, 23, 9], ['Account', 23, 286, 447, 47, 9], ['SID', 23, 338, 447, 18, 9],
+      ['ACbd9d166146e11d7c637ee1€91069ab5', 24, 267, 475, 286, 11], ['ccB®5981a7b5b16932c57162fc21calda', 24, 737, 475, 268, 11],
+    ];
+    const hidden = await hiddenOf(account);
+    expect(hidden.filter((t) => t.length > 20)).toEqual(['3c8498eb0d283e8fee800810e7a43el0', 'ccB®5981a7b5b16932c57162fc21calda']);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
