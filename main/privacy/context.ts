@@ -141,9 +141,11 @@ export function labelledValue(value: string, label: string, strict = false): boo
   // (OCR splits a long run at a character it is unsure of: up to three pieces.)
   const pieces = v.split(/\s+/);
   // (A glyph OCR was unsure of in a long run comes back as a sign of another script — "¢", "®", "€" —
-  // one or two of them are misreads, not what makes it something else.)
-  const joined = pieces.join(''), signs = joined.replace(/[\x20-\x7E]/g, '').length;
-  const packed = joined.length >= 16 && signs <= 2 && signs <= joined.length / 12 ? joined.replace(/[^\x20-\x7E]/g, '') : joined;
+  // or as a bracket or a bar for a j or an l ("NzMrEj SEC50E] yvSa…"): one or two of them are
+  // misreads, not what makes it something else.)
+  const misread = /[^\x20-\x7E]|[[\]|!{}]/g;
+  const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
+  const packed = joined.length >= 16 && signs <= 2 && signs <= joined.length / 12 ? joined.replace(misread, '') : joined;
   if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed)) return false;
   if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
   return /\d/.test(packed) && /[A-Za-z]/.test(packed);

@@ -439,7 +439,7 @@ describe('detectRedactions: a lone value named by the words near it', () => {
   // the auth token's field border was read as a line of its own ("| |") above the token, and ended
   // the walk down from its caption; the test token was read again with a "®" for a glyph OCR was
   // unsure of, and was no longer a key's alphabet. Both tokens were left in view.
-  it('hides a token under its caption past its field’s border read as a line, and one with a misread sign in it', async () => {
+  it('hides a token under its caption past its field’s border read as a line, and ones with a misread sign or bracket in them', async () => {
     const account: Row[] = [
       ['Auth', 12, 726, 105, 27, 10], ['Token', 12, 758, 105, 33, 10], ['Account', 10, 258, 106, 48, 9], ['SID', 10, 311, 106, 18, 9], ['Hide', 10, 804, 105, 26, 10],
       ['[', 6, 17, 132, 8, 13], ['Messaging', 6, 30, 131, 70, 14], ['3c8498eb0d283e8fee800810e7a43el0', 6, 736, 133, 268, 11],
@@ -449,6 +449,12 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     ];
     const hidden = await hiddenOf(account);
     expect(hidden.filter((t) => t.length > 20)).toEqual(['3c8498eb0d283e8fee800810e7a43el0', 'ccB®5981a7b5b16932c57162fc21calda']);
+    // A developer portal's API key (set F, 1440p 16 px) with its j read as "]" where OCR split it.
+    const portal: Row[] = [
+      ['Consumer', 5, 294, 141, 78, 12], ['Keys', 5, 378, 141, 35, 16], ['acme-poster', 9, 34, 167, 95, 14], ['API', 9, 294, 171, 20, 10], ['Key', 9, 319, 171, 22, 13],
+      ['NzMrEj', 6, 294, 194, 54, 15], ['SEC50E]', 6, 352, 194, 63, 15], ['yvSaZKWHAVPX', 6, 419, 194, 115, 15],
+    ];
+    expect(await hiddenOf(portal, { width: 2560, height: 1440 })).toEqual(['NzMrEj', 'SEC50E]', 'yvSaZKWHAVPX']);
   });
 
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
