@@ -419,6 +419,61 @@ export function identifierBoxes(words: readonly ReadWord[]): Box[] {
   return boxesOf(words, (_, m) => identifier(m[0]));
 }
 
+/** A table's column header that names an identifier, a version or a hash ("Version ID", "ETag", "Commit", "Key ID", "SHA-256"). */
+const ID_HEADER = /\b(?:ids?|identifier|uuid|guid|version|revision|rev|etag|digest|hash|checksum|sha-?(?:1|256|512)?|md5|commit|fingerprint|serial|public|publishable)\b/i;
+/** …and words that make a header a secret's whatever else it says ("Secret ID", "Session ID", "Token ID"). */
+const SECRET_HEADER = /secret|token|pass|pwd|credential|private|auth|signature|session|cookie/i;
+
+/**
+ * Where a table's cells lie under a header that names an identifier and nothing secret — a listing's
+ * "Version ID", "ETag" or "Commit" column — a box on each row of the column, from the header's left
+ * to the next header's: what only looks random there (the entropy rule, a row's cell taken for a
+ * saved password, ink the fail-safe would hide) is the column's data. A header is one of two cells or
+ * more on a row of captions (a few words each, not values); the column runs down the rows of the table
+ * below it (two cells or more each, a line's gap apart at most) to one that names a secret. A cell
+ * that names a secret itself is not given a box.
+ */
+export function publicColumnBoxes(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): Box[] {
+  const cells = cellsOf(words, lines).sort((a, b) => a.mid - b.mid || a.left - b.left);
+  const rows: Cell[][] = [];
+  for (const c of cells) {
+    const row = rows.at(-1);
+    const first = row?.[0];
+    if (row && first && Math.abs(c.mid - first.mid) < Math.max(c.h, first.h) * 0.5) row.push(c);
+    else rows.push([c]);
+  }
+  for (const row of rows) row.sort((a, b) => a.left - b.left);
+  // (A caption as OCR reads it: a stop or a colon after it; a checkbox's or a sort arrow's scrap beside it is no cell.)
+  const caption = (c: Cell) => {
+    const t = c.text.replace(/[.:,;'"*|^]+$/, '');
+    return /^[A-Za-z][A-Za-z -]*(?:\d{1,3})?$/.test(t) && t.split(/\s+/).length <= 4 && !randomValue(t.replace(/\s+/g, ''));
+  };
+  const namesSecret = (t: string) => SECRET_HEADER.test(t) || (new RegExp(LABEL.source, 'i').test(t) && !PUBLIC_LABEL.test(t) && !ID_HEADER.test(t));
+  const out: Box[] = [];
+  rows.forEach((header, ri) => {
+    const heads = header.filter((c) => !junk(c.text));
+    if (heads.length < 2 || !heads.every(caption)) return;
+    heads.forEach((head, hi) => {
+      if (!ID_HEADER.test(head.text) || namesSecret(head.text)) return;
+      const h = head.h;
+      const left = head.left - h * 1.5;
+      const next = heads[hi + 1];
+      const right = next ? next.left - h * 0.3 : Infinity;
+      let bottom = Math.max(...heads.map((c) => c.mid + c.h / 2));
+      for (const row of rows.slice(ri + 1)) {
+        const top = Math.min(...row.map((c) => c.mid - c.h / 2));
+        if (row.length < 2 || top - bottom > Math.max(h, row[0]?.h ?? h) * 3.5 || row.some((c) => namesSecret(c.text) && !ID_HEADER.test(c.text))) break;
+        bottom = Math.max(...row.map((c) => c.mid + c.h / 2));
+        const inCol = row.filter((c) => c.left >= left && c.left < right);
+        if (!inCol.length || inCol.some((c) => namesSecret(c.text))) continue;
+        const x = Math.max(0, left), end = Number.isFinite(right) ? right : Math.max(...inCol.map((c) => c.right)) + h * 2;
+        out.push({ x, y: top, width: end - x, height: bottom - top });
+      }
+    });
+  });
+  return out;
+}
+
 function boxesOf(words: readonly ReadWord[], take: (text: string, m: RegExpExecArray) => boolean, /** On along its line to where the value's quote closes. */ onward = false): Box[] {
   const map = wordText(words, false);
   const out: Box[] = [];

@@ -55,3 +55,57 @@ describe('the first read’s boxes, one a line', () => {
     expect(cut.some((r) => r.y + r.height > 264)).toBe(false);
   });
 });
+
+// A listing's column headed by an id, a version or a hash holds the table's data: what only its shape
+// made a secret there is left (an object store's "Version ID" column was 68.5% masked by the entropy
+// rule). A header or a row that names a secret, and a vendor rule's finding, still hide.
+describe('a column under a header that names an identifier', () => {
+  const blank = () => sharp({ create: { width: 1400, height: 500, channels: 3, background: '#fff' } });
+  const table = (header: string, cells: readonly string[], extra: ReadWord[] = []): ReadWord[] => {
+    const words: ReadWord[] = [];
+    let line = 0;
+    const cell = (text: string, x: number, y: number) => words.push({ text, x, y, width: text.length * 8, height: 14, line: line++ });
+    cell('Name', 40, 40);
+    cell('Size', 360, 40);
+    header.split(' ').forEach((t, i) => cell(t, 520 + i * 70, 40));
+    cell('Storage', 1100, 40);
+    words.push({ text: 'class', x: 1166, y: 40, width: 40, height: 14, line: line - 1 });
+    cells.forEach((v, r) => {
+      const y = 80 + r * 34;
+      cell(`exports/2026-12-0${r + 1}/orders.csv.gz`, 40, y);
+      cell(`${r + 3}.1`, 360, y);
+      words.push({ text: 'MB', x: 392, y, width: 16, height: 14, line: line - 1 });
+      cell(v, 520, y);
+      cell('Standard', 1100, y);
+    });
+    return [...words, ...extra];
+  };
+  const ids = ['Hz096HEKL4OOuAadE4OBMIJOCXdtG79D', '4oT2rrj3WkR2j7iZge6maluTLoEywlyQ', 'mAwtkxG2KEL.p_lmgIHCCmL_Yyovcnod', 'gnvFWXd4_UYTk4s1QjMN6Blai7ogAmuP'];
+  const redact = async (words: ReadWord[]) => {
+    const out = await redactImage({ data: new Uint8Array([1]), mime: 'image/png' }, { readWords: async () => ({ ok: true, words, size: { width: 1400, height: 500 } }), pixels: blank });
+    if (!out.ok) throw new Error(out.message);
+    return out.regions;
+  };
+
+  it('leaves the cells of a "Version ID" column', async () => {
+    expect(await redact(table('Version ID', ids))).toEqual([]);
+  });
+
+  it('hides them under a header that names a secret, and from a row that names one down', async () => {
+    expect((await redact(table('Secret key', ids))).length).toBe(ids.length);
+    expect((await redact(table('Secret ID', ids))).length).toBe(ids.length);
+    const after: ReadWord[] = [
+      { text: 'Client', x: 40, y: 80 + 4 * 34, width: 48, height: 14, line: 900 },
+      { text: 'secret', x: 92, y: 80 + 4 * 34, width: 48, height: 14, line: 900 },
+      { text: 'Qx7vR2mK9pL4sT8wZ3nB6yH1cF5gJ0dA', x: 520, y: 80 + 4 * 34, width: 256, height: 14, line: 901 },
+    ];
+    const regions = await redact(table('Version ID', ids, after));
+    expect(regions).toHaveLength(1);
+    expect(Math.abs((regions[0]?.y ?? 0) - (80 + 4 * 34))).toBeLessThan(6);
+  });
+
+  it('still hides what a vendor rule finds there', async () => {
+    const regions = await redact(table('Version ID', [...ids.slice(0, 3), 'ghp_R8sT2vX9kL4mN7pQ1wZ5yB3cD6fG0hJ2aE4u']));
+    expect(regions.map((r) => r.kind)).toEqual(['github token']);
+  });
+});

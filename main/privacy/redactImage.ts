@@ -4,7 +4,7 @@
 import type { Sharp } from 'sharp';
 import { errorMessage } from '../../common/errors.ts';
 import type { Redaction } from '../../common/privacy.ts';
-import { identifierBoxes, middleInAny, publicValueBoxes } from './context.ts';
+import { identifierBoxes, middleInAny, publicColumnBoxes, publicValueBoxes } from './context.ts';
 import { detectRedactions, GENERIC, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
 import type { ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
@@ -56,7 +56,15 @@ export async function redactImage(
     const named = publicValueBoxes(first);
     // (Where it read an identifier, only what looks random stays: a label the second look read there still counts.)
     const ids = identifierBoxes(first);
-    const kept = (r: Redaction) => !(GENERIC.has(r.kind) && middleInAny(r, named)) && !(r.kind === 'key-like text' && middleInAny(r, ids));
+    // A table's column under a header that names an id, a version or a hash: what only its shape
+    // made a secret there — the entropy rule, a row's cell beside a login, the fail-safe's ink — is
+    // the column's data (a listing's version ids); a label's or a vendor rule's finding is not.
+    const columns = publicColumnBoxes(first);
+    const shapeOnly = (r: Redaction) => /^(?:entropy|credential row|unread-ink)(?:\+wrap)?$/.test(r.rule);
+    const kept = (r: Redaction) =>
+      !(GENERIC.has(r.kind) && middleInAny(r, named)) &&
+      !(r.kind === 'key-like text' && middleInAny(r, ids)) &&
+      !(GENERIC.has(r.kind) && shapeOnly(r) && middleInAny(r, columns));
     // The second look's words take the place of first-read words they overlap, and a re-read can be
     // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what a rule named in
     // the first read's words stays hidden too — not a run that only looks random (the first read's

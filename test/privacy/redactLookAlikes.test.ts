@@ -44,6 +44,11 @@ describe('public identifiers that look random are left alone (real Chromium, rea
     ['pod checksums', 1, 'dark+', 13],
     // An integrity hash that wraps, a captcha's site key, a meta tag's content, an icon's bytes in JSON.
     ['template with integrity', 1, 'light+', 14],
+    // Generated document ids and revision ids in columns so headed (40.6–61.0%: the entropy rule on
+    // each cell, a revision id beside a collection's name taken for a saved password; at 12 px a
+    // header read "Revision ID." and the fail-safe on a cell it could not read).
+    ['document ids table', 2, 'dark+', 13],
+    ['document ids table', 4, 'light+', 12],
   ] as const)('%s (seed %i, %s, %i px)', async (name, seed, theme, fontPx) => {
     const r = await check(screen(name, seed, theme, fontPx));
     expect(r.maskedShare, `${name}: ${(r.maskedShare * 100).toFixed(1)}% of its text masked by ${r.regions.map((g) => g.rule).join(', ')}`).toBeLessThanOrEqual(0.02);
