@@ -310,6 +310,9 @@ describe('ruleFindings: a password after "=" read as "-", a URL password with no
     expect(found('API_KEY-based auth is used; SECRET-KEY rotation', 'env')).toEqual([]);
     expect(found('redis://localhost:6379/0 and http://:8080/health', 'url-password')).toEqual([]);
     expect(found('see https://example.com/docs and https://ada@github.com/x y@z', 'url-password')).toEqual([]);
+    // A lock file's resolution, a package at its registry in quotes (set F's lockfile diff at 1080p).
+    expect(found('-  resolution: "postcss@npm:4.18.2"', 'url-password')).toEqual([]);
+    expect(found('DATABASE_URL: "postgres:Xy7pQ2mZ@db.internal:5432"', 'url-password')).toEqual(['Xy7pQ2mZ']);
   });
 });
 
@@ -606,5 +609,15 @@ describe('where a value named public lies (publicValueBoxes)', () => {
     expect(named.length).toBe(1);
     expect(middleInAny({ x: 320, y: 257, width: 303, height: 15 }, named)).toBe(false);
     expect(middleInAny({ x: 306, y: 241, width: 291, height: 13 }, named)).toBe(true);
+  });
+});
+
+// A name whose value came before, a comma after it, names nothing after that: set F's git history at
+// 4K@2 had "Signature: good, key <GPG key id>" masked, the key id taken for a value "Signature" named.
+describe('ruleFindings: a value after a finished name and value', () => {
+  it('is named by the words after the comma alone', () => {
+    expect(foundBy('Signature: good, key 4AEE18F83AFDEB23', 'named')).toEqual([]);
+    expect(foundBy('Login: admin, password Xy7pQ2mZ!rT', 'named')).toEqual(['Xy7pQ2mZ!rT']);
+    expect(foundBy('Status: ok, API key 4aee18f83afdeb23c1d2e3f4a5b6c7d8', 'named')).toEqual(['4aee18f83afdeb23c1d2e3f4a5b6c7d8']);
   });
 });

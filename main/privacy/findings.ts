@@ -352,6 +352,9 @@ export function randomValue(value: string): boolean {
  * the last word continues a SCREAMING name OCR split at its underscore ("SECRET_KEY BASE").
  */
 export function namedBefore(before: string): boolean {
+  // (Not a word of a name whose value came before, a comma after it: in "Signature: good, key 3AA5…"
+  // the run after "key" is named by "key" alone.)
+  before = before.slice(-200).replace(/^.*\S[:=]\s+[^\s,;:=][^,;:=]*[,;]\s+(?=\S)/, '');
   const words = before.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')).filter((w) => w && !/^\d+$/.test(w));
   const last = words.at(-1);
   if (last === undefined) return false;
@@ -776,8 +779,10 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'url-password',
-    // A digest OCR read an @ into ("sha256:6986…0de@d895…") is not user:password@host.
-    find: (t) => matches(t, /([\w.%+-]+): ?([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string)),
+    // A digest OCR read an @ into ("sha256:6986…0de@d895…") is not user:password@host, nor a setting
+    // whose quoted value names a package at its registry (a lock file's 'resolution: "postcss@npm:…"'):
+    // a URL's user and password are not quoted.
+    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string)),
   },
   {
     // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).
