@@ -555,7 +555,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     if (NAMED_IDENTIFIER.test(row)) continue;
     // …nor a line of an armoured public key's base64 (OCR reads its scraps as cells).
     if (open.some((b) => c.mid > b.top && c.mid < b.bottom)) continue;
-    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')) && /[a-z]{2}/.test(o.text));
+    // (A hex number is no login: a crash report's registers, "fp: 0x1511230270536bfa lr: O0xafa5…".)
+    const login = cells.some((o) => o !== c && o.right <= c.left && Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5 && LOGIN.test(o.text.replace(/\s+/g, '')) && /[a-z]{2}/.test(o.text) && !/^0x[\da-f]+$/.test(o.text));
     if (login) out.push({ words: c.words, kind: 'password', rule: 'credential row' });
   }
   return out;

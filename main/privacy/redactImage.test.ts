@@ -109,3 +109,36 @@ describe('a column under a header that names an identifier', () => {
     expect(regions.map((r) => r.kind)).toEqual(['github token']);
   });
 });
+
+// A crash report's frames (set F, Retina 15 px): the first read read an address as a hex number and
+// was unsure of it; the second look read it again as "07{f81a311f4bf", and beside the library's name
+// (a login to the credential-row rule) it was taken for a saved password. Where the first read read an
+// identifier, a cell that only its shape beside a login made a password is left. And a register's hex
+// value is no login ("fp: 0x1511230270536bfa lr: O0xafa5p225d9d84314", set F at 4K@2).
+describe("a crash report's addresses", () => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="80"><rect width="1000" height="80" fill="#fff"/><g font-family="monospace" font-size="24" fill="#000"><text x="20" y="44">libsystem_c.dylib</text><text x="400" y="44">0x00007ff81a311f4bf</text><text x="720" y="44">abort + 615</text></g></svg>`;
+  const first: Array<ReadWord & { confidence: number }> = [
+    { text: 'libsystem_c.dylib', x: 20, y: 26, width: 245, height: 24, line: 1, confidence: 90 },
+    { text: '0x00007ff81a311f4bf', x: 400, y: 26, width: 274, height: 24, line: 1, confidence: 0 },
+    { text: 'abort', x: 720, y: 26, width: 72, height: 24, line: 1, confidence: 96 },
+    { text: '+', x: 806, y: 26, width: 14, height: 24, line: 1, confidence: 96 },
+    { text: '615', x: 834, y: 26, width: 43, height: 24, line: 1, confidence: 96 },
+  ];
+  it('an address the first read read is not a password when read again worse', async () => {
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    let calls = 0;
+    const readWords: ReadWords = async (image) => {
+      if (calls++ === 0) return { ok: true, words: first, size: { width: 1000, height: 80 } };
+      const { width = 0, height = 0 } = await sharp(image.data).metadata();
+      return { ok: true, words: [['0x0', 0.02, 0.06], ['~~', 0.2, 0.04], ['07{f81a311f4bf', 0.25, 0.65]].map(([text, x, w]) => ({ text: text as string, x: width * (x as number), y: height * 0.25, width: width * (w as number), height: height * 0.5, line: 0, confidence: 60 }) as ReadWord), size: { width, height } };
+    };
+    const out = await redactImage({ data: png, mime: 'image/png' }, { readWords, pixels: () => sharp(png) });
+    expect(calls).toBeGreaterThan(1);
+    expect(out.ok && out.regions).toEqual([]);
+  });
+  it('a hex number is no login', async () => {
+    const { credentialRows } = await import('./context.ts');
+    const words: ReadWord[] = [['fp:', 114, 30], ['0x1511230270536bfa', 156, 250], ['lr:', 450, 30], ['O0xafa5p225d9d84314', 492, 270]].map(([text, x, width], i) => ({ text: text as string, x: x as number, y: 711, width: width as number, height: 20, line: i }));
+    expect(credentialRows(words)).toEqual([]);
+  });
+});

@@ -55,6 +55,8 @@ export async function redactImage(
     // hash (a JSON Web Key's "n" read again in pieces, without its name); a vendor rule's finding does not.
     const named = publicValueBoxes(first);
     // (Where it read an identifier, only what looks random stays: a label the second look read there still counts.)
+    // (…and a cell taken for a saved password by its shape beside a login: a crash report's address,
+    // "0x00007ff81a311f4bf" to the first read, read again as "07{f81a311f4bf" beside a library's name.)
     const ids = identifierBoxes(first);
     // A table's column under a header that names an id, a version or a hash: what only its shape
     // made a secret there — the entropy rule, a row's cell beside a login, the fail-safe's ink — is
@@ -63,7 +65,7 @@ export async function redactImage(
     const shapeOnly = (r: Redaction) => /^(?:entropy|credential row|unread-ink)(?:\+wrap)?$/.test(r.rule);
     const kept = (r: Redaction) =>
       !(GENERIC.has(r.kind) && middleInAny(r, named)) &&
-      !(r.kind === 'key-like text' && middleInAny(r, ids)) &&
+      !((r.kind === 'key-like text' || r.rule.startsWith('credential row')) && middleInAny(r, ids)) &&
       !(GENERIC.has(r.kind) && shapeOnly(r) && middleInAny(r, columns));
     // The second look's words take the place of first-read words they overlap, and a re-read can be
     // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what a rule named in
