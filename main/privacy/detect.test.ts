@@ -457,6 +457,24 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(portal, { width: 2560, height: 1440 })).toEqual(['NzMrEj', 'SEC50E]', 'yvSaZKWHAVPX']);
   });
 
+  // An exchange's API management on a phone (set F, 14 px at 3×), as tesseract first read it: both
+  // keys read nearly whole but unsure, so the second look read them again — worse, in scraps — and
+  // redactImage keeps the first read's findings a rule named (a box a line), not a run that only looks
+  // random. The caption's boxes were inside the random run's and were dropped with it; and "Secret
+  // Key" was no caption ("Secret" with a word after it in its cell). Both keys were left in view.
+  it('keeps a caption’s box a line inside a larger box, and takes "Secret Key" for a caption', async () => {
+    const phone: Row[] = [
+      ['API', 11, 49, 455, 62, 31], ['Key', 11, 129, 455, 66, 40],
+      ['gU3Ko2gZPaEHLGCal', 12, 50, 512, 396, 32], ['gLgRZ1SODDJINgmYduNgZwbM9gaC', 12, 462, 508, 637, 41],
+      ['QGO9WOWHKJiQtP', 13, 50, 572, 354, 30], ['EjsCRc', 13, 413, 572, 111, 32],
+      ['Secret', 14, 50, 663, 118, 33], ['Key', 14, 183, 663, 65, 40],
+      ['AlLdgMk1lbKSw76TiYOvugJAVhEscDRiV.gzURIFJpwzOI', 15, 48, 718, 1050, 35], ['duhaOeKtKtzg2vKOMbcL', 16, 50, 776, 475, 32],
+    ];
+    const words = read(phone);
+    const named = (await detectRedactions(words, { width: 1170, height: 2532 }, { lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text');
+    expect(words.filter((w) => named.some((r) => covers(r, w))).map((w) => w.text)).toEqual(phone.slice(2, 6).concat(phone.slice(8)).map((r) => r[0]));
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],

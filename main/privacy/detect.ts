@@ -108,8 +108,11 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
   // (Not boxes on lines apart when each line is to keep its own: OCR's box for one line's words may
   // reach into the next, and the two would merge into one box over both.)
   const merged = options.lineBoxes ? boxes : mergeBoxes(boxes);
-  // Inside an excluded window everything is already filled.
-  for (const b of merged) if (!regions.some((r) => contains(r, b))) regions.push(b);
+  // Inside an excluded window everything is already filled, and a box inside another is filled with
+  // it — not a rule's box inside a run that only looks random: redactImage keeps the first read's
+  // boxes a rule named and drops such runs, and a caption's box inside one went with it.
+  const windows = [...regions];
+  for (const b of merged) if (!windows.some((r) => contains(r, b)) && !regions.some((r) => contains(r, b) && (r.kind !== 'key-like text' || b.kind === 'key-like text'))) regions.push(b);
   return { regions, skipped: [...skipped] };
 }
 
