@@ -252,10 +252,14 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         const below = lines[k] as Line;
         if ((below.top + below.bottom) / 2 < line.bottom) continue;
         if (below.top - lastBottom > Math.max(h, below.height) * 3.5) break;
-        const inCol = below.words.filter((i) => {
+        // Its row: the words of lines OCR read beside it at its height (a value's pieces either side
+        // of a character it lost, read again one by one, are lines of their own).
+        const bm = (below.top + below.bottom) / 2;
+        const rowOf = lines.filter((l) => Math.abs((l.top + l.bottom) / 2 - bm) < below.height * 0.3 && Math.abs(l.height - below.height) < below.height * 0.3).flatMap((l) => l.words);
+        const inCol = rowOf.filter((i) => {
           const w = words[i] as ReadWord;
           return w.x >= left && w.x < right;
-        });
+        }).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
         if (!inCol.length) continue;
         const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
         // Another label in the column ends it (the next caption of a detail view), one that names a
@@ -266,11 +270,20 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value.trim())) break;
         // The value's own cell: its first run of words with no column's gap inside, a field's
         // border ("|") aside — not the buttons beside it ("Hide", "Regenerate", "Copy").
-        const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text));
-        // (A line of the field's border alone, "| |", is no value: the value is on the next.)
+        // (Nor is a scrap OCR boxed over two lines, "61d" 28 px tall over 8 px hex where it lost
+        // characters: a word of three characters or fewer, twice the height of the caption's
+        // letters. It bridges the value's pieces either side of it, but is not the value.)
+        const scrap = (w: ReadWord) => w.text.length <= 3 && w.height > h * 2;
+        const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text) && !scrap(words[i] as ReadWord));
+        // (A line of the field's border alone, "| |", or of scraps, is no value: the value is on the next.)
         if (!own.length) continue;
+        const gapAt = (n: number) => {
+          const p = words[own[n - 1] as number] as ReadWord, q = words[own[n] as number] as ReadWord;
+          const bridge = words.find((w) => scrap(w) && w.x >= p.x + p.width - h && w.x + w.width <= q.x + h && w.y < q.y + q.height && w.y + w.height > q.y);
+          return bridge ? Math.max(bridge.x - (p.x + p.width), q.x - (bridge.x + bridge.width)) : q.x - (p.x + p.width);
+        };
         let end = 1;
-        while (end < own.length && (words[own[end] as number] as ReadWord).x - ((words[own[end - 1] as number] as ReadWord).x + (words[own[end - 1] as number] as ReadWord).width) < h * 1.2) end++;
+        while (end < own.length && gapAt(end) < h * 1.2) end++;
         const head = own.slice(0, end);
         const whole = !headed && secretValue(value, m[0]);
         const ok = whole || (head.length > 0 && labelledValue(head.map((i) => (words[i] as ReadWord).text).join(' '), name, headed));
@@ -752,10 +765,13 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
 }
 
 /** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
-function continuation(text: string): boolean {
+function continuation(text: string, hex = false): boolean {
   // (A percent-encoded value's % as OCR reads it now and then: ':' before its two hex digits.)
   const t = text.replace(/^["'(]+|["'),;]+$/g, '').replace(/%?:(?=[0-9A-Fa-f]{2})/g, '%');
   if (t.length < 3 || !/^[A-Za-z0-9+/=_.~%-]+$/.test(t)) return false;
+  // (A short hash alone is an identifier; under a hex secret's line, it is the secret's end, digits
+  // alone too.)
+  if (hex && /^[0-9a-f]{4,}$/i.test(t)) return true;
   if (identifier(t) && t.length < 20) return false;
   // A log line's timestamp starts the next entry, not more of a key ("2026-12-05T10:35:36.799Z").
   if (/^\d{4}-\d{2}-\d{2}(?:T\d|$)/.test(t)) return false;
@@ -776,6 +792,8 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
   let li = lineOf.get(sorted.at(-1) as number);
   let last = sorted.at(-1) as number;
   const out: number[] = [];
+  const secret = sorted.map((i) => (words[i] as ReadWord).text).join('');
+  const hex = secret.length >= 16 && secret.replace(/[^0-9a-f]/gi, '').length >= secret.length * 0.9;
   for (let n = 0; n < 12 && li !== undefined; n++) {
     const line = lines[li] as Line;
     // The rest of the run the secret's words end in, to its line's end: OCR splits a key at a
@@ -784,7 +802,7 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
     let at = line.words.indexOf(last);
     for (let j = at + 1; j < line.words.length; j++) {
       const p = words[line.words[j - 1] as number] as ReadWord, w = words[line.words[j] as number] as ReadWord;
-      if (w.x - (p.x + p.width) >= line.height * 1.2 || !(continuation(w.text) || (w.text.length <= 4 && /[^A-Za-z]/.test(w.text)))) break;
+      if (w.x - (p.x + p.width) >= line.height * 1.2 || !(continuation(w.text, hex) || (w.text.length <= 4 && /[^A-Za-z]/.test(w.text)))) break;
       if (j < line.words.length - 1) continue;
       out.push(...line.words.slice(at + 1));
       at = j;
@@ -811,13 +829,13 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
         break;
       }
     }
-    if (!next || head === undefined || !continuation((words[head] as ReadWord).text)) break;
+    if (!next || head === undefined || !continuation((words[head] as ReadWord).text, hex)) break;
     const h = Math.max(line.height, next.height);
     // The first word below and what touches it on its line (a key OCR split).
     const run = [head];
     for (let j = next.words.indexOf(head) + 1; j < next.words.length; j++) {
       const prev = words[run.at(-1) as number] as ReadWord, w = words[next.words[j] as number] as ReadWord;
-      if (w.x - (prev.x + prev.width) > h * 0.6 || !continuation(w.text)) break;
+      if (w.x - (prev.x + prev.width) > h * 0.6 || !continuation(w.text, hex)) break;
       run.push(next.words[j] as number);
     }
     out.push(...run);

@@ -475,6 +475,19 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(words.filter((w) => named.some((r) => covers(r, w))).map((w) => w.text)).toEqual(phone.slice(2, 6).concat(phone.slice(8)).map((r) => r[0]));
   });
 
+  // The same detail at 1080p 12 px (the first read and the second look combined): the first read
+  // boxed a scrap "61d" over the value's two lines where it lost characters, and the second look read
+  // the value's pieces either side of it as lines of their own; the wrapped end "5133c27" is a short
+  // hash alone. The walk down from "SESSION_SECRET" met the scrap and stopped; 64 hex were in view.
+  it('hides a hex value under its caption in pieces either side of a tall scrap, and its wrapped end', async () => {
+    const detail: Row[] = [
+      ['SESSION_SECRET', 37, 1506, 219, 105, 12], ['61d', 38, 1704, 232, 22, 28],
+      ['dacece7469738e2c30c2f58bchdl', 1020000, 1515, 243, 181, 8], ['1184ea7cc538c60f253d6efB', 1030000, 1736, 243, 157, 8],
+      ['5133c27', 1020001, 1515, 259, 45, 8],
+    ];
+    expect(await hiddenOf(detail)).toEqual(['dacece7469738e2c30c2f58bchdl', '1184ea7cc538c60f253d6efB', '5133c27']);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
