@@ -61,9 +61,11 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|token|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
+/** The first word of an action link beside a caption. */
+const ACTION = /^(?:generate|regenerate|copy|show|hide|reveal|edit|rotate|roll|reset|manage|view|revoke|delete|remove)$/i;
 /** Captions over a list of values, one a line. */
-const LIST = /codes|keys|tokens|passwords/i;
+const LIST = /codes|keys|[tf]okens|passwords/i;
 const OTP = new RegExp(String.raw`one[- ]time|verification|security code|2fa|otp|totp|\b${CVC}\b|pin|passcode`, 'i');
 
 /** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
@@ -141,9 +143,9 @@ export function labelledValue(value: string, label: string, strict = false): boo
   // (OCR splits a long run at a character it is unsure of: up to three pieces.)
   const pieces = v.split(/\s+/);
   // (A glyph OCR was unsure of in a long run comes back as a sign of another script — "¢", "®", "€" —
-  // or as a bracket or a bar for a j or an l ("NzMrEj SEC50E] yvSa…"): one or two of them are
+  // or as a bracket or a bar for a j or an l ("NzMrEj SEC50E] yvSa…"), a % for a 9: one or two of them are
   // misreads, not what makes it something else.)
-  const misread = /[^\x20-\x7E]|[[\]|!{}]/g;
+  const misread = /[^\x20-\x7E]|[[\]|!{}%]/g;
   const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
   const packed = joined.length >= 16 && signs <= 2 && signs <= joined.length / 12 ? joined.replace(misread, '') : joined;
   if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed)) return false;
@@ -216,7 +218,16 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       // A label that names something public ("Client ID", "Key ID", "Public key") captions no secret.
       if (PUBLIC_LABEL.test(name)) continue;
       const a = words[cell[0] as number] as ReadWord, z = words[cell.at(-1) as number] as ReadWord;
-      const row = inRow.filter((i) => !cell.includes(i));
+      let row = inRow.filter((i) => !cell.includes(i));
+      // A caption's action link beside it ("Auth Token  Hide", "Server API tokens  Generate another
+      // token") is neither a value nor more of the caption: its row ends before it.
+      const link = row.findIndex((i) => (words[i] as ReadWord).x > z.x);
+      // (No action's word has an f: in small type OCR reads a t as one, "Generafe".)
+      if (link >= 0 && ACTION.test((words[row[link] as number] as ReadWord).text.replace(/f/g, 't'))) {
+        let n = link + 1;
+        while (n < row.length && gap(row[n - 1] as number, row[n] as number) < h * 1.2) n++;
+        row = [...row.slice(0, link), ...row.slice(n)];
+      }
       const before = row.filter((i) => (words[i] as ReadWord).x < a.x).at(-1);
       const after = row.find((i) => (words[i] as ReadWord).x > z.x);
       // A cell of its own: a column's gap (or nothing) before and after — not a word in a sentence.
@@ -225,12 +236,12 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       if (gapBefore < h * 1.2 || gapAfter < h * 1.2) continue;
       // …nor the start of a sentence: "Password: must be at least 12 characters" (OCR may give the
       // label a box short of its colon, and the gap after it looks like a column's).
-      if (/^:?\s+[a-z]+\s+[a-z]+\s+[a-z]+\b/.test(text.text.slice(end))) continue;
+      if (/^:?\s+[a-z]+\s+[a-z]+\s+(?:[a-z]+|\d+)\b/.test(text.text.slice(end))) continue;
       // The whole label cell must be the label (a word or two more is a heading, not a header).
       const caption = row.length === 0;
       const left = a.x - h * 1.5;
       const right = after === undefined ? a.x + h * 60 : (words[after] as ReadWord).x - h * 0.3;
-      const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /iban/i.test(m[0]) ? 'iban' : /key|token|secret|credential/i.test(m[0]) ? 'secret' : 'password';
+      const kind: RedactionKind = OTP.test(m[0]) ? 'password' : /iban/i.test(m[0]) ? 'iban' : /key|oken|secret|credential/i.test(m[0]) ? 'secret' : 'password';
       // A form's or a key-value table's row: the label in a cell of its own, its value in the next
       // cell to the right (OCR reads the two cells as lines apart, so no line rule sees them together).
       if (after !== undefined) {

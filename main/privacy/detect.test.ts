@@ -488,6 +488,21 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(detail)).toEqual(['dacece7469738e2c30c2f58bchdl', '1184ea7cc538c60f253d6efB', '5133c27']);
   });
 
+  // A mail provider's server tokens (set F, 4K@1 15 px, as tesseract read them): UUIDs under
+  // "Server API tokens" with its action link "Generate another token" beside it, the t of "tokens"
+  // read as an f. The caption was no cell of its own (the link's words run on from it) and named no
+  // secret as read; both tokens were left as identifiers.
+  it('hides tokens under a caption with an action link beside it, a t read as f', async () => {
+    const tokens: Row[] = [
+      ['Server', 5, 30, 163, 38, 10], ['API', 5, 72, 163, 18, 10], ['fokens', 5, 95, 163, 39, 10], ['Generate', 5, 145, 163, 59, 10], ['another', 5, 209, 163, 48, 10], ['token', 5, 256, 163, 39, 10],
+      ['el%lbad2-23fa-40fa-8854-f6661d4e7540', 6, 40, 191, 322, 10], [' -', 6, 393, 195, 3, 2], ['created', 6, 409, 191, 62, 9], ['Nov', 6, 480, 191, 27, 9], ['2', 6, 517, 191, 6, 9],
+      ['5c8c47c7-73b2-48fe-80ee-15225be7ca3l', 7, 40, 235, 321, 9], ['+', 8, 393, 239, 3, 2], ['created', 8, 409, 235, 62, 9], ['Dec', 8, 480, 235, 26, 9], ['6', 8, 518, 235, 6, 9], ['(new)', 8, 538, 235, 37, 11],
+    ];
+    expect(await hiddenOf(tokens, { width: 3840, height: 2160 })).toEqual(['el%lbad2-23fa-40fa-8854-f6661d4e7540', '5c8c47c7-73b2-48fe-80ee-15225be7ca3l']);
+    // A UUID under a caption that names an id stays, link or not.
+    expect(await hiddenOf([['Request', 5, 30, 163, 50, 10], ['ID', 5, 85, 163, 14, 10], ['Copy', 5, 120, 163, 30, 10], ['5c8c47c7-73b2-48fe-80ee-15225be7ca31', 7, 40, 185, 321, 9]], { width: 3840, height: 2160 })).toEqual([]);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],

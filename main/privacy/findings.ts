@@ -286,7 +286,7 @@ function nameParts(name: string): string[] {
 
 /** Parts of a name that say what follows is secret; the longer ones as OCR reads them too (one letter off). */
 const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys']);
-const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature'];
+const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature', 'tokens'];
 /**
  * Parts that say it is a public identifier or a setting about a secret, not the secret: a hash, an
  * id, an address, a fingerprint, a cache key; a length, a time to live, a URL.
