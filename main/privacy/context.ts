@@ -80,6 +80,8 @@ export function secretValue(value: string, label: string): boolean {
   if (/\s\S+\s/.test(v)) return false; // three words or more: a sentence
   if (/:\/\/|^www\.|@\w+\.\w|^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/.test(v)) return false;
   if (/^(?:hidden|none|n\/a|not set|empty|unknown|active|inactive|expired|revoked|never|copy|show|reveal)$/i.test(v)) return false;
+  // A name and its colon is the next label, not a value ("STRIPE_SECRET_KEY:" under "DATABASE_PASSWORD:", read "STRIPE KEY:").
+  if (/^[A-Za-z_][\w .-]*:$/.test(v)) return false;
   if (identifier(v)) return false;
   const t = v.replace(/\s/g, '');
   if (/^[•*·●.]+$/.test(t)) return false;
@@ -322,13 +324,16 @@ export function passwordLike(word: string): boolean {
   const symbol = /[^A-Za-z0-9._-]/.test(t);
   if (Number(/[A-Z]/.test(t)) + Number(/\d/.test(t)) + Number(symbol) < 2) return false;
   if (/^[\w.+-]+@[\w-]+\.[\w.-]+$|:\/\/|^[\w-]+(?:\.[\w-]+)+$|^\d{1,4}[./:-]\d{1,2}/.test(t) || identifier(t)) return false;
-  // A date and time as a list shows it, its spaces lost ("Dec2,8:34", "Dec 5, 13:55" read as one word).
-  if (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\d{1,2},?\d{1,2}:\d{2}/i.test(t)) return false;
+  // A date and time as a list shows it, its spaces lost ("Dec2,8:34", "Dec 5, 13:55" read as one word),
+  // its day too now and then ("Dec,14:44.").
+  if (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.,]?\d{0,2},?\d{1,2}:\d{2}/i.test(t)) return false;
   // A key and its value read as one word, a lock file's '"version":"2.11.0",' or '"lockfileVersion":Br'
   // (OCR's quotes curly as often as not), and a hex number ('0x9£2492b0508', an address read in part).
   if (/^["'“”‘’]?[A-Za-z_][\w.-]*["'“”‘’]?:|^0x[\dA-Fa-f]/.test(t)) return false;
   // Markup ('<artifact name="okhttp-4.12.0.jar">', a tag and its attribute read as one word).
   if (/^<[A-Za-z/?!]|[A-Za-z_]=["'“”]/.test(t)) return false;
+  // A host and a path: an image's reference, a URL without its scheme ('registry.acme.io/api:4.18.2').
+  if (/^[\w-]+(?:\.[\w-]+)+\/[\w.-]/.test(t)) return false;
   // camelCase with digits (getUser2ById): every capital starts a lower-case run.
   if (!symbol && /^[a-z]/.test(t) && !/[A-Z](?![a-z])/.test(t)) return false;
   const kind = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : 3);
@@ -460,10 +465,11 @@ const SECRET_HEADER = /secret|token|pass|pwd|credential|private|auth|signature|s
 export function publicColumnBoxes(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): Box[] {
   const cells = cellsOf(words, lines).sort((a, b) => a.mid - b.mid || a.left - b.left);
   const rows: Cell[][] = [];
+  // (A row's cells by their middles' mean: a side bar's entry a little above it does not set it.)
   for (const c of cells) {
     const row = rows.at(-1);
-    const first = row?.[0];
-    if (row && first && Math.abs(c.mid - first.mid) < Math.max(c.h, first.h) * 0.5) row.push(c);
+    const mid = row ? row.reduce((n, o) => n + o.mid, 0) / row.length : 0;
+    if (row && Math.abs(c.mid - mid) < Math.max(c.h, ...row.map((o) => o.h)) * 0.5) row.push(c);
     else rows.push([c]);
   }
   for (const row of rows) row.sort((a, b) => a.left - b.left);
@@ -484,7 +490,11 @@ export function publicColumnBoxes(words: readonly ReadWord[], lines: readonly Li
       const next = heads[hi + 1];
       const right = next ? next.left - h * 0.3 : Infinity;
       let bottom = Math.max(...heads.map((c) => c.mid + c.h / 2));
-      for (const row of rows.slice(ri + 1)) {
+      // (The table's cells only: a side bar's entries left of it are rows of their own.)
+      const tableLeft = (heads[0] as Cell).left - h * 3;
+      for (const all of rows.slice(ri + 1)) {
+        const row = all.filter((c) => c.right > tableLeft);
+        if (!row.length) continue;
         const top = Math.min(...row.map((c) => c.mid - c.h / 2));
         if (row.length < 2 || top - bottom > Math.max(h, row[0]?.h ?? h) * 3.5 || row.some((c) => namesSecret(c.text) && !ID_HEADER.test(c.text))) break;
         bottom = Math.max(...row.map((c) => c.mid + c.h / 2));

@@ -621,3 +621,32 @@ describe('ruleFindings: a value after a finished name and value', () => {
     expect(foundBy('Status: ok, API key 4aee18f83afdeb23c1d2e3f4a5b6c7d8', 'named')).toEqual(['4aee18f83afdeb23c1d2e3f4a5b6c7d8']);
   });
 });
+
+// A payments list's date beside a customer's e-mail, its day lost to OCR ("Dec, 14:44." at 1440p 12 px
+// in set E's payments list): no saved password; the row was masked whole.
+describe('credentialRows: a date and time in a list', () => {
+  it('is no password, its day read or not', async () => {
+    const { credentialRows } = await import('./context.ts');
+    const row = (date: string[]) => [{ text: 'ada@example.org', x: 1383, y: 205, width: 120, height: 11, line: 1 }, ...date.map((text, i) => ({ text, x: 2262 + i * 48, y: 200, width: 40, height: 20, line: 2 }))];
+    expect(credentialRows(row(['Dec,', '14:44.']))).toEqual([]);
+    expect(credentialRows(row(['Dec3,', '17:30']))).toEqual([]);
+    expect(credentialRows(row(['Hx7,pQ2m:Zr9']))).toHaveLength(1);
+  });
+});
+
+// Set E's kubectl describe pod (1440p 12 px): a pod's name read with digits as capitals was taken for a
+// key; the next variable's name under "DATABASE_PASSWORD:" ("STRIPE KEY:") for the password column's
+// value; an image's reference beside "kubelet" for a saved password.
+describe("kubectl describe's names and references", () => {
+  it('a pod name with a digit read as a capital is one; a key of that shape is not', () => {
+    expect(identifier('api-q94vbgztIg-BevhE')).toBe(true);
+    expect(identifier('svc-Ab9XkQ2mPz-R7tWq')).toBe(false);
+  });
+  it('a name and its colon is no value under a label, a host and a path no password', async () => {
+    const { secretValue, passwordLike } = await import('./context.ts');
+    expect(secretValue('STRIPE KEY:', 'PASSWORD')).toBe(false);
+    expect(secretValue('Xy7pQ2mZ!rT:', 'PASSWORD')).toBe(true);
+    expect(passwordLike('"registry.acms.io/api:4.18.2%')).toBe(false);
+    expect(passwordLike('Hx7,pQ2m:Zr9')).toBe(true);
+  });
+});

@@ -166,8 +166,9 @@ export function identifier(run: string): boolean {
   const digest = /^[sS5£$]ha(?:1|224|256|384|512|2S6|2S1|S12)[-:]([0-9a-zA-Z£€]{7,})$/.exec(s);
   if (digest && hexShare(digest[1] as string) >= 0.9) return true;
   if (/^(?:url\()?["']?data:[\w/+.-]+(?:;[\w=-]+)*;base\w\w[,.]/i.test(s)) return true;
-  // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals)
-  if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(s.split('-').slice(-2).join(''))) return true;
+  // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals,
+  // and a digit as a capital: "api-q94vbgztIg-BevhE" for "api-q94vbgzt9g-8cvhf")
+  if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(asDigits(s.split('-').slice(-2).join('')))) return true;
   return false;
 }
 

@@ -91,6 +91,13 @@ describe('a column under a header that names an identifier', () => {
     expect(await redact(table('Version ID', ids))).toEqual([]);
   });
 
+  // Set E's payments list at 4K@1: the side bar's "Customers" between the header and the first row,
+  // "Developers" beside that row a little higher, ended the column at once (its fail-safe box stayed).
+  it('leaves them with a side bar beside the table', async () => {
+    const side: ReadWord[] = [['Transactions', 26], ['Customers', 47], ['Developers', 74], ['Settings', 100]].map(([text, y], i) => ({ text: text as string, x: 0, y: y as number, width: 28, height: 14, line: 800 + i }));
+    expect(await redact(table('Version ID', ids, side).map((w) => (w.line < 800 ? { ...w, x: w.x + 60 } : w)))).toEqual([]);
+  });
+
   it('hides them under a header that names a secret, and from a row that names one down', async () => {
     expect((await redact(table('Secret key', ids))).length).toBe(ids.length);
     expect((await redact(table('Secret ID', ids))).length).toBe(ids.length);
