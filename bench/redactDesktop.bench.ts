@@ -26,6 +26,7 @@ import { ReaderPool } from '../main/ocr/readerPool.ts';
 import { RegionReader } from '../main/ocr/regionReader.ts';
 import { TesseractReader } from '../main/ocr/tesseractReader.ts';
 import { redactImage } from '../main/privacy/redactImage.ts';
+import { inkMasked, secretBoxes } from '../test/fixtures/inkDiff.ts';
 import { leaks, type Grey } from '../test/fixtures/leakScore.ts';
 import { ALNUM, DIGITS, Dice, HEX, LOWER, Secrets } from '../test/fixtures/realScreens.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
@@ -247,71 +248,6 @@ async function shown(screen: Screen, blank: boolean, env: NodeJS.ProcessEnv, emp
   }
 }
 
-/** Each secret's character boxes: the ink that differs between the two showings, band by band. */
-function secretBoxes(withSecrets: Grey, blank: Grey, secrets: Screen['secrets']): Array<Array<{ x: number; y: number; width: number; height: number }>> | undefined {
-  const { width, height } = withSecrets;
-  const rows: Array<{ y: number; x0: number; x1: number }> = [];
-  for (let y = 0; y < height; y++) {
-    let x0 = -1, x1 = -1;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (Math.abs((withSecrets.data[i] as number) - (blank.data[i] as number)) <= 24) continue;
-      if (x0 < 0) x0 = x;
-      x1 = x;
-    }
-    if (x0 >= 0) rows.push({ y, x0, x1 });
-  }
-  const bands: Array<{ y0: number; y1: number; x0: number; x1: number }> = [];
-  for (const r of rows) {
-    const b = bands.at(-1);
-    if (b && r.y - b.y1 <= 1) Object.assign(b, { y1: r.y, x0: Math.min(b.x0, r.x0), x1: Math.max(b.x1, r.x1) });
-    else bands.push({ y0: r.y, y1: r.y, x0: r.x0, x1: r.x1 });
-  }
-  // A band a row or three tall is a glyph's stray part (an underscore or a comma under the line, the
-  // dot over an i): it joins the nearer band.
-  for (let i = 0; i < bands.length; i++) {
-    const b = bands[i] as (typeof bands)[number];
-    if (b.y1 - b.y0 > 2 || bands.length < 2) continue;
-    const up = bands[i - 1], down = bands[i + 1];
-    const to = !down || (up && b.y0 - up.y1 <= down.y0 - b.y1) ? up : down;
-    if (!to) continue;
-    Object.assign(to, { y0: Math.min(to.y0, b.y0), y1: Math.max(to.y1, b.y1), x0: Math.min(to.x0, b.x0), x1: Math.max(to.x1, b.x1) });
-    bands.splice(i--, 1);
-  }
-  if (bands.length !== secrets.length) {
-    if (process.env.DEBUG_BANDS) console.log(bands.map((b) => `${b.y0}-${b.y1}:${b.x0}-${b.x1}`).join(' '));
-    return undefined;
-  }
-  return bands.map((b, k) => {
-    const n = (secrets[k] as { text: string }).text.length;
-    const w = (b.x1 + 1 - b.x0) / n;
-    return Array.from({ length: n }, (_, i) => ({ x: b.x0 + i * w, y: b.y0 - 1, width: w, height: b.y1 - b.y0 + 3 }));
-  });
-}
-
-/** Ink pixels (far from their tile's commonest grey) inside the window's area, and how many the fills cover. */
-function inkMasked(grey: Grey, empty: Grey, regions: ReadonlyArray<{ x: number; y: number; width: number; height: number }>): { ink: number; masked: number } {
-  const T = 32;
-  let ink = 0, masked = 0;
-  for (let ty = 0; ty < grey.height; ty += T) {
-    for (let tx = 0; tx < grey.width; tx += T) {
-      const hist = new Uint32Array(256);
-      for (let y = ty; y < Math.min(grey.height, ty + T); y++) for (let x = tx; x < Math.min(grey.width, tx + T); x++) hist[grey.data[y * grey.width + x] as number]!++;
-      let paper = 0;
-      for (let v = 1; v < 256; v++) if ((hist[v] as number) > (hist[paper] as number)) paper = v;
-      for (let y = ty; y < Math.min(grey.height, ty + T); y++) {
-        for (let x = tx; x < Math.min(grey.width, tx + T); x++) {
-          const i = y * grey.width + x;
-          if (Math.abs((grey.data[i] as number) - (empty.data[i] as number)) <= 24 || Math.abs((grey.data[i] as number) - paper) < 64) continue;
-          ink++;
-          if (regions.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) masked++;
-        }
-      }
-    }
-  }
-  return { ink, masked };
-}
-
 async function startDesktop(display: number, width: number, height: number, gtkFont: string, scale: number, theme: string): Promise<{ env: NodeJS.ProcessEnv; stop(): Promise<void> }> {
   const config = await mkdtemp(join(tmpdir(), 'glance-desktop-'));
   await mkdir(join(config, 'gtk-3.0'), { recursive: true });
@@ -400,7 +336,7 @@ try {
           console.log(`${tag}: ${((m.masked / Math.max(1, m.ink)) * 100).toFixed(1)}% of ink masked`);
           continue;
         }
-        const boxes = blank ? secretBoxes(withSecrets.grey, blank.grey, screen.secrets) : undefined;
+        const boxes = blank ? secretBoxes(withSecrets.grey, blank.grey, screen.secrets.map((x) => x.text)) : undefined;
         if (!boxes) {
           unscored.push(`${tag}: the two showings differ in a number of bands other than its ${screen.secrets.length} secrets`);
           console.log(unscored.at(-1));
