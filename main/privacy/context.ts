@@ -80,8 +80,9 @@ export function secretValue(value: string, label: string): boolean {
   if (/\s\S+\s/.test(v)) return false; // three words or more: a sentence
   if (/:\/\/|^www\.|@\w+\.\w|^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/.test(v)) return false;
   if (/^(?:hidden|none|n\/a|not set|empty|unknown|active|inactive|expired|revoked|never|copy|show|reveal)$/i.test(v)) return false;
-  // A name and its colon is the next label, not a value ("STRIPE_SECRET_KEY:" under "DATABASE_PASSWORD:", read "STRIPE KEY:").
-  if (/^[A-Za-z_][\w .-]*:$/.test(v)) return false;
+  // A name and its colon is the next label, not a value ("STRIPE_SECRET_KEY:" under "DATABASE_PASSWORD:", read "STRIPE KEY:"),
+  // nor a file's path of lower-case names ("/var/run/secrets/kubernetes.io/serviceaccount" under "SMTP_PASSWORD:").
+  if (/^[A-Za-z_][\w .-]*:$/.test(v) || /^(?:~|\.{1,2})?\/(?:[a-z0-9_.-]+\/)+[a-z0-9_.-]*$/.test(v)) return false;
   if (identifier(v)) return false;
   const t = v.replace(/\s/g, '');
   if (/^[•*·●.]+$/.test(t)) return false;
@@ -577,7 +578,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
   const out: ContextFinding[] = [];
   for (const c of cells) {
     // OCR reads a symbol of a password as a space now and then ("Jj 756@Xe+UcQ$2"): two pieces in one cell.
-    if (!passwordLike(c.text) && !(c.words.length === 2 && passwordLike(c.text.replace(/\s+/g, '')))) continue;
+    // (Not a command line's flag and its argument so joined: "grep -A3 Environment".)
+    if (!passwordLike(c.text) && !(c.words.length === 2 && !/^--?[A-Za-z][\w-]*$/.test((words[c.words[0] as number] as ReadWord).text) && passwordLike(c.text.replace(/\s+/g, '')))) continue;
     // A value after = or : is a setting's, named by the cell to its left ('instance_type = "t3.medium"'
     // in terraform's output): whether it is secret is its name's to say (namedCells), not a login's.
     if (/^[=:]/.test(c.text)) continue;

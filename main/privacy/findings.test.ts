@@ -648,5 +648,11 @@ describe("kubectl describe's names and references", () => {
     expect(secretValue('Xy7pQ2mZ!rT:', 'PASSWORD')).toBe(true);
     expect(passwordLike('"registry.acms.io/api:4.18.2%')).toBe(false);
     expect(passwordLike('Hx7,pQ2m:Zr9')).toBe(true);
+    // (The look-alike pod screen: a mount's path under "SMTP_PASSWORD:", grep's flag and its argument beside "grep".)
+    expect(secretValue('/var/run/secrets/kubernetes.io/serviceaccount', 'PASSWORD')).toBe(false);
+    expect(secretValue('/x9Kq/2mZ!', 'PASSWORD')).toBe(true);
+    const { credentialRows } = await import('./context.ts');
+    const row = (ws: string[]) => ws.map((text, i) => ({ text, x: [180, 442, 466][i] as number, y: 134, width: [30, 20, 98][i] as number, height: 12, line: 1 }));
+    expect(credentialRows(row(['grep', '-A3', 'Environment']))).toEqual([]);
   });
 });
