@@ -205,7 +205,9 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // cell, run on to the label. Beyond a code's, the whole must still name a secret
         // (secretName), and nothing public.
         let k = first;
-        while (k > 0 && first - k < 3 && /^[A-Za-z][A-Za-z'-]*$/.test((words[inRow[k - 1] as number] as ReadWord).text) && gap(inRow[k - 1] as number, inRow[k] as number) < h * 1.2) k--;
+        // (In small type a space between a caption's words can be more than 1.2 times their height:
+        // "Auth Token" in 11 px, 9 px apart in letters 7 px tall.)
+        while (k > 0 && first - k < 3 && /^[A-Za-z][A-Za-z'-]*$/.test((words[inRow[k - 1] as number] as ReadWord).text) && gap(inRow[k - 1] as number, inRow[k] as number) < h * 1.5) k--;
         if (k < first && (k === 0 || gap(inRow[k - 1] as number, inRow[k] as number) >= h * 1.2)) {
           const name = [...inRow.slice(k, first), ...cell].map((i) => (words[i] as ReadWord).text).join(' ');
           if (OTP.test(m[0]) ? first - k <= 2 : secretName(name)) {

@@ -503,6 +503,16 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf([['Request', 5, 30, 163, 50, 10], ['ID', 5, 85, 163, 14, 10], ['Copy', 5, 120, 163, 30, 10], ['5c8c47c7-73b2-48fe-80ee-15225be7ca31', 7, 40, 185, 321, 9]], { width: 3840, height: 2160 })).toEqual([]);
   });
 
+  // The console at 1440p 11 px: "Auth Token" with its words 9 px apart in letters 7 px tall, so
+  // "Token" alone was the caption, and the column under it began a pixel right of the token's start.
+  it('hides a token under a caption whose words stand wider apart than they are tall', async () => {
+    const small: Row[] = [
+      ['Aosount', 10, 211, 93, 32, 7], ['SID', 10, 247, 93, 14, 7], ['Auth', 12, 574, 93, 12, 7], ['Token', 12, 595, 93, 24, 7], ['Hid', 12, 628, 93, 18, 7],
+      ['ACcAD4145671d293dc16045294baad96', 11, 219, 117, 225, 8], ['16.', 11, 434, 106, 15, 28], ['99f49belab26422613264b52e5bb0367', 11, 583, 117, 211, 8],
+    ];
+    expect(await hiddenOf(small, { width: 2560, height: 1440 })).toEqual(['99f49belab26422613264b52e5bb0367']);
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
