@@ -289,7 +289,13 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // (Nor is a scrap OCR boxed over two lines, "61d" 28 px tall over 8 px hex where it lost
         // characters: a word of three characters or fewer, twice the height of the caption's
         // letters. It bridges the value's pieces either side of it, but is not the value.)
-        const scrap = (w: ReadWord) => w.text.length <= 3 && w.height > h * 2;
+        // (Twice as tall as the caption and as the words beside it: a value in bigger type than its
+        // caption, a generated password under "Password" in pieces its colours cut, is no scrap.)
+        const scrap = (w: ReadWord) => {
+          if (w.text.length > 3 || w.height <= h * 2) return false;
+          const beside = words.filter((o) => o !== w && o.y + o.height / 2 > w.y && o.y + o.height / 2 < w.y + w.height && o.x < w.x + w.width + h * 3 && o.x + o.width > w.x - h * 3);
+          return beside.length > 0 && beside.every((o) => o.height * 2 < w.height);
+        };
         const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text) && !scrap(words[i] as ReadWord));
         // (A line of the field's border alone, "| |", or of scraps, is no value: the value is on the next.)
         if (!own.length) continue;

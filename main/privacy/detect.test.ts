@@ -513,6 +513,29 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(small, { width: 2560, height: 1440 })).toEqual(['99f49belab26422613264b52e5bb0367']);
   });
 
+  // A password generator's panel (1080p 14 px, each character its own colour): OCR read the Copy
+  // button under the generated password as "CT", 30 px tall — short and twice the caption's height,
+  // but no scrap over two lines (nothing beside it). Taken for one, it was passed over, and the walk
+  // down from "Password" went on past the panel's options, taking "Generator history" and its two
+  // passwords with it: both were left in view.
+  it('hides the passwords under a generator’s history, past a tall button nothing stands beside', async () => {
+    const panel: Row[] = [
+      ['Generator', 0, 1507, 11, 69, 11],
+      ['Password', 2, 1500, 51, 52, 9], ['Passphrase', 2, 1563, 51, 63, 11], ['Usemame', 2, 1637, 51, 57, 9],
+      ['jqc”~0DXou8”SL7RYjmo0OV', 1000000, 1512, 90, 220, 18],
+      ['CT', 4, 1499, 130, 252, 30],
+      ['Length', 5, 1500, 172, 40, 13], ['21', 5, 1545, 172, 11, 10],
+      ['DAZ', 6, 1500, 190, 34, 10], ['[', 6, 1545, 191, 9, 9], ['a-z', 6, 1560, 193, 18, 7], ['@09', 6, 1588, 190, 32, 10], ['EA', 6, 1632, 191, 10, 9], ['|@#SN&”', 6, 1647, 190, 59, 11],
+      ['Minimum', 7, 1500, 209, 54, 10], ['numbers', 7, 1559, 209, 51, 10], ['1', 7, 1616, 209, 3, 10], ['Minimum', 7, 1633, 209, 54, 10], ['special', 7, 1691, 209, 43, 12], ['1', 7, 1741, 209, 1, 10],
+      ['Generator', 8, 1500, 237, 69, 11], ['history', 8, 1574, 237, 41, 13],
+      ['S34#7SWT&$BTOGSH', 1010000, 1501, 264, 133, 13],
+      ['tundra-saddle-pepper-falcon2', 10, 1500, 288, 234, 14],
+    ];
+    const hidden = await hiddenOf(panel);
+    expect(hidden).toContain('S34#7SWT&$BTOGSH');
+    expect(hidden).toContain('tundra-saddle-pepper-falcon2');
+  });
+
   it('hides a TOTP under its caption (a countdown beside it) and a password in a short chat reply', async () => {
     const vault: Row[] = [
       ['Verification', 5, 806, 445, 104, 15], ['code', 5, 918, 445, 43, 15], ['(TOTP)', 5, 970, 445, 60, 18],
