@@ -1,6 +1,8 @@
 // npm run bench:redact-corpus — redaction on screens nobody tuned to (issue 41), written to
 // docs/benchmarks-redact.md.
-//   node bench/redactCorpus.bench.ts [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | --held-out-c | --held-out-d | --held-out-e | --held-out-f | --held-out-g]
+//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | --held-out-c | --held-out-d | --held-out-e | --held-out-f | --held-out-g]
+// --seed N draws each screen from seed N + 1000 × run + its place (the same screens for the same
+// seed and --only, so two commits compare pair by pair; without it every run draws fresh).
 // --held-out measures the held-out set instead (test/fixtures/heldOutScreens.ts: apps and layouts
 // the corpus lacks, never used to tune the rules); its section is labelled held-out. --held-out-b
 // measures set B, written after two rules were fixed on set A's misses; --held-out-c set C
@@ -47,7 +49,7 @@ import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean', default: false }, 'held-out-b': { type: 'boolean', default: false }, 'held-out-c': { type: 'boolean', default: false }, 'held-out-d': { type: 'boolean', default: false }, 'held-out-e': { type: 'boolean', default: false }, 'held-out-f': { type: 'boolean', default: false }, 'held-out-g': { type: 'boolean', default: false } },
+  options: { seed: { type: 'string' }, runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean', default: false }, 'held-out-b': { type: 'boolean', default: false }, 'held-out-c': { type: 'boolean', default: false }, 'held-out-d': { type: 'boolean', default: false }, 'held-out-e': { type: 'boolean', default: false }, 'held-out-f': { type: 'boolean', default: false }, 'held-out-g': { type: 'boolean', default: false } },
 });
 const RUNS = Math.max(1, Number(args.runs) || 1);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,7 +92,9 @@ const load = loadavg()[0]!.toFixed(1);
 try {
   for (let run = 0; run < RUNS; run++) {
     for (const name of names) {
-      const screen = await renderScreen(browser, makeScreen(name));
+      // --seed: the same draws (secrets, theme, face, size) for the same seed, so two commits can be
+      // measured on the same screens, pair by pair.
+      const screen = await renderScreen(browser, makeScreen(name, args.seed === undefined ? {} : { seed: Number(args.seed) + run * 1000 + names.indexOf(name) }));
       const started = performance.now();
       // The first read (the whole screen) and the second look's reads (its unread blocks), timed apart.
       let reads = 0, firstMs = 0, againMs = 0;
