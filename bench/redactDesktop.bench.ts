@@ -49,10 +49,14 @@ const s = (kind: string, secret: string): Part => ({ secret, kind });
 const MONO = ['DejaVu Sans Mono', 'Nimbus Mono PS'];
 const SANS = ['DejaVu Sans', 'Nimbus Sans', 'URW Gothic'];
 
+/** Lines shown by an app: their secrets, and ordinary when they hold none. */
+const planted = (lines: Line[]) => ({ secrets: secretsOf(lines), ordinary: secretsOf(lines).length === 0 });
+
 /** A terminal showing `lines` (the cursor hidden), in a monospace face at a size drawn. */
-function terminal(d: Dice, lines: Line[]): Omit<Screen, 'secrets' | 'ordinary'> {
+function terminal(d: Dice, lines: Line[]): Screen {
   const face = `${d.pick(MONO)} ${d.int(9, 14)}`;
   return {
+    ...planted(lines),
     face,
     app: {
       cmd: 'sakura',
@@ -62,9 +66,9 @@ function terminal(d: Dice, lines: Line[]): Omit<Screen, 'secrets' | 'ordinary'> 
   };
 }
 
-function textView(d: Dice, title: string, lines: Line[]): Omit<Screen, 'secrets' | 'ordinary'> {
+function textView(d: Dice, title: string, lines: Line[]): Screen {
   const width = String(d.int(800, 1100));
-  return { face: 'GTK', app: { cmd: 'zenity', files: { 'view.txt': lines }, args: (_blank, dir) => ['--text-info', '--title', title, '--filename', `${dir}/view.txt`, '--width', width, '--height', '560'] } };
+  return { ...planted(lines), face: 'GTK', app: { cmd: 'zenity', files: { 'view.txt': lines }, args: (_blank, dir) => ['--text-info', '--title', title, '--filename', `${dir}/view.txt`, '--width', width, '--height', '560'] } };
 }
 
 const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
@@ -82,7 +86,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
       ['LOG_LEVEL=info'],
       ['$ '],
     ];
-    return { ...terminal(d, lines), secrets: secretsOf(lines), ordinary: false };
+    return terminal(d, lines);
   },
   'terminal: credentials and tokens (sakura)': (d, x) => {
     const lines: Line[] = [
@@ -99,7 +103,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
       ['$ kubectl get secret registry -o jsonpath="{.data.password}" | base64 -d'],
       [s('password', x.password())],
     ];
-    return { ...terminal(d, lines), secrets: secretsOf(lines), ordinary: false };
+    return terminal(d, lines);
   },
   'text view: config.yml (zenity)': (d, x) => {
     const lines: Line[] = [
@@ -118,7 +122,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
       ['  client_secret: ', s('client-secret', d.chars(ALNUM + '_-', 32))],
       ['# Rotate the secrets above with `notifier rotate --all` after anyone with access leaves the team.'],
     ];
-    return { ...textView(d, 'config.yml', lines), secrets: secretsOf(lines), ordinary: false };
+    return textView(d, 'config.yml', lines);
   },
   'form: integration settings (yad)': (d, x) => {
     const values = [
@@ -164,7 +168,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
   'terminal: a private key (sakura)': (d, x) => {
     const body = x.pemBody().slice(0, 6);
     const lines: Line[] = [['$ cat ~/.ssh/deploy_key'], ['-----BEGIN OPENSSH PRIVATE KEY-----'], ...body.map((l): Line => [s('pem-line', l)]), ['-----END OPENSSH PRIVATE KEY-----'], ['$ ']];
-    return { ...terminal(d, lines), secrets: secretsOf(lines), ordinary: false };
+    return terminal(d, lines);
   },
   'dialog: Wi-Fi password (zenity)': (d, x) => {
     const pass = x.password();
@@ -186,7 +190,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
       [`$ git rev-parse HEAD`],
       [d.chars(HEX, 40)],
     ];
-    return { ...terminal(d, lines), secrets: [], ordinary: true };
+    return terminal(d, lines);
   },
   'text view: package-lock.json (zenity, ordinary)': (d) => {
     const lines: Line[] = ['"node_modules/ms": {', '"node_modules/debug": {', '"node_modules/semver": {'].flatMap((head): Line[] => [
@@ -197,7 +201,7 @@ const MAKERS: Record<string, (d: Dice, x: Secrets) => Screen> = {
       ['    "license": "MIT"'],
       ['  },'],
     ]);
-    return { ...textView(d, 'package-lock.json', lines), secrets: [], ordinary: true };
+    return textView(d, 'package-lock.json', lines);
   },
   'list: containers (yad, ordinary)': (d) => {
     const rows = ['api', 'worker', 'redis', 'postgres', 'nginx'].map((n) => [d.chars(HEX, 12), `acme/${n}:1.${d.int(0, 9)}`, `sha256:${d.chars(HEX, 24)}…`, `${d.int(1, 59)} minutes ago`]);
