@@ -1,6 +1,6 @@
 // npm run bench:redact-corpus — redaction on screens nobody tuned to (issue 41), written to
 // docs/benchmarks-redact.md.
-//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | --held-out-c | --held-out-d | --held-out-e | --held-out-f | --held-out-g]
+//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | --held-out-c | --held-out-d | --held-out-e | --held-out-f | --held-out-g | --held-out-h]
 // --seed N draws each screen from seed N + 1000 × run + its place (the same screens for the same
 // seed and --only, so two commits compare pair by pair; without it every run draws fresh).
 // --held-out measures the held-out set instead (test/fixtures/heldOutScreens.ts: apps and layouts
@@ -14,7 +14,8 @@
 // looks, two phone screens and a 4K screen at 1× in 11 px type; --held-out-g set G
 // (test/fixtures/heldOutScreensG.ts), written while the rules were tuned on set F, with fourteen
 // bypass looks no earlier set has, two phone screens, a 4K screen at 1× in 10 px type and 10 px
-// monospace at 1080p.
+// monospace at 1080p; --held-out-h set H (test/fixtures/heldOutScreensH.ts), written while the
+// rules were tuned on set G, with thirteen bypass looks no earlier set has and two phone screens.
 // The corpus (test/fixtures/realScreens.ts, built apart from the bench:redact generator): editors,
 // an 80-column terminal, devtools, a payments dashboard, a checkout form, a bank page, password
 // managers, a wiki table, PEM, a chat app, a cloud console, a token page, an authenticator; five
@@ -43,21 +44,23 @@ import { HELD_OUT_D_ORDINARY_SCREENS, HELD_OUT_D_SECRET_SCREENS, heldOutDScreen 
 import { HELD_OUT_E_ORDINARY_SCREENS, HELD_OUT_E_SECRET_SCREENS, heldOutEScreen } from '../test/fixtures/heldOutScreensE.ts';
 import { HELD_OUT_F_ORDINARY_SCREENS, HELD_OUT_F_SECRET_SCREENS, heldOutFScreen } from '../test/fixtures/heldOutScreensF.ts';
 import { HELD_OUT_G_ORDINARY_SCREENS, HELD_OUT_G_SECRET_SCREENS, heldOutGScreen } from '../test/fixtures/heldOutScreensG.ts';
+import { HELD_OUT_H_ORDINARY_SCREENS, HELD_OUT_H_SECRET_SCREENS, heldOutHScreen } from '../test/fixtures/heldOutScreensH.ts';
 import { ALL_SECRET_SCREENS, corpusScreen, ORDINARY_SCREENS } from '../test/fixtures/realScreens.ts';
 import { launchCorpusChromium, renderScreen } from '../test/fixtures/renderScreens.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';
 
 const { values: args } = parseArgs({
-  options: { seed: { type: 'string' }, runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean', default: false }, 'held-out-b': { type: 'boolean', default: false }, 'held-out-c': { type: 'boolean', default: false }, 'held-out-d': { type: 'boolean', default: false }, 'held-out-e': { type: 'boolean', default: false }, 'held-out-f': { type: 'boolean', default: false }, 'held-out-g': { type: 'boolean', default: false } },
+  options: { seed: { type: 'string' }, runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean', default: false }, 'held-out-b': { type: 'boolean', default: false }, 'held-out-c': { type: 'boolean', default: false }, 'held-out-d': { type: 'boolean', default: false }, 'held-out-e': { type: 'boolean', default: false }, 'held-out-f': { type: 'boolean', default: false }, 'held-out-g': { type: 'boolean', default: false }, 'held-out-h': { type: 'boolean', default: false } },
 });
 const RUNS = Math.max(1, Number(args.runs) || 1);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = args.only ? new Set(args.only.split(',')) : undefined;
-const set = args['held-out-g'] ? 'held-out-g' : args['held-out-f'] ? 'held-out-f' : args['held-out-e'] ? 'held-out-e' : args['held-out-d'] ? 'held-out-d' : args['held-out-c'] ? 'held-out-c' : args['held-out-b'] ? 'held-out-b' : args['held-out'] ? 'held-out' : undefined;
+const set = args['held-out-h'] ? 'held-out-h' : args['held-out-g'] ? 'held-out-g' : args['held-out-f'] ? 'held-out-f' : args['held-out-e'] ? 'held-out-e' : args['held-out-d'] ? 'held-out-d' : args['held-out-c'] ? 'held-out-c' : args['held-out-b'] ? 'held-out-b' : args['held-out'] ? 'held-out' : undefined;
 const label = set ? `${set}${args.label ? `-${args.label}` : ''}` : (args.label ?? 'after');
 const setNames =
-  set === 'held-out-g' ? [...HELD_OUT_G_SECRET_SCREENS, ...HELD_OUT_G_ORDINARY_SCREENS]
+  set === 'held-out-h' ? [...HELD_OUT_H_SECRET_SCREENS, ...HELD_OUT_H_ORDINARY_SCREENS]
+  : set === 'held-out-g' ? [...HELD_OUT_G_SECRET_SCREENS, ...HELD_OUT_G_ORDINARY_SCREENS]
   : set === 'held-out-f' ? [...HELD_OUT_F_SECRET_SCREENS, ...HELD_OUT_F_ORDINARY_SCREENS]
   : set === 'held-out-e' ? [...HELD_OUT_E_SECRET_SCREENS, ...HELD_OUT_E_ORDINARY_SCREENS]
   : set === 'held-out-d' ? [...HELD_OUT_D_SECRET_SCREENS, ...HELD_OUT_D_ORDINARY_SCREENS]
@@ -66,7 +69,7 @@ const setNames =
   : set === 'held-out' ? [...HELD_OUT_SECRET_SCREENS, ...HELD_OUT_ORDINARY_SCREENS]
   : [...ALL_SECRET_SCREENS, ...ORDINARY_SCREENS];
 const names = setNames.filter((n) => !only || only.has(n));
-const makeScreen = set === 'held-out-g' ? heldOutGScreen : set === 'held-out-f' ? heldOutFScreen : set === 'held-out-e' ? heldOutEScreen : set === 'held-out-d' ? heldOutDScreen : set === 'held-out-c' ? heldOutCScreen : set === 'held-out-b' ? heldOutBScreen : set === 'held-out' ? heldOutScreen : corpusScreen;
+const makeScreen = set === 'held-out-h' ? heldOutHScreen : set === 'held-out-g' ? heldOutGScreen : set === 'held-out-f' ? heldOutFScreen : set === 'held-out-e' ? heldOutEScreen : set === 'held-out-d' ? heldOutDScreen : set === 'held-out-c' ? heldOutCScreen : set === 'held-out-b' ? heldOutBScreen : set === 'held-out' ? heldOutScreen : corpusScreen;
 
 const ocr = new RegionReader(new ReaderPool(() => new TesseractReader({ timeoutMs: 300_000 })));
 const limits = { maxInputPixels: 100_000_000 };
