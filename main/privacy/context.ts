@@ -61,7 +61,7 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|recovery keys?|security keys?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
 /** The first word of an action link beside a caption. */
 const ACTION = /^(?:generate|regenerate|copy|show|hide|reveal|edit|rotate|roll|reset|manage|view|revoke|delete|remove)$/i;
 /** Captions over a list of values, one a line. */

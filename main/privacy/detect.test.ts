@@ -382,6 +382,17 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(hidden.filter((t) => /^[a-z]{3,}/i.test(t) && !/^[A-Z0-9]{4}$/.test(t))).toEqual([]);
   });
 
+  // A table of recovery keys (set G's BitLocker page, as tesseract read it at 1440p): its column's
+  // header says "Recovery key"; the next column's "Key ID" is public, and so are the devices' names.
+  it('hides the values in a column headed "Recovery key", and leaves the key ids and the devices', async () => {
+    const table: Row[] = [
+      ['Device', 3, 56, 132, 47, 11], ['name', 3, 108, 135, 38, 8], ['Key', 4, 202, 132, 26, 14], ['ID', 4, 233, 132, 13, 11], ['Recovery', 6, 305, 132, 93, 14], ['key', 6, 375, 122, 27, 31],
+      ['29CAE85C', 5, 202, 167, 70, 9], ['48213-90177', 7, 303, 167, 110, 11], ['GRACE-LAPTOP', 8, 56, 167, 115, 11],
+      ['818A3448', 10, 203, 202, 69, 9], ['ADA-DESKTOP', 9, 55, 202, 105, 11], ['WXR7Q-4K2PM', 11, 304, 202, 110, 11],
+    ];
+    expect(await hiddenOf(table, { width: 2560, height: 1440 })).toEqual(['48213-90177', 'WXR7Q-4K2PM']);
+  });
+
   it('hides recovery codes under their heading with a paragraph between, and leaves the paragraph', async () => {
     const page: Row[] = [
       ['Two-factor', 0, 580, 46, 125, 16], ['recovery', 0, 714, 50, 101, 16], ['codes', 0, 824, 46, 67, 16],

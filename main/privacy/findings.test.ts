@@ -278,6 +278,21 @@ describe('ruleFindings: a one-time code said in a message', () => {
 });
 
 
+// A recovery key in groups of digits (BitLocker's eight groups of six) alone in a dialog or in a
+// table's cell, as tesseract read set G's letter-spaced recovery keys page (0 of 4 hidden in every
+// sample): no caption beside it, and its digits look like a number to every other rule.
+describe('ruleFindings: a recovery key in groups of digits', () => {
+  const found = (t: string) => foundBy(t, 'digit-groups');
+  it('finds eight groups of six digits joined by dashes, a space around a dash or a misread digit too', () => {
+    expect(found('GRACE-LAPTOP 29CAE85C 850563-996809-388341-228592-096436-895656-998733-523472')).toEqual(['850563-996809-388341-228592-096436-895656-998733-523472']);
+    expect(found('key: 659736 - 450077-260902-743580-330673-444796-971863-1O3055 end')).toEqual(['659736 - 450077-260902-743580-330673-444796-971863-1O3055']);
+    expect(found('11223-44556-77889-00112-33445')).toEqual(['11223-44556-77889-00112-33445']);
+  });
+  it('leaves a card number, a phone number, a date, an order number and a version alone', () => {
+    expect(found('4242-4242-4242-4242 +1-555-0100-2233 2026-12-07 order 1001-2002-3003-4004 v1.2.3-4.5.6 INV-2026-0012-3341-0098')).toEqual([]);
+  });
+});
+
 // A note's Wi-Fi key and PIN, as tesseract read held-out set B's sticky note ("office wifi:
 // hxiw88GZra6MnX9k", "vpn pin 636509"): no rule knew either name, so both leaked in every run.
 describe('ruleFindings: a Wi-Fi key and a PIN after their names', () => {

@@ -748,6 +748,16 @@ const RULES: readonly Rule[] = [
     },
   },
   {
+    // A disk's or an account's recovery key printed as groups of digits (BitLocker's eight groups of
+    // six, "850563-996809-…"): five groups or more of 4–8 digits joined by dashes, 24 digits or more,
+    // whatever is around it — a lone one in a dialog has no caption. No number people read
+    // (a phone, a card, an account, a date, an order) is that long in that shape.
+    category: 'keys',
+    kind: 'secret',
+    rule: 'digit-groups',
+    find: (t) => matches(t, new RegExp(String.raw`(?<![\w-])${D}{4,8}(?: ?[-–] ?${D}{4,8}){4,}(?![\w-])`, 'g'), 0, (m) => m[0].replace(/\D/g, '').length >= 24),
+  },
+  {
     // A Wi-Fi key after its name ("office wifi: hxiw88GZra6MnX9k", "WLAN key = …"): WPA's 8–63
     // characters, with digits, symbols or capitals inside ("wifi: on" is a setting, not a key).
     category: 'passwords',
