@@ -168,3 +168,34 @@ describe('flattenPaper', () => {
     expect(px[30 * width + 60]).toBe(0); // a stroke
   });
 });
+
+// A phone's lock screen at 3× (set G): its notifications' lines are 40 px tall, and the second look
+// read them at twice that — tesseract made "y yr kdz2 Ya GC." of a Wi-Fi key it reads whole at its
+// own size. Small type is still enlarged.
+describe('secondLook: the size a crop is read at', () => {
+  /** One line of glyph-like ink `tall` px high (a chequer of 3 px squares), nothing read over it. */
+  const line = (tall: number): Grey => {
+    const width = 600, height = tall + 200;
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 40; y < 40 + tall; y++) for (let x = 20; x < 580; x++) if ((Math.floor(x / 3) + Math.floor(y / 3)) % 2) data[y * width + x] = 0;
+    return { data, width, height };
+  };
+  const heightsRead = async (grey: Grey) => {
+    const heights: number[] = [];
+    const read = async (image: { data: Uint8Array }) => {
+      const { width = 0, height = 0 } = await sharp(image.data).metadata();
+      heights.push(height);
+      return { ok: true as const, words: [], size: { width, height } };
+    };
+    await secondLook(grey, [], read);
+    return heights;
+  };
+  it('reads tall lines at their own size and short ones at twice theirs', async () => {
+    const tall = await heightsRead(line(40));
+    expect(tall.length).toBe(1);
+    expect(tall[0]).toBeLessThan(80);
+    const short = await heightsRead(line(12));
+    expect(short.length).toBe(1);
+    expect(short[0]).toBeGreaterThan(40);
+  });
+});

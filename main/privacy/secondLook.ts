@@ -149,7 +149,6 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
   const crop = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: 0, height: 0 };
   crop.width = Math.min(grey.width, box.x + box.width + pad) - crop.x;
   crop.height = Math.min(grey.height, box.y + box.height + pad) - crop.y;
-  const scale = crop.height < 160 ? 2 : 1;
   // The crop's pixels and their mean taken here: a pipeline over the whole screen's pixels (and a
   // second one for its statistics) cost more than the crop's read on a 4K screen. Between steps the
   // pixels stay raw (no PNG made and decoded again); the image read is the same.
@@ -168,12 +167,39 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
   if (!inkIsDark(px, crop.width, crop.height, sum / px.length)) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
   flattenPaper(px, crop.width, crop.height, PAPER_RADIUS);
   if (!angle) clearCutLines(px, crop.width, crop.height, box.y - crop.y, box.y + box.height - crop.y);
+  // Enlarged when its lines are short; not when they are tall already (a phone's text at 3×, lines
+  // 40 px tall: read at twice that, tesseract made "y yr kdz2 Ya GC." of a Wi-Fi key it reads whole
+  // at its own size).
+  const scale = crop.height < 160 && lineHeight(px, crop.width, crop.height) < TALL_LINE ? 2 : 1;
   let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
   img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
   if (scale !== 1) img = img.resize(crop.width * scale, crop.height * scale, { kernel: 'lanczos3' });
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, out: { width: info.width, height: info.height } };
+}
+
+/** Lines of text this tall (ink rows, ascenders to descenders) or taller are not enlarged for the second look. */
+const TALL_LINE = 28;
+
+/**
+ * The usual height of the runs of rows with ink in a crop of dark ink on paper flattened to white
+ * (flattenPaper): its lines' height, ascenders to descenders. A run of three rows or fewer is a rule,
+ * not text; with no run, 0.
+ */
+export function lineHeight(px: Uint8Array, width: number, height: number): number {
+  const runs: number[] = [];
+  let start = -1;
+  for (let y = 0; y <= height; y++) {
+    let inky = false;
+    if (y < height) for (let x = 0, row = y * width; x < width && !inky; x++) inky = (px[row + x] as number) < 255 - STEP * 2;
+    if (inky && start < 0) start = y;
+    else if (!inky && start >= 0) {
+      if (y - start > 3) runs.push(y - start);
+      start = -1;
+    }
+  }
+  return runs.length ? (runs.sort((a, b) => a - b)[runs.length >> 1] as number) : 0;
 }
 
 /**
