@@ -131,6 +131,8 @@ describe('rules that survive OCR and leave look-alikes alone', () => {
     expect(await hidden('API key: see the Developers page.')).toEqual([]);
     expect(await hidden('export const passwordMinLength = 12; tokenTtlSeconds = 3600')).toEqual([]);
     expect(await hidden('and the staging db password is Harbor97?PD7m')).toContainEqual({ kind: 'password', rule: 'said', text: 'Harbor97?PD7m' });
+    // A phone's notification as tesseract read it on a photo (set G): a colon after the name.
+    expect(foundBy('the new wifi password: is (0c628Kdz26CC3p3m xx', 'said')).toEqual(['(0c628Kdz26CC3p3m']);
     expect(await hidden('DB_PASSWORD=hunter22')).toContainEqual({ kind: 'password', rule: 'label', text: 'hunter22' });
   });
 });
@@ -267,6 +269,13 @@ describe('ruleFindings: a one-time code said in a message', () => {
     expect(found('Bike lock — 4852')).toEqual(['4852']);
     expect(found('Alarm code 675492 (then #)')).toEqual(['675492']);
     expect(foundBy('SIM PUK: 77220455', 'pin')).toEqual(['77220455']);
+  });
+  // A phone's lock screen (set G): the notification's title says what the code is for, its text says only "Your code is".
+  it('finds "Your code is 330233" under a heading that says what the code is for', () => {
+    expect(found('BANK now\nSign-in code\nYour code is 330233. Never share it, we will')).toEqual(['330233']);
+    expect(found('Your verification code\nThe code: 4821')).toEqual(['4821']);
+    expect(found('Your code is 330233. Never share it')).toEqual([]);
+    expect(found('Shipping\nZip code\nThe code is 10115')).toEqual([]);
   });
   it('leaves a zip code, an error code and a year alone', () => {
     expect(found('The zip code is 10115 and the error code is 4040.')).toEqual([]);

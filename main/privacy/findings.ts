@@ -744,6 +744,12 @@ const RULES: readonly Rule[] = [
         ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b(?:[^\n\d]{0,20}?(?:is|:))?\s*(\d{3}[ -]?\d{3}|\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w./-])${opens}[ \t]*(?:[:=—–-][ \t]*){1,2}(\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w-])(\d{3}[ -]?\d{3}|\d{4,8})\s+[il1|!][sil5|]\s+your\s+(?:[\w-]+\s+){0,3}?${kind}?\s*(?:code|pin|passcode)\b`, 'gi'), 1),
+        // "Your code is 330233" under a heading or a sentence that says what the code is for (a
+        // phone's notification: "Sign-in code" over its text), up to two lines above.
+        ...matches(t, /\b(?:code|pin|passcode)\s*(?:is|:)\s*(\d{3}[ -]?\d{3}|\d{4,8})\b(?![.,/:-]\d)/gi, 1, (m) => {
+          const before = m.input.slice(0, m.index).split('\n').slice(-3).join('\n');
+          return new RegExp(String.raw`\b${kind}[\s-]+(?:code|pin|passcode)s?\b`, 'i').test(before);
+        }),
       ];
     },
   },
@@ -778,7 +784,8 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'said',
-    find: (t) => matches(t, /\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|key)\s+(?:is|was|=)\s*:?\s+["'`]?([^\s"'`]{6,})/gi, 1, (m) => {
+    // (OCR reads a stroke of a letter beside the name as a colon or a comma now and then: "password: is".)
+    find: (t) => matches(t, /\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|key)[:,;]?\s+(?:is|was|=)\s*:?\s+["'`]?([^\s"'`]{6,})/gi, 1, (m) => {
       const v = (m[1] as string).replace(/[.,;:!?)]+$/, '');
       // Code, not a sentence: `const key = hash(item.id);` assigns a call, not a secret.
       if (/^[A-Za-z_$][\w$.]*\(|\$\{/.test(v)) return false;
