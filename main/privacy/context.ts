@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, NAMED_IDENTIFIER, publicValue, randomValue, secretName, sshKeyLines } from './findings.ts';
+import { identifier, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretName, sshKeyLines } from './findings.ts';
 import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -454,7 +454,8 @@ export function publicValueBoxes(words: readonly ReadWord[]): Box[] {
  * without its underscore ("sub. 2PR1…"), and then it only looks random.
  */
 export function identifierBoxes(words: readonly ReadWord[]): Box[] {
-  return boxesOf(words, (_, m) => identifier(m[0]));
+  // (With the pieces OCR cut it into on its line, and the head of a hash that wraps onto it.)
+  return boxesOf(words, (text, m) => identifier(m[0]) || inIdentifier(text, m.index, m.index + m[0].length));
 }
 
 /** A table's column header that names an identifier, a version or a hash ("Version ID", "ETag", "Commit", "Key ID", "SHA-256"). */

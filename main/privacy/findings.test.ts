@@ -680,3 +680,51 @@ describe("kubectl describe's names and references", () => {
     expect(credentialRows(row(['grep', '-A3', 'Environment']))).toEqual([]);
   });
 });
+
+// Content addresses: names made of the hash of what they name, shown wherever the thing is shared.
+// Set G's ordinary screens had them masked: a pinning service's CIDs (61–66% of its text), a flake's
+// store paths (the entropy rule on their hashes), a response's CSP hashes where they wrap at a line's
+// end (83%), its ETag whole, and Sentry's public key in the CSP's report-uri. Each as tesseract read it.
+describe('content addresses, known by their form', () => {
+  const rules = async (text: string) => (await hidden(text)).map((f) => f.rule);
+  it('leaves IPFS CIDs, in pieces as OCR cut them, and what follows ipfs://', async () => {
+    expect(await hidden('bafybeisyllerh26itv2e26ldkebinihbybntiqsitdhkaiyairyzrtunci')).toEqual([]);
+    expect(await hidden('site.tar   batybeinnmyIohuvzo035p5TanpztoprastugiavlvkulecTnel   318 KB')).toEqual([]);
+    expect(await hidden('bafybeil322xb221 jafobdxdl Tal neicpy ck ani ipTxhizhemmepno26\nbafybeioq3guwtx3Ty2zvi3x332tknn62ohrdzalcgtnrs jebznrhlni fna')).toEqual([]);
+    expect(await hidden('ipfs://QnBAeeMS25ukLRZbaqsSSINuINShFRTVIN] 0Dgf3vXboca/metadata/1. json')).toEqual([]);
+    expect(await hidden('ipfs://QnBAeeMS25ukLRZbaqsSSINuINShFRTVIN]0Dgf3vXboca/metadata/1.json')).toEqual([]);
+    expect(await hidden('ipfs://QmyAMUBSDribaE1sPBCHs 3YQLEStBLroLE64BVKunVuNUx /metadata/1. json')).toEqual([]);
+  });
+  it('leaves a Nix store path, a CSP or integrity hash that wraps, a nonce and an ETag', async () => {
+    expect(await hidden('copying path /nix/store/vmsyqszéndqri6SIndwxcsfc3iavda-openss-3.3.2 fron ‘https: //cache.nix0s.org" ..')).toEqual([]);
+    expect(await hidden('copying path /nix/store/8sw2npf88Lrkrkzszx9SLrpLa2yvanj -nodejs-22.11.8 from')).toEqual([]);
+    expect(await hidden("script-src 'self' ‘nonce-aWmlNttk6qLoFFhMCmfjYA==' ‘sha\n256-dA6v1IDWIez1YRU7Y4HMyVvWSRrsp9KaxwLmVnlRPCnQ=\" 'strict-dynamic'; style-src ‘self’ 'sha256-6uy9UpI\nP9uy7atZ+kNeLyj f33T7MILXDIBWNGPK8Zfs=\"; report-uri")).toEqual([]);
+    expect(await hidden("style-src 'self' 'sha256-XCwpyIF\nrMngRnsGhHOfpNk8G8TB3257/5223qq)plWw=\"; report-uri")).toEqual([]);
+    expect(await hidden('etag: W/"5c5d6160-blezjBtF_D3vcxynVYulDpdAlnj"')).toEqual([]);
+  });
+  it('a trace id with a 0 read as @ is no user and password before a host; a password before one is', async () => {
+    expect(await hidden('traceparent: 00-49851cb@e2c2369453df5a78caf6led5-44fcOff0d649cb13-01')).toEqual([]);
+    expect(await rules('redis: hunter22pass@cache.acme.io')).toContain('url-password');
+  });
+  it("leaves Sentry's public key by its name, not its DSN's key or its secret", async () => {
+    expect(await hidden('report-uri https://o656993.ingest.sentry.io/api/4310243/secu\nrity/?sentry_key=bc5aba224e9008c71a5af855093a0daf')).toEqual([]);
+    expect(await hidden('rity/?sentry key=bc5aba224e9008c71a5af855093a0daf')).toEqual([]);
+    expect(await rules('SENTRY_DSN=https://afcdba54452d43555af04a8a71ca0724@o1.ingest.sentry.io/42')).not.toEqual([]);
+    expect(await rules('sentry_secret=afcdba54452d43555af04a8a71ca0724')).not.toEqual([]);
+  });
+  // Text in an image may be written by anyone: a content address's form or a public name beside a
+  // secret does not make a vendor's key, a checksum-valid card or a value a name calls secret public.
+  it('never drops a vendor rule\'s finding nor a value a name calls secret, whatever form or name is around it', async () => {
+    const ghp = 'ghp_R8sT2vX9kL4mN7pQ1wZ5yB3cD6fG0hJ2aE4u';
+    expect(await rules(`ipfs://${ghp}`)).toContain('github-shape');
+    expect(await rules(`rity/?sentry_key=${ghp}`)).toContain('github-shape');
+    expect(await rules(`/nix/store/${ghp}-nodejs`)).toContain('github-shape');
+    expect(await rules(`'sha256-AbC\n${ghp}`)).toContain('github-shape');
+    expect(await rules(`W/"${ghp}"`)).toContain('github-shape');
+    expect(await rules(`bafybei ${randomCard()}`)).toContain('luhn');
+    expect(await rules('password: bafybeiroi5ngzunmxxo5syuj25yc2rcddexr5joshneurhcuz23vez4nc3')).not.toEqual([]);
+    expect(await rules('api_key=QmyAMUBSDribaE1sPBCHs3YQLEStBLroLE64BVKunVuNUx')).not.toEqual([]);
+    // A hash's head at a line's end does not carry over a name and its value on the next line.
+    expect(await rules("style-src 'sha256-XCwpyIF\napi_key: Xk9fPq2LmN7vRt4WzY8bQc3HdAb3dEf6")).not.toEqual([]);
+  });
+});

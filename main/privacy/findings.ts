@@ -117,6 +117,8 @@ export function identifier(run: string): boolean {
   // ami-), an SSH public key's base64 (its header names its type) or a known_hosts line's hashed
   // host: what anyone who sees the account or the server may know.
   if (ARN.test(s) || resourceId(s) || sshPublicKey(s) || /^\|1\|[A-Za-z0-9+/]{20,}={0,2}\|/.test(s)) return true;
+  // A content address: a name made of the hash of what it names, shown wherever that thing is.
+  if (contentAddress(s)) return true;
   // An age recipient (age1 and 58 characters of bech32; OCR may misread one or two): a public key.
   // Its secret key is AGE-SECRET-KEY-1…, in capitals, and is not one.
   // (As OCR reads it: "agel…", an é or a £ among the 58.)
@@ -125,8 +127,9 @@ export function identifier(run: string): boolean {
   if (/^(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA)[A-Z0-9]{16,17}$/.test(s)) return true;
   // A value its name says is a hash ("pod-template-hash=1qxhvcd75x"), and a Kubernetes object by its
   // kind and its lower-case name ("ReplicaSet/api-1lgxhvcd75x").
-  const eq = /^([A-Za-z][\w.-]*)[=:][^\s=:]+$/.exec(s);
-  if (eq && hashName(eq[1] as string)) return true;
+  // (And a query's parameter so named: "…/security/?sentry_key=<32 hex>", a vendor's public key.)
+  const eq = /^(?:[^\s=?&]*[?&])?([A-Za-z][\w.-]*)[=:][^\s=:]+$/.exec(s);
+  if (eq && (hashName(eq[1] as string) || publicKeyName(nameParts(eq[1] as string)))) return true;
   if (/^[A-Z][a-z]+(?:[A-Z][a-z]+)*\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(s)) return true;
   // A URL or a path whose last part is a hash: a git blob's or a commit's address ("…/git/blobs/8b08…").
   const last = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[\w.-]+(?:\/[\w.@-]+)*\/([0-9A-Za-z£€]{30,})$/.exec(s);
@@ -161,6 +164,10 @@ export function identifier(run: string): boolean {
   // (A name that says secret is not such a name: Mailgun's "key-<32 hex>".)
   if (tail && hexLike(tail[1] as string) && !nameParts(s.slice(0, -(tail[1] as string).length)).some(secretPart)) return true;
   if (/^(?:sha[0-9lIS]{1,3}|md5|h[1lI|][1lI]?)[-:][A-Za-z0-9+/]{16,}={0,2}$/.test(s)) return true;
+  // A page's hash or nonce in a Content-Security-Policy or an integrity attribute ('sha256-…',
+  // 'nonce-…'), also as OCR reads its base64 with a stray sign in it (")", "]"): nine in ten base64.
+  const source = /^(?:sha(?:1|256|384|512|2S6|S12)|nonce)-(\S{16,})$/.exec(s);
+  if (source && (source[1] as string).replace(/[^A-Za-z0-9+/=_-]/g, '').length >= (source[1] as string).length * 0.9) return true;
   // A digest named by its algorithm, however short it is shown ("sha256:4925f0202304", a registry's
   // column) and however OCR read its s ("£ha256:", "5ha256:"): hex, digits alone or not.
   const digest = /^[sS5£$]ha(?:1|224|256|384|512|2S6|2S1|S12)[-:]([0-9a-zA-Z£€]{7,})$/.exec(s);
@@ -169,6 +176,27 @@ export function identifier(run: string): boolean {
   // pod names: <workload>-<replicaset hash>-<5 chars> (OCR may read a letter of the hash in capitals,
   // and a digit as a capital: "api-q94vbgztIg-BevhE" for "api-q94vbgzt9g-8cvhf")
   if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(asDigits(s.split('-').slice(-2).join('')))) return true;
+  return false;
+}
+
+/**
+ * A content address — a name made of the hash of the bytes it names, public wherever the thing is
+ * shared: an IPFS CID (v1 in base32, "bafy…", "bafk…", as OCR reads it "baty…" with a capital or two
+ * for its digits; v0 in base58, "Qm" and 44 more), what follows ipfs:// or /ipfs/ (a CID or a path
+ * under one), a Nix or Guix store path (/nix/store/<hash>-name), and an HTTP ETag's weak validator
+ * (W/"…"). Each is known by its own form, not by words around it.
+ */
+export function contentAddress(s: string): boolean {
+  if (/^(?:ip[fn]s:\/\/|\/ip[fn]s\/)\S/i.test(s) || /^\/(?:nix|gnu)\/store\/\S/.test(s) || /^W\/["“”]\S/.test(s)) return true;
+  // (CIDv1: "b" for base32, then the version and codec bytes — "afy" dag-pb, "afk" raw — and the hash's "bei"/"rei".)
+  const v1 = /^ba[ft£][ykz][a-z2-7]{2}(\S{12,64})$/.exec(s);
+  if (v1) {
+    // (OCR reads a few of its letters and digits as capitals: "…wrSddbedchTstxxsLyBsvRrSS…".)
+    const rest = v1[1] as string;
+    return rest.replace(/[^A-Za-z0-9]/g, '').length >= rest.length * 0.9 && rest.replace(/[^a-z0-9]/g, '').length >= rest.length * 0.7;
+  }
+  // (CIDv0: base58 has no 0, O, I or l; OCR reads an m as n, and one or two characters wrong.)
+  if (/^Q[mn]\S{42,46}$/.test(s)) return s.slice(2).replace(/[^1-9A-HJ-NP-Za-km-z]/g, '').length >= (s.length - 2) * 0.9;
   return false;
 }
 
@@ -311,7 +339,7 @@ function secretPart(p: string): boolean {
 export function secretName(name: string): boolean {
   const parts = nameParts(name).filter((p) => !/^\d+$/.test(p));
   if (!parts.length || parts.length > 6) return false;
-  if (parts.some((p) => NOT_SECRET_PARTS.has(p)) || hashName(name)) return false;
+  if (parts.some((p) => NOT_SECRET_PARTS.has(p)) || hashName(name) || publicKeyName(parts)) return false;
   return parts.some((p, i) => {
     if (!secretPart(p)) return false;
     if (p !== 'key' && p !== 'keys') return true;
@@ -322,6 +350,15 @@ export function secretName(name: string): boolean {
     const q = parts.slice(0, i).filter((p) => !FILLER.has(p)).at(-1);
     return q !== undefined && q !== 'key' && q !== 'keys' && /^[a-z]{2,}$/.test(q) && !NOT_KEY_QUALIFIERS.has(q);
   });
+}
+
+/**
+ * A vendor's own name for a key it documents as public: Sentry's "sentry_key" (its DSN's public key,
+ * in a CSP report-uri or a loader script's URL; its secret key was "sentry_secret"). The name's last
+ * parts, as OCR reads its underscore (a space, or nothing).
+ */
+function publicKeyName(parts: readonly string[]): boolean {
+  return /(?:^| )sentry ?key$/.test(parts.join(' '));
 }
 
 /**
@@ -426,7 +463,7 @@ export function publicValue(text: string, at: number): boolean {
   if (name === undefined) return false;
   const parts = nameParts(name);
   // A hash of a secret is not the secret ("checksum/secret", a config's checksum of its secrets).
-  if (hashName(name)) return true;
+  if (hashName(name) || publicKeyName(parts)) return true;
   // (A key a word qualifies is a secret's name, data or not: a kubeconfig's "client-key-data".)
   if (secretName(name) || parts.some((p) => (secretPart(p) && p !== 'key' && p !== 'keys') || p === 'session' || p === 'cookie')) return false;
   // A JSON Web Key's members where the text around is a key set's (its kty, kid, alg or e as OCR reads them).
@@ -800,7 +837,9 @@ const RULES: readonly Rule[] = [
     // A digest OCR read an @ into ("sha256:6986…0de@d895…") is not user:password@host, nor a setting
     // whose quoted value names a package at its registry (a lock file's 'resolution: "postcss@npm:…"'):
     // a URL's user and password are not quoted.
-    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string)),
+    // Nor an id OCR read a 0 of as @ after its name ("traceparent: 00-49851cb@e2c2…-01"): a name that
+    // says trace, span, request or hash, and hex.
+    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string) && !identifier(m[0].replace(/: /, ':'))),
   },
   {
     // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).
@@ -847,7 +886,8 @@ const RULES: readonly Rule[] = [
     rule: 'url-user-key',
     find: (t) => [
       ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?([A-Za-z0-9_-]{16,})@[\w-]+(?:\.[\w-]+)+/gi, 1, (m) => /\d/.test(m[1] as string) && /[A-Za-z]/.test(m[1] as string)),
-      ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?([A-Za-z0-9£€[\]|]{28,})(?=[.@/:])/gi, 1, (m) => /\d.*\d.*\d/.test(m[1] as string) && /[A-Za-z]/.test(m[1] as string) && !/^\d+$/.test(m[1] as string)),
+      // (Not a content address after its scheme: ipfs://<CID>/metadata.json.)
+      ...matches(t, /[a-z][\w+.-]*: ?\/\/ ?([A-Za-z0-9£€[\]|]{28,})(?=[.@/:])/gi, 1, (m) => /\d.*\d.*\d/.test(m[1] as string) && /[A-Za-z]/.test(m[1] as string) && !/^\d+$/.test(m[1] as string) && !/^ip[fn]s:/i.test(m[0])),
     ],
   },
   {
@@ -1022,14 +1062,15 @@ function* namedValues(text: string): Iterable<[number, number]> {
  * odd sign OCR read, an é or a £, cuts a run short of it), or that token with the one before or after
  * it on its line where OCR cut the identifier at a space ("age1vcé…tt 6 jmB8udhy…").
  */
-function inIdentifier(text: string, start: number, end: number): boolean {
+export function inIdentifier(text: string, start: number, end: number): boolean {
   while (start > 0 && !/\s/.test(text[start - 1] as string)) start--;
   while (end < text.length && !/\s/.test(text[end] as string)) end++;
   const token = text.slice(start, end);
   if (identifier(token)) return true;
   // Up to three pieces either side, on its line, with no quote or comma (a value's end) between.
   const piece = /^[^\s"'`“”,;]+$/;
-  const befores = text.slice(Math.max(0, start - 200), start).split('\n').at(-1)?.split(' ').slice(0, -1).reverse() ?? [];
+  const line = text.slice(Math.max(0, start - 200), start).split('\n');
+  const befores = line.at(-1)?.split(' ').slice(0, -1).reverse() ?? [];
   const afters = text.slice(end, end + 200).split('\n')[0]?.split(' ').slice(1) ?? [];
   const take = (xs: string[]) => {
     const out: string[] = [];
@@ -1040,6 +1081,15 @@ function inIdentifier(text: string, start: number, end: number): boolean {
     return out;
   };
   const prev = take(befores).reverse(), next = take(afters);
+  // A hash that wraps (break-all text, a narrow pane): where its pieces reach back to the line's
+  // start, the last piece of the line above when it opens a hash named by its algorithm and breaks
+  // off there ("'sha" then "256-dA6v…", "'sha256-6uy9UpI" then "P9uy7atZ…").
+  const lineStart = start - (line.at(-1)?.length ?? 0);
+  // (Only over pieces of base64: a name and its colon before a value start a line of their own.)
+  if (prev.length === befores.length && prev.every((p) => /^[A-Za-z0-9+/=_-]+$/.test(p)) && line.length > 1 && text[lineStart - 1] === '\n') {
+    const head = (line.at(-2) ?? '').split(' ').at(-1) ?? '';
+    if (HASH_HEAD.test(head)) prev.unshift(head);
+  }
   // A typed id's underscore read as a space ("pi 3QUEC…", "cus HYUo…"): its prefix and the rest are one.
   const typed = prev.at(-1);
   // (Not a prefix that is a word as well: "prod Xk9f…" is a name and a value.)
@@ -1053,6 +1103,9 @@ function inIdentifier(text: string, start: number, end: number): boolean {
   }
   return false;
 }
+
+/** The start of a hash named by its algorithm, or of a page's nonce, broken off at a line's end ("'sha", "sha256-6uy9UpI"). */
+const HASH_HEAD = /^["'‘’“”]?(?:sha(?:1|2|25|256|384|512|2S6|S12)?|(?:sha(?:1|256|384|512|2S6|S12)|nonce)-[A-Za-z0-9+/=_-]*)$/;
 
 /**
  * Whether `value` (what follows `before` on its line) is part of an ARN: OCR reads a space into one
