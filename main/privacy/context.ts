@@ -139,6 +139,9 @@ export function groupedValue(value: string): boolean {
  * or a date.
  */
 export function labelledValue(value: string, label: string, strict = false): boolean {
+  // (A key in groups joined by dashes, as OCR reads it now and then: a space either side of a dash,
+  // "A3-CTNZNB-JHSSRQ- LLKSV - 5VSH-V87WA-APYMD".)
+  value = value.replace(/(?<=[A-Za-z0-9])\s*-\s*(?=[A-Za-z0-9])/g, '-');
   if (!strict && secretValue(value, label)) return true;
   if (OTP.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !secretName(label)) return false;
   const v = value.trim();

@@ -393,6 +393,17 @@ describe('detectRedactions: a lone value named by the words near it', () => {
     expect(await hiddenOf(table, { width: 2560, height: 1440 })).toEqual(['48213-90177', 'WXR7Q-4K2PM']);
   });
 
+  // An emergency kit in a PDF reader (set G, 1440p 16 px): the secret key under its caption, read
+  // with a space either side of some of its dashes — four pieces, which no value under a caption was.
+  it('hides a key in dashed groups under its caption when OCR put spaces around its dashes', async () => {
+    const kit: Row[] = [
+      ['SECRET', 9, 941, 335, 53, 10], ['KEY', 9, 1000, 335, 25, 10],
+      ['A3-CTNZNB-JHSSRQ-', 10, 951, 369, 385, 14], ['LLKSV', 10, 1130, 369, 60, 14], ['-', 10, 1196, 375, 8, 3], ['5VSH-V87WA-APYMD', 10, 1210, 369, 126, 14],
+      ['MASTER', 11, 941, 412, 60, 12], ['PASSWORD', 11, 1006, 412, 80, 12], ['(write', 11, 1092, 412, 40, 13], ['it', 11, 1136, 412, 10, 12], ['by', 11, 1150, 412, 16, 13], ['hand)', 11, 1170, 412, 40, 13],
+    ];
+    expect(await hiddenOf(kit, { width: 2560, height: 1440 })).toEqual(['A3-CTNZNB-JHSSRQ-', 'LLKSV', '-', '5VSH-V87WA-APYMD']);
+  });
+
   it('hides recovery codes under their heading with a paragraph between, and leaves the paragraph', async () => {
     const page: Row[] = [
       ['Two-factor', 0, 580, 46, 125, 16], ['recovery', 0, 714, 50, 101, 16], ['codes', 0, 824, 46, 67, 16],
