@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretName, sshKeyLines } from './findings.ts';
+import { identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
 import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -488,8 +488,9 @@ export function publicColumnBoxes(words: readonly ReadWord[], lines: readonly Li
   for (const row of rows) row.sort((a, b) => a.left - b.left);
   // (A caption as OCR reads it: a stop or a colon after it; a checkbox's or a sort arrow's scrap beside it is no cell.)
   const caption = (c: Cell) => {
+    // (A word in brackets and an ampersand are a caption's too: "ID (hash)", "Service & Operation".)
     const t = c.text.replace(/[.:,;'"*|^]+$/, '');
-    return /^[A-Za-z][A-Za-z -]*(?:\d{1,3})?$/.test(t) && t.split(/\s+/).length <= 4 && !randomValue(t.replace(/\s+/g, ''));
+    return /^[A-Za-z][A-Za-z &()-]*(?:\d{1,3})?\)?$/.test(t) && t.split(/\s+/).length <= 4 && !randomValue(t.replace(/[\s()&]+/g, ''));
   };
   const namesSecret = (t: string) => SECRET_HEADER.test(t) || (new RegExp(LABEL.source, 'i').test(t) && !PUBLIC_LABEL.test(t) && !ID_HEADER.test(t));
   const out: Box[] = [];
@@ -509,7 +510,13 @@ export function publicColumnBoxes(words: readonly ReadWord[], lines: readonly Li
         const row = all.filter((c) => c.right > tableLeft);
         if (!row.length) continue;
         const top = Math.min(...row.map((c) => c.mid - c.h / 2));
-        if (row.length < 2 || top - bottom > Math.max(h, row[0]?.h ?? h) * 3.5 || row.some((c) => namesSecret(c.text) && !ID_HEADER.test(c.text))) break;
+        // A row of the table itself — a cell under each of its captions, or all but one — names its
+        // item in its other cells ("api auth.verify", a message "Forgot your password?"): the column's
+        // cell is still named by the column's header, unless the cell just left of it is a secret's
+        // label ("Auth token"). A row shaped otherwise that names a secret ends the column.
+        const ofTable = row.length >= Math.max(2, heads.length - 1);
+        const label = row.filter((c) => c.left < left).at(-1);
+        if (row.length < 2 || top - bottom > Math.max(h, row[0]?.h ?? h) * 3.5 || (ofTable ? !!label && secretLabel(label.text) : row.some((c) => namesSecret(c.text) && !ID_HEADER.test(c.text)))) break;
         bottom = Math.max(...row.map((c) => c.mid + c.h / 2));
         const inCol = row.filter((c) => c.left >= left && c.left < right);
         if (!inCol.length || inCol.some((c) => namesSecret(c.text))) continue;
@@ -787,6 +794,9 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     const value = lone ? vs : [last];
     const word = lone ? text(vs).replace(/ /g, '') : (words[last] as ReadWord).text;
     const label = lone ? '' : text(vs.slice(0, -1));
+    // A value its own line names an identifier ('msgid "rw7AGL"', "commit 3f2a…") is that, whatever
+    // the words above it say: the name on its line is its name.
+    if (!lone && identifierName((words[vs.at(-2) as number] as ReadWord).text)) return;
     if (passwordShaped(word) && (lone || SPEAKS_OF_PASSWORD.test(label)) && (SPEAKS_OF_PASSWORD.test(label) || SPEAKS_OF_PASSWORD.test(above(li, 3)))) {
       out.push({ words: value, kind: 'password', rule: 'named nearby' });
       return;

@@ -718,3 +718,22 @@ describe('groupedValue', () => {
     for (const v of ['keep this safe here', 'then they were here', 'Mail on old tablet', '555 123 4567']) expect(groupedValue(v), v).toBe(false);
   });
 });
+
+// A value its own line names an identifier is that, whatever the words above it say: set G's message
+// catalog had gettext's 'msgid "rw7AGL"' under "Regenerate secret" masked as a password (tuned on).
+describe('namedNearby: a value named an identifier on its line', () => {
+  const lines = (rows: string[]) => rows.flatMap((row, li) => {
+    let x = 40;
+    return row.split(' ').map((text) => {
+      const w = { text, line: li, x, y: 40 + li * 30, width: text.length * 8, height: 14 };
+      x += text.length * 8 + 5;
+      return w;
+    });
+  });
+  it('leaves a message id under words about a secret; a password so placed under them is still one', async () => {
+    const { namedNearby } = await import('./context.ts');
+    expect(namedNearby(lines(['Copy API key', 'Regenerate secret', '#: src/pages/login.tsx:42', 'msgid "rw7AGL"']))).toEqual([]);
+    expect(namedNearby(lines(['Copy API key', 'Regenerate secret', '#: src/pages/login.tsx:42', 'secret "rw7AGL9x"'])).length).toBe(1);
+    expect(namedNearby(lines(['What is the wifi password?', 'Tom said Xk9#mQ2v'])).length).toBe(1);
+  });
+});

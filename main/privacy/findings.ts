@@ -404,6 +404,25 @@ export function namedBefore(before: string): boolean {
 const ID_PARTS = new Set(['commit', 'sha', 'sha1', 'sha256', 'sha512', 'digest', 'checksum', 'integrity', 'uid', 'uuid', 'id', 'hash', 'fingerprint', 'fpr', 'tx', 'txn', 'txid', 'address', 'addr', 'etag', 'trace', 'span', 'request', 'block', 'ref', 'rev', 'revision', 'build', 'nonce']);
 
 /**
+ * Whether a name says secret and ends in the word that says so ("Auth token", "API key", "Client
+ * secret") — a label of a secret value, not a name that mentions one ("api auth.verify", an
+ * operation; "password_reset_at").
+ */
+export function secretLabel(name: string): boolean {
+  const last = nameParts(name).at(-1);
+  return last !== undefined && secretPart(last) && secretName(name);
+}
+
+/**
+ * Whether a name (a word before a value: "msgid", "commit", "Key ID") says its value is an identifier
+ * and nothing in it says secret. gettext's msgid names a message by an id.
+ */
+export function identifierName(name: string): boolean {
+  const parts = nameParts(name);
+  return parts.length > 0 && parts.some((p) => ID_PARTS.has(p) || p === 'msgid') && !parts.some((p) => secretPart(p) || p === 'session' || p === 'cookie');
+}
+
+/**
  * Whether the words right before a value on its line name it a public identifier — "Bitcoin address:",
  * "commit", "request id =" — and nothing in that name says secret (a session id, a secret's id are
  * not public). The counterpart of namedBefore.

@@ -115,6 +115,43 @@ describe('a column under a header that names an identifier', () => {
     const regions = await redact(table('Version ID', [...ids.slice(0, 3), 'ghp_R8sT2vX9kL4mN7pQ1wZ5yB3cD6fG0hJ2aE4u']));
     expect(regions.map((r) => r.kind)).toEqual(['github token']);
   });
+
+  // Set G's trace waterfall and message catalog (tuned on): a row of the table names its item in its
+  // other cells — an operation "api auth.verify", a message "Password must be at least 12 characters"
+  // — and the id column's cell beside it was taken for a secret so named (a named cell; a lone value
+  // under words about a password). Their captions ("Service & Operation", "ID (hash)") were no
+  // captions, and such a row ended the column.
+  const rowsOf = (heads: ReadonlyArray<[string, number]>, rows: ReadonlyArray<ReadonlyArray<[string, number]>>): ReadWord[] => {
+    const words: ReadWord[] = [];
+    let line = 0;
+    const put = (text: string, x: number, y: number) => {
+      let at = x;
+      for (const t of text.split(' ')) {
+        words.push({ text: t, x: at, y, width: t.length * 8, height: 14, line });
+        at += t.length * 8 + 4;
+      }
+      line++;
+    };
+    heads.forEach(([t, x]) => put(t, x, 40));
+    rows.forEach((row, r) => row.forEach(([t, x]) => put(t, x, 80 + r * 34)));
+    return words;
+  };
+  const spans = ['1863c4f5e12933ec', '0ebf85f8301144f9', '84f0786a917a6a67', 'af74e02e839bf29f'];
+  const ops = ['api POST /v1/checkout', 'api auth.verify', 'orders CreateOrder', 'payments AuthorizeCard'];
+  it("leaves an id column's cells beside a row's name that says auth, and under a sentence about passwords", async () => {
+    expect(await redact(rowsOf([['Service & Operation', 40], ['Span ID', 400], ['Duration', 700]], spans.map((v, i) => [[ops[i] as string, 40], [v, 400], [`${i + 2}65 ms`, 700]])))).toEqual([]);
+    const msgs = ['Sign in', 'Forgot your password?', 'Password must be at least 12 characters', 'Your session has expired'];
+    const mids = ['rw7AGL', 'GY84w2', 'PTYBO7', 'Ae0z41'];
+    expect(await redact(rowsOf([['ID (hash)', 40], ['Source', 200], ['Translation', 700], ['Revision', 1000]], mids.map((v, i) => [[v, 40], [msgs[i] as string, 200], ['Anmelden …', 700], [`${i}f4b7e8c`, 1000]])))).toEqual([]);
+  });
+  // A row that names a secret and is not shaped like the table's (below it, two cells where it has
+  // three) still ends the column; a header that names a secret makes none.
+  it('still hides a value under a secret caption, and a row below the listing that names one', async () => {
+    const heads: Array<[string, number]> = [['Service & Operation', 40], ['Span ID', 400], ['Duration', 700]];
+    const rows = spans.map((v, i): Array<[string, number]> => [[ops[i] as string, 40], [v, 400], [`${i + 2}65 ms`, 700]]);
+    expect((await redact(rowsOf(heads, [...rows, [['Auth token', 40], ['Qx7vR2mK9pL4sT8wZ3nB6yH1cF5gJ0dA', 400]]]))).length).toBe(1);
+    expect((await redact(rowsOf([['Service', 40], ['Auth token', 400], ['Duration', 700]], [[['api', 40], ['Qx7vR2mK9pL4sT8wZ3nB6yH1cF5gJ0dA', 400], ['265 ms', 700]]]))).length).toBe(1);
+  });
 });
 
 // A crash report's frames (set F, Retina 15 px): the first read read an address as a hex number and

@@ -62,7 +62,9 @@ export async function redactImage(
     // made a secret there — the entropy rule, a row's cell beside a login, the fail-safe's ink — is
     // the column's data (a listing's version ids); a label's or a vendor rule's finding is not.
     const columns = publicColumnBoxes(first);
-    const shapeOnly = (r: Redaction) => /^(?:entropy|credential row|unread-ink)(?:\+wrap)?$/.test(r.rule);
+    // (…nor what words above it made one, a sentence about passwords over a cell: in such a column its
+    // header is the cell's name; nor an id's hex beside its row's name, "api auth.verify".)
+    const shapeOnly = (r: Redaction) => /^(?:entropy|credential row|unread-ink|named nearby)(?:\+wrap)?$/.test(r.rule) || (/^named cell(?:\+wrap)?$/.test(r.rule) && middleInAny(r, ids));
     const kept = (r: Redaction) =>
       !(GENERIC.has(r.kind) && middleInAny(r, named)) &&
       !((r.kind === 'key-like text' || r.rule.startsWith('credential row')) && middleInAny(r, ids)) &&
