@@ -702,6 +702,14 @@ describe('content addresses, known by their form', () => {
     expect(await hidden("style-src 'self' 'sha256-XCwpyIF\nrMngRnsGhHOfpNk8G8TB3257/5223qq)plWw=\"; report-uri")).toEqual([]);
     expect(await hidden('etag: W/"5c5d6160-blezjBtF_D3vcxynVYulDpdAlnj"')).toEqual([]);
   });
+  // Set E's key set page: the map vendor's public token "pk.eyJ…" read in six pieces.
+  it("leaves a publishable token OCR cut into many pieces; a secret token so cut, a vendor's key or a named value after its prefix is not left", async () => {
+    const cut = 'pk. eyJ 11301 YWNtZS1tYXB2I1wiYSI6T] hyd RiNHgyZnSAdWFNMGV1ZnV6bXdhMTk1FQ. AYpjOMStQuS0zIBJ1Z1DNY';
+    expect(await hidden(`Mapbox public token (site config): ${cut}`)).toEqual([]);
+    expect(await rules(`Mapbox token: ${cut.replace('pk.', 'sk.')}`)).toContain('entropy');
+    expect(await rules('pk. eyJ 11301 ghp_R8sT2vX9kL4mN7pQ1wZ5yB3cD6fG0hJ2aE4u')).toContain('github-shape');
+    expect(await rules('pk. eyJ password: Xk9fPq2LmN7vRt4WzY8bQc3HdAb3')).toContain('label');
+  });
   it('a trace id with a 0 read as @ is no user and password before a host; a password before one is', async () => {
     expect(await hidden('traceparent: 00-49851cb@e2c2369453df5a78caf6led5-44fcOff0d649cb13-01')).toEqual([]);
     expect(await rules('redis: hunter22pass@cache.acme.io')).toContain('url-password');

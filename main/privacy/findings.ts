@@ -1100,6 +1100,14 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
     return out;
   };
   const prev = take(befores).reverse(), next = take(afters);
+  // A publishable token OCR cut into more pieces than that ("pk. eyJ 11301 YWNtZS1t…] hyd RiNHgy…",
+  // a map vendor's public token on a site's config page): its prefix up to eight pieces back on its
+  // line, nothing but base64 between (OCR's stray ] and | aside).
+  const pk = befores.slice(0, 8).findIndex((p) => /^pk[._]/.test(p));
+  if (pk >= 0) {
+    const run = [...befores.slice(0, pk + 1).reverse(), token].join('').replace(/[\]|]/g, '');
+    if (/^[\w+/=.-]+$/.test(run) && identifier(run)) return true;
+  }
   // A hash that wraps (break-all text, a narrow pane): where its pieces reach back to the line's
   // start, the last piece of the line above when it opens a hash named by its algorithm and breaks
   // off there ("'sha" then "256-dA6v…", "'sha256-6uy9UpI" then "P9uy7atZ…").
