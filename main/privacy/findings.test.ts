@@ -706,6 +706,9 @@ describe('content addresses, known by their form', () => {
   it("leaves a publishable token OCR cut into many pieces; a secret token so cut, a vendor's key or a named value after its prefix is not left", async () => {
     const cut = 'pk. eyJ 11301 YWNtZS1tYXB2I1wiYSI6T] hyd RiNHgyZnSAdWFNMGV1ZnV6bXdhMTk1FQ. AYpjOMStQuS0zIBJ1Z1DNY';
     expect(await hidden(`Mapbox public token (site config): ${cut}`)).toEqual([]);
+    expect(await hidden('Mapbox public token (site config): pk. eyJ11§01YHNtZS1tYXB2T iwi YSTEInhoNTo4YWEWb2p20KcwNGS tHHV2ETZpbTHS FQ. SnyBHISLORA-TZLnf -WESY')).toEqual([]);
+    // A key set's thumbprint, its x5t read as "XS".
+    expect(await hidden('"kty": "RSA", "alg": "RS256",\n"e": "AQAB",\n"XS": "nFULUYWSJSGRNOHGAAMNZTYELSYk9Qx"')).toEqual([]);
     expect(await rules(`Mapbox token: ${cut.replace('pk.', 'sk.')}`)).toContain('entropy');
     expect(await rules('pk. eyJ 11301 ghp_R8sT2vX9kL4mN7pQ1wZ5yB3cD6fG0hJ2aE4u')).toContain('github-shape');
     expect(await rules('pk. eyJ password: Xk9fPq2LmN7vRt4WzY8bQc3HdAb3')).toContain('label');

@@ -441,7 +441,8 @@ export function namedIdentifierBefore(before: string): boolean {
 const PUBLIC_PARTS = new Set(['public', 'pub', 'publishable', 'sitekey', 'kid', 'content', 'data', 'body', 'blob', 'image', 'img', 'payload', 'bytes', 'attachment', 'thumbnail', 'icon', 'logo', 'avatar', 'photo', 'picture', 'font', 'cert', 'certificate']);
 /** A JSON Web Key's members that are its public half (RFC 7517/7518): the private ones are d, p, q, dp, dq, qi, k. */
 // (As OCR reads them: "X5t", "x5" for x5t, "x5t45256" for x5t#S256.)
-const JWK_PUBLIC = /^(?:n|e|x|y|crv|kid|kty|alg|use|x5[\w#]*)$/i;
+// (…and "XS" for x5t, its 5 read as S.)
+const JWK_PUBLIC = /^(?:n|e|x|y|crv|kid|kty|alg|use|x[5S][\w#]*)$/i;
 
 /**
  * The name a value is given on the screen — a JSON member's ("kid": "…"), an HTML attribute's
@@ -1102,11 +1103,12 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
   const prev = take(befores).reverse(), next = take(afters);
   // A publishable token OCR cut into more pieces than that ("pk. eyJ 11301 YWNtZS1t…] hyd RiNHgy…",
   // a map vendor's public token on a site's config page): its prefix up to eight pieces back on its
-  // line, nothing but base64 between (OCR's stray ] and | aside).
+  // line, nothing but base64 between (OCR's stray signs for a letter — "]", "|", "§" — one in ten at most).
   const pk = befores.slice(0, 8).findIndex((p) => /^pk[._]/.test(p));
   if (pk >= 0) {
-    const run = [...befores.slice(0, pk + 1).reverse(), token].join('').replace(/[\]|]/g, '');
-    if (/^[\w+/=.-]+$/.test(run) && identifier(run)) return true;
+    const run = [...befores.slice(0, pk + 1).reverse(), token].join('');
+    const bare = run.replace(/[^\w+/=.-]/g, '');
+    if (bare.length >= run.length * 0.9 && identifier(bare)) return true;
   }
   // A hash that wraps (break-all text, a narrow pane): where its pieces reach back to the line's
   // start, the last piece of the line above when it opens a hash named by its algorithm and breaks
