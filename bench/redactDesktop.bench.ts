@@ -56,6 +56,10 @@ const SANS = ['DejaVu Sans', 'Nimbus Sans', 'URW Gothic'];
 /** Lines shown by an app: their secrets, and ordinary when they hold none. */
 const planted = (lines: Line[]) => ({ secrets: secretsOf(lines), ordinary: secretsOf(lines).length === 0 });
 
+/** The shell command a terminal runs to show out.txt and hold still: the cursor hidden, no prompt after. */
+const showOut = (dir: string) => `printf "\\033[?25l"; cat ${dir}/out.txt; sleep 1000`;
+const rowsFor = (lines: Line[]) => Math.max(12, lines.length + 3);
+
 /** A terminal showing `lines` (the cursor hidden), in a monospace face at a size drawn. */
 function terminal(d: Dice, lines: Line[]): Screen {
   const face = `${d.pick(MONO)} ${d.int(9, 14)}`;
@@ -65,7 +69,7 @@ function terminal(d: Dice, lines: Line[]): Screen {
     app: {
       cmd: 'sakura',
       files: { 'out.txt': lines },
-      args: (_blank, dir) => ['--font', face, '-c', '170', '-r', String(Math.max(12, lines.length + 3)), '-x', `sh -c 'printf "\\033[?25l"; cat ${dir}/out.txt; sleep 1000'`],
+      args: (_blank, dir) => ['--font', face, '-c', '170', '-r', String(rowsFor(lines)), '-x', `sh -c '${showOut(dir)}'`],
     },
   };
 }
@@ -78,7 +82,7 @@ function xterm(d: Dice, lines: Line[]): Screen {
   return {
     ...planted(lines),
     face: bitmap ? `xterm ${bitmap}` : `xterm DejaVu Sans Mono ${size}`,
-    app: { cmd: 'xterm', files: { 'out.txt': lines }, args: (_blank, dir) => [...font, '-geometry', `170x${Math.max(12, lines.length + 3)}+0+0`, '-e', 'sh', '-c', `printf "\\033[?25l"; cat ${dir}/out.txt; sleep 1000`] },
+    app: { cmd: 'xterm', files: { 'out.txt': lines }, args: (_blank, dir) => [...font, '-geometry', `170x${rowsFor(lines)}+0+0`, '-e', 'sh', '-c', showOut(dir)] },
   };
 }
 
@@ -89,7 +93,7 @@ function urxvt(d: Dice, lines: Line[]): Screen {
   return {
     ...planted(lines),
     face: `urxvt ${face} ${fg} on ${bg}`,
-    app: { cmd: 'urxvt', files: { 'out.txt': lines }, args: (_blank, dir) => ['-fn', `xft:${face}`, '-bg', bg, '-fg', fg, '-geometry', `170x${Math.max(12, lines.length + 3)}+0+0`, '-e', 'sh', '-c', `printf "\\033[?25l"; cat ${dir}/out.txt; sleep 1000`] },
+    app: { cmd: 'urxvt', files: { 'out.txt': lines }, args: (_blank, dir) => ['-fn', `xft:${face}`, '-bg', bg, '-fg', fg, '-geometry', `170x${rowsFor(lines)}+0+0`, '-e', 'sh', '-c', showOut(dir)] },
   };
 }
 
