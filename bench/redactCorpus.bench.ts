@@ -1,6 +1,6 @@
 // npm run bench:redact-corpus — redaction on screens nobody tuned to (issue 41), written to
 // docs/benchmarks-redact.md.
-//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | --held-out-c | --held-out-d | --held-out-e | --held-out-f | --held-out-g | --held-out-h]
+//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | … | --held-out-h | --held-out-i]
 // --seed N draws each screen from seed N + 1000 × run + its place (the same screens for the same
 // seed and --only, so two commits compare pair by pair; without it every run draws fresh).
 // --held-out measures the held-out set instead (test/fixtures/heldOutScreens.ts: apps and layouts
@@ -15,7 +15,9 @@
 // (test/fixtures/heldOutScreensG.ts), written while the rules were tuned on set F, with fourteen
 // bypass looks no earlier set has, two phone screens, a 4K screen at 1× in 10 px type and 10 px
 // monospace at 1080p; --held-out-h set H (test/fixtures/heldOutScreensH.ts), written while the
-// rules were tuned on set G, with thirteen bypass looks no earlier set has and two phone screens.
+// rules were tuned on set G, with thirteen bypass looks no earlier set has and two phone screens;
+// --held-out-i set I (test/fixtures/heldOutScreensI.ts), written at the start of the round that tunes
+// on sets G to D and the corpus, with twelve bypass looks no earlier set has and two phone screens.
 // The corpus (test/fixtures/realScreens.ts, built apart from the bench:redact generator): editors,
 // an 80-column terminal, devtools, a payments dashboard, a checkout form, a bank page, password
 // managers, a wiki table, PEM, a chat app, a cloud console, a token page, an authenticator; five
@@ -45,31 +47,37 @@ import { HELD_OUT_E_ORDINARY_SCREENS, HELD_OUT_E_SECRET_SCREENS, heldOutEScreen 
 import { HELD_OUT_F_ORDINARY_SCREENS, HELD_OUT_F_SECRET_SCREENS, heldOutFScreen } from '../test/fixtures/heldOutScreensF.ts';
 import { HELD_OUT_G_ORDINARY_SCREENS, HELD_OUT_G_SECRET_SCREENS, heldOutGScreen } from '../test/fixtures/heldOutScreensG.ts';
 import { HELD_OUT_H_ORDINARY_SCREENS, HELD_OUT_H_SECRET_SCREENS, heldOutHScreen } from '../test/fixtures/heldOutScreensH.ts';
-import { ALL_SECRET_SCREENS, corpusScreen, ORDINARY_SCREENS } from '../test/fixtures/realScreens.ts';
+import { HELD_OUT_I_ORDINARY_SCREENS, HELD_OUT_I_SECRET_SCREENS, heldOutIScreen } from '../test/fixtures/heldOutScreensI.ts';
+import { ALL_SECRET_SCREENS, corpusScreen, ORDINARY_SCREENS, type CorpusScreen, type ScreenOptions } from '../test/fixtures/realScreens.ts';
 import { launchCorpusChromium, renderScreen } from '../test/fixtures/renderScreens.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { median } from './lib/stats.ts';
 
+// Each held-out set by its flag: its screens and the maker of one screen. Adding a set is one line.
+const SETS: Record<string, { screens: readonly string[]; make: (name: string, options?: ScreenOptions) => CorpusScreen }> = {
+  'held-out': { screens: [...HELD_OUT_SECRET_SCREENS, ...HELD_OUT_ORDINARY_SCREENS], make: heldOutScreen },
+  'held-out-b': { screens: [...HELD_OUT_B_SECRET_SCREENS, ...HELD_OUT_B_ORDINARY_SCREENS], make: heldOutBScreen },
+  'held-out-c': { screens: [...HELD_OUT_C_SECRET_SCREENS, ...HELD_OUT_C_ORDINARY_SCREENS], make: heldOutCScreen },
+  'held-out-d': { screens: [...HELD_OUT_D_SECRET_SCREENS, ...HELD_OUT_D_ORDINARY_SCREENS], make: heldOutDScreen },
+  'held-out-e': { screens: [...HELD_OUT_E_SECRET_SCREENS, ...HELD_OUT_E_ORDINARY_SCREENS], make: heldOutEScreen },
+  'held-out-f': { screens: [...HELD_OUT_F_SECRET_SCREENS, ...HELD_OUT_F_ORDINARY_SCREENS], make: heldOutFScreen },
+  'held-out-g': { screens: [...HELD_OUT_G_SECRET_SCREENS, ...HELD_OUT_G_ORDINARY_SCREENS], make: heldOutGScreen },
+  'held-out-h': { screens: [...HELD_OUT_H_SECRET_SCREENS, ...HELD_OUT_H_ORDINARY_SCREENS], make: heldOutHScreen },
+  'held-out-i': { screens: [...HELD_OUT_I_SECRET_SCREENS, ...HELD_OUT_I_ORDINARY_SCREENS], make: heldOutIScreen },
+};
+
 const { values: args } = parseArgs({
-  options: { seed: { type: 'string' }, runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean', default: false }, 'held-out-b': { type: 'boolean', default: false }, 'held-out-c': { type: 'boolean', default: false }, 'held-out-d': { type: 'boolean', default: false }, 'held-out-e': { type: 'boolean', default: false }, 'held-out-f': { type: 'boolean', default: false }, 'held-out-g': { type: 'boolean', default: false }, 'held-out-h': { type: 'boolean', default: false } },
+  options: { seed: { type: 'string' }, runs: { type: 'string', default: '1' }, 'no-write': { type: 'boolean', default: false }, label: { type: 'string' }, dump: { type: 'string' }, only: { type: 'string' }, ...Object.fromEntries(Object.keys(SETS).map((flag) => [flag, { type: 'boolean' as const, default: false }])) },
 });
 const RUNS = Math.max(1, Number(args.runs) || 1);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = args.only ? new Set(args.only.split(',')) : undefined;
-const set = args['held-out-h'] ? 'held-out-h' : args['held-out-g'] ? 'held-out-g' : args['held-out-f'] ? 'held-out-f' : args['held-out-e'] ? 'held-out-e' : args['held-out-d'] ? 'held-out-d' : args['held-out-c'] ? 'held-out-c' : args['held-out-b'] ? 'held-out-b' : args['held-out'] ? 'held-out' : undefined;
+// The last set in the table that is flagged wins, as the chain of flags did (set H over set G, …).
+const set = Object.keys(SETS).reverse().find((flag) => (args as Record<string, unknown>)[flag] === true);
 const label = set ? `${set}${args.label ? `-${args.label}` : ''}` : (args.label ?? 'after');
-const setNames =
-  set === 'held-out-h' ? [...HELD_OUT_H_SECRET_SCREENS, ...HELD_OUT_H_ORDINARY_SCREENS]
-  : set === 'held-out-g' ? [...HELD_OUT_G_SECRET_SCREENS, ...HELD_OUT_G_ORDINARY_SCREENS]
-  : set === 'held-out-f' ? [...HELD_OUT_F_SECRET_SCREENS, ...HELD_OUT_F_ORDINARY_SCREENS]
-  : set === 'held-out-e' ? [...HELD_OUT_E_SECRET_SCREENS, ...HELD_OUT_E_ORDINARY_SCREENS]
-  : set === 'held-out-d' ? [...HELD_OUT_D_SECRET_SCREENS, ...HELD_OUT_D_ORDINARY_SCREENS]
-  : set === 'held-out-c' ? [...HELD_OUT_C_SECRET_SCREENS, ...HELD_OUT_C_ORDINARY_SCREENS]
-  : set === 'held-out-b' ? [...HELD_OUT_B_SECRET_SCREENS, ...HELD_OUT_B_ORDINARY_SCREENS]
-  : set === 'held-out' ? [...HELD_OUT_SECRET_SCREENS, ...HELD_OUT_ORDINARY_SCREENS]
-  : [...ALL_SECRET_SCREENS, ...ORDINARY_SCREENS];
+const setNames = set ? SETS[set]!.screens : [...ALL_SECRET_SCREENS, ...ORDINARY_SCREENS];
 const names = setNames.filter((n) => !only || only.has(n));
-const makeScreen = set === 'held-out-h' ? heldOutHScreen : set === 'held-out-g' ? heldOutGScreen : set === 'held-out-f' ? heldOutFScreen : set === 'held-out-e' ? heldOutEScreen : set === 'held-out-d' ? heldOutDScreen : set === 'held-out-c' ? heldOutCScreen : set === 'held-out-b' ? heldOutBScreen : set === 'held-out' ? heldOutScreen : corpusScreen;
+const makeScreen = set ? SETS[set]!.make : corpusScreen;
 
 const ocr = new RegionReader(new ReaderPool(() => new TesseractReader({ timeoutMs: 300_000 })));
 const limits = { maxInputPixels: 100_000_000 };
