@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, identifier, keyLike, luhnValid, publicValue, ruleFindings } from './findings.ts';
+import { ibanValid, identifier, inIdentifier, keyLike, luhnValid, publicValue, ruleFindings, webAddress } from './findings.ts';
 
 // Every category on, and the text each finding of one rule covers.
 const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
@@ -515,6 +515,84 @@ describe('ruleFindings: bot tokens, keys before a URL host', () => {
     expect(key("dsn: 'https://f1£83a0ced]€1bFda80dd85aaT50E5Tc0oBI42667. ingest us. sentry.")).toHaveLength(1);
     expect(key('git clone https://github.com/acme/x && ssh://git@github.com/acme/x')).toEqual([]);
     expect(key('https://d111111abcdef8.cloudfront.net/x https://my-app-git-feature-login-acme.vercel.app https://123456789012.dkr.ecr.eu-west-1.amazonaws.com')).toEqual([]);
+  });
+});
+
+describe("web addresses: where a thing is, unless the link carries a credential", () => {
+  it('takes a document, a video, a product or a post by the ids in its address as public, as OCR reads it', () => {
+    for (const url of [
+      'https://docs.google.com/document/d/1-9Rnub_dfIZPJfEZxSMCblzSNqiwMudx_PwJUaPJukI/edit',
+      'https://www.youtube.com/watch?v=5SJpjUHJETr&t=589s',
+      'docs.google.com/spreadsheets/d/1QDn3P_tZTr87s617HC3S4g7tKr8I-KYHZUqgiEz2RKT/edit#gid=0',
+      'https://www.notion.so/acme/Release-notes-a36434ef2510c632d4e86a538cc03aa0',
+      'https://github.com/acme/api/blob/main/src/app.ts#L120',
+      // (Its scheme as OCR reads it, = read as - and & as a, and four pieces joined.)
+      'https/drive.google.com/file/d/1nJ7Gl6qZu4ZaVRDA4IGNugIDAVMIaQ_g/view',
+      'https/shop.example.com/sale?utm_source-facebookafbclid-IwARXGNpEeU7VKS5uauQEviz3GyweXQjaTNHAWGAFS5z_HEI',
+      'ttps:/fwwwfigma.com/design/HjsBjgs0afE1bOkcigSN4l/Design-system?node-id=51-204',
+    ]) {
+      expect(webAddress(url), url).toBe(true);
+      expect(identifier(url), url).toBe(true);
+    }
+  });
+
+  it('does not take a link that carries a credential for an address', () => {
+    for (const url of [
+      'https://example.com/reset-password/abcDEF123ghiJKL456mnoPQR',
+      'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX',
+      'https://discord.com/api/webhooks/123456789012345678/abcdefABCDEF1234567890abcdefABCDEF',
+      'https://app.example.com/login?token=eyJabc123DEF456ghi789',
+      'https://app.example.com/x?api_key-abcDEF123ghiJKL456',
+      'https://bucket.s3.amazonaws.com/x.pdf?X-Amz-Signature=abcdef0123456789abcdef',
+      'https://user:pw@example.com/x',
+      'https://api.telegram.org/bot123456789:AAHabcdefghijABCDEFGHIJ0123456789ab/getMe',
+      'https://example.com/cb#access_token=abcDEF123ghiJKL456',
+      'https://example.com/oauth/callback?code=4f9a2b7c1d8e&state=xyz',
+      'https://app.example.com/invite/Xk9fP2qL7mZ3',
+      'https://share.1password.com/s#Xk9fP2qL7mZ3abcdEFGH1234',
+    ]) expect(webAddress(url), url).toBe(false);
+  });
+
+  it("joins an ad click's id that wraps to its link above, and not a value under a link that ended", () => {
+    const wrapped = 'https: //wwa.example-shop.con/dp/BOGNSSXPEL 7ref=sr_1_3&gclid=oxHAyxOUvCEDTTUaqIpyqeGasds\n_mMonm6X6DCPAgAyTz6bL11XIpgECZMIC';
+    const at = wrapped.indexOf('_mMon');
+    expect(inIdentifier(wrapped, at, at + 10)).toBe(true);
+    const after = 'See https://www.example.com/docs/setup for more\nXk9fP2qL7mZ3abcdEFGH1234wQ';
+    expect(inIdentifier(after, after.indexOf('Xk9f'), after.length)).toBe(false);
+  });
+
+  it("takes the token of a link through a secret's place, in the pieces OCR made of it, and nothing of an address", () => {
+    const link = (t: string) => foundBy(t, 'link-token');
+    expect(link('https: //hooks. slack. con/services/TI522HDFOTK/BSL6SHYINLH/Q5T JUECWYPJIYT 3gaqVehvxDM')).toEqual(['TI522HDFOTK', 'BSL6SHYINLH', 'Q5T JUECWYPJIYT 3gaqVehvxDM']);
+    expect(link('https: //accounts. example. con/reset-password/-9Rnub_df 12 JEEZxSMCh12SNqiwMudx_BuJUaBIukT')).toEqual(['-9Rnub_df 12 JEEZxSMCh12SNqiwMudx_BuJUaBIukT']);
+    expect(link('https://discord.com/api/webhooks/6603486336095561081/tRpSi TEHLEChYxQF_~A3HZmhYEISIniCKn')).toEqual(['tRpSi TEHLEChYxQF_~A3HZmhYEISIniCKn']);
+    expect(link('https://docs.google.com/document/d/1ZvN3xGLsCz9V620dnbNI8pCm1KI/edit?usp=sharing and https://www.youtube.com/watch?v=11znky3zZut&t=151s')).toEqual([]);
+  });
+});
+
+describe("a log's fields: a cursor, a name in capitals and its value, a time that passes Luhn", () => {
+  it("judges a field's value, not its name's capitals beside it; a key after a name in capitals still counts", () => {
+    expect(keyLike('_SYSTEMD_UNIT=nginx.service')).toBe(false);
+    expect(keyLike('TIMESTANP-1765000087614186')).toBe(false);
+    expect(keyLike('API_KEY=Xk9fP2qL7mZ3abcdEFGH1234wQ')).toBe(true);
+    expect(keyLike('GOCSPX-Xk9fP2qL7mZ3abcdEFGH1234wQ')).toBe(true);
+  });
+
+  it("takes a journal entry's cursor for a place in a log, from any of its fields, as OCR reads it", () => {
+    expect(identifier('[s=45804d2c666d7f41b0bcadSal3bfalof;i=lebco;b=8ea75c1c36d92a5f0e023077af375081;n=58dcef;tx=8bd681d73979843¢]')).toBe(true);
+    expect(identifier('i=aecc7;b=ff49b6£772632716c43069c43a8c3b7c;m=3a47c3;t')).toBe(true);
+    // (A session's id is a key to the session, its "ID" and hex notwithstanding.)
+    expect(identifier('PHPSESSID=9f8e7d6c5b4a39281706f5e4d3c2b1a0;')).toBe(false);
+    expect(identifier('JSESSIONID=9F8E7D6C5B4A39281706F5E4D3C2B1A0')).toBe(false);
+    expect(identifier('trace_id=9f8e7d6c5b4a39281706f5e4d3c2b1a0')).toBe(true);
+  });
+
+  it("counts a card number only with its network's first digit, unless the screen says card", () => {
+    const luhn = (t: string) => foundBy(t, 'luhn');
+    // Both pass Luhn: a time in microseconds, and a Visa number.
+    expect(luhn('_SOURCE_REALTIME_TIMESTAMP=1765000026301401')).toEqual([]);
+    expect(luhn('order 4539578763621486 shipped')).toEqual(['4539578763621486']);
+    expect(luhn('Card number: 1765000026301401')).toEqual(['1765000026301401']);
   });
 });
 

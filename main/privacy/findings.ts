@@ -72,6 +72,11 @@ function entropy(s: string): number {
  */
 export function keyLike(run: string): boolean {
   if (run.length < 20) return false;
+  // A name in capitals and its value, run together by the = between them ("_SYSTEMD_UNIT=nginx.service",
+  // a log's field; its = read as a dash): the value is what may be a key, not the name's capitals
+  // beside its small letters.
+  const named = /^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*[=:-](.+)$/.exec(run);
+  if (named) return keyLike(named[1] as string);
   if (identifier(run)) return false;
   const lower = /[a-z]/.test(run), upper = /[A-Z]/.test(run), digit = /\d/.test(run);
   if (!(lower || upper)) return false;
@@ -119,6 +124,11 @@ export function identifier(run: string): boolean {
   if (ARN.test(s) || resourceId(s) || sshPublicKey(s) || /^\|1\|[A-Za-z0-9+/]{20,}={0,2}\|/.test(s)) return true;
   // A content address: a name made of the hash of what it names, shown wherever that thing is.
   if (contentAddress(s)) return true;
+  // A systemd journal entry's cursor (journalctl -o verbose, --show-cursor): "s=<hex>;i=…;b=<boot
+  // id>;m=…;t=…;x=…", a place in a log (as OCR reads it: "s5=", an f as £; from any of its fields on).
+  if (/^\[?(?:[sibmtx][5S]?=[0-9A-Za-z£]+;\s?){2,}/.test(s)) return true;
+  // A web address: where a document, a video, a product or a post is (webAddress).
+  if (webAddress(s)) return true;
   // An age recipient (age1 and 58 characters of bech32; OCR may misread one or two): a public key.
   // Its secret key is AGE-SECRET-KEY-1…, in capitals, and is not one.
   // (As OCR reads it: "agel…", an é or a £ among the 58.)
@@ -154,8 +164,9 @@ export function identifier(run: string): boolean {
   if (/(?:^|\/)(?:GHSA(?:-[a-z0-9]{4}){3}|CVE-\d{4}-\d{4,7})$/i.test(s)) return true;
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
+  // (Not a session's id, a cookie's, a token's or a key's: PHPSESSID=<hex>, JSESSIONID=, csrf_token_id=.)
   const bare = s.replace(/^[\w.]*(?:trace|span|request|commit|sha[0-9lIS]{0,3}|digest|hash|etag|id)[\w.]*[=:-]/i, '');
-  if (hexLike(bare)) return true;
+  if (hexLike(bare) && !/sess|cookie|token|secret|auth|key|pass|csrf|xsrf/i.test(s.slice(0, s.length - bare.length))) return true;
   // A name that ends in a whole hash (a CI cache key "node-cache-Linux-x64-npm-<sha256>", a
   // build's "app-<sha1>"): dashed words, then 32 or more hex characters of one case (as OCR reads them: B for 8).
   // (A file's path before it too: an error tracker's "api/orders.ts · <event id>", its dot read as a dash.)
@@ -199,6 +210,40 @@ export function contentAddress(s: string): boolean {
   if (/^Q[mn]\S{42,46}$/.test(s)) return s.slice(2).replace(/[^1-9A-HJ-NP-Za-km-z]/g, '').length >= (s.length - 2) * 0.9;
   return false;
 }
+
+/**
+ * A web address — a page's, a document's, a video's, a product's, a post's — with the ids in its path
+ * and its query that say where the thing is and how the visitor came (an ad click's gclid, a share's
+ * si=): what a browser's history and address bar show to anyone who has the link. Not one that carries
+ * a credential: a user and password before its host, a query or fragment parameter named for one
+ * (token=, key=, sig=, code=, X-Amz-Signature=, #access_token=), or a path or host through a secret's
+ * place — a password reset's, a sign-in link's, an invitation's, a webhook's, a bot's
+ * (/reset-password/<token>, hooks.slack.com/services/…, /api/webhooks/<id>/<token>) — or a fragment
+ * that is a key rather than an anchor (a shared secret's link, …/s#<key>). Judged by its
+ * own form, as OCR reads it: the scheme may be garbled ("https/", "ttps:/f") or absent, but the host
+ * has a dot and a word after it, and the rest has no space.
+ */
+export function webAddress(s: string): boolean {
+  const m = /^(?:[a-z]{0,2}t{1,2}ps?[:;]?\/{1,2}[lf|I1]?)?((?:[a-z0-9-]+\.)+[a-z]{2,12})(?::\d{2,5})?(\/[^\s?#]*)(\?[^\s#]*)?(#\S*)?$/i.exec(s);
+  if (!m) return false;
+  const [, host, path, query, fragment] = m as unknown as [string, string, string, string | undefined, string | undefined];
+  // (Without a scheme, a host that reads as one: www., or a name and a domain of letters.)
+  if (!/^[a-z]{0,2}t{1,2}ps?[:;]?\//i.test(s) && !/^www\./i.test(host) && !/\.(?:com|org|net|io|dev|app|so|co|ai|me|ly|gl|be|ms|gg|tv|[a-z]{2})$/i.test(host)) return false;
+  if (host.split('.').some((label) => CAPABILITY_PLACE.test(label))) return false;
+  // A path's words that pass through a secret's place: its runs of letters, a camelCase one in its
+  // words (not an id's letters, which are no word: "dfIZPJfEZxSMCblz"). (Also where OCR read a ? as a
+  // 7, "reset7token=…", and the query is in the path.)
+  const words = path.split(/[^A-Za-z]+/).flatMap((run) => (/^(?:[a-z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*)$/.test(run) ? nameParts(run) : [run.toLowerCase()]));
+  if (words.some((p) => CAPABILITY_PLACE.test(p) || secretPart(p) || CAPABILITY_PARAM.has(p)) || /\/bot\d{6,}:/.test(path)) return false;
+  // (A fragment that is a key, not an anchor: a shared secret's link, share.example.com/s#<key>.)
+  if (fragment && !fragment.includes('=') && fragment.split(/[/:]/).some((piece) => piece.length >= 16 && /\d/.test(piece) && /[A-Za-z]/.test(piece))) return false;
+  // (Any word of its query and fragment, not only a parameter's name as written: OCR reads = as - and & as a.)
+  return !nameParts(`${query ?? ''}&${fragment ?? ''}`).some((q) => secretPart(q) || CAPABILITY_PARAM.has(q));
+}
+/** A place in an address that holds a secret in what follows: a reset, a sign-in link, an invitation, a webhook, a bot. */
+const CAPABILITY_PLACE = /^(?:reset|recover|recovery|magic|login|signin|sign|verify|verification|confirm|confirmation|activate|activation|invite|invites|invitation|join|hook|hooks|webhook|webhooks|unsubscribe|otp|mfa|2fa|sso|saml|session|sessions|ticket|callback|oauth|oauth2|authorize)$/i;
+/** A query parameter's name part that says its value is a credential or a one-time code. */
+const CAPABILITY_PARAM = new Set(['code', 'sid', 'session', 'sessionid', 'jwt', 'otp', 'ticket', 'nonce', 'state', 'hmac', 'sig', 'signed', 'signature', 'credential', 'access', 'refresh', 'amz', 'goog']);
 
 /** An Amazon Resource Name: arn:partition:service:… ("am:aws:…" as OCR reads an rn in small type). */
 const ARN = /^a(?:rn|m|rm):aws(?:-[a-z]+)*:[a-z0-9-]*:/;
@@ -643,6 +688,10 @@ const RULES: readonly Rule[] = [
       if (!cardGroups(m)) return false;
       const digits = asDigits(m[0]).replace(/\D/g, '');
       if (digits.length < 13 || digits.length > 19 || !luhnValid(digits) || /^(\d)\1+$/.test(digits)) return false;
+      // A card's first digit is its network's (ISO/IEC 7812: 2–6 for the banks' cards, 1 for an
+      // airline's of 15 digits): a time in microseconds ("1765000026301401") or an id that passes Luhn
+      // one time in ten is none, unless the screen says card.
+      if (!/^[2-6]/.test(digits) && !(digits.length === 15 && digits[0] === '1') && !CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index))) return false;
       // An article number (EAN-13, its own check digit right) passes Luhn one time in ten; a card of
       // 13 digits is all but gone: one counts only where the screen says card.
       return !(digits.length === 13 && m[0].length === 13 && eanValid(digits)) || CARD_WORDS.test(m.input.slice(Math.max(0, m.index - 160), m.index));
@@ -952,6 +1001,15 @@ const RULES: readonly Rule[] = [
     find: (t) => urlParams(t),
   },
   {
+    // The random parts of a link through a secret's place (webAddress): a password reset's or an
+    // invitation's token in its path, a webhook's last segment. A path with more than a few slashes
+    // is no key to the entropy rule, so these went by it.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'link-token',
+    find: (t) => capabilityLinkParts(t),
+  },
+  {
     // An environment file's secret: NAME_KEY=…, NAME_SECRET: …, the rest of the line (OCR splits
     // values at underscores it misses: "sk live Jqfw…"). OCR reads = as - now and then
     // ("POSTGRES_PASSWORD-acoXj!Qip3#£7"): after a dash the value must look like a secret.
@@ -1040,6 +1098,57 @@ function* urlParams(text: string): Iterable<[number, number]> {
   }
 }
 
+/** Where a link starts on a line, as OCR reads its scheme ("https: //", "ttps:/", "www."). */
+const LINK_START = /(?:^|[\s(<"'“‘])((?:[a-z]{0,2}t{1,2}ps?[:;]? ?\/\/?|www\.)\S)/gim;
+
+/**
+ * A link as OCR reads it, from `start` on its line, without the spaces OCR put in it ("https:
+ * //hooks. slack. con/…/Q5T JUECWYPJIYT"): across a space after a dot, a colon, a slash or a sign,
+ * or before a piece that is no plain word. With the text's index of each of its characters.
+ */
+function linkFrom(text: string, start: number): { link: string; from: number[]; end: number } {
+  const plain = /^[A-Za-z][a-z]*[.,:;!?)]*$/;
+  let link = '';
+  const from: number[] = [];
+  let i = start;
+  for (; i < text.length && text[i] !== '\n'; i++) {
+    if (text[i] === ' ') {
+      const rest = /^ (\S+)/.exec(text.slice(i))?.[1] ?? '';
+      if (!rest || !(/[.:/=&?#_-]$/.test(link) || /^[./?&=#_-]/.test(rest) || !plain.test(rest))) break;
+      continue;
+    }
+    link += text[i];
+    from.push(i);
+  }
+  return { link, from, end: i };
+}
+
+/**
+ * The random parts of links that pass through a secret's place (not a webAddress): after a host's
+ * label or a path's word that names one (hooks., /reset-password/, /invite/, /webhooks/), each path
+ * segment or query value of 8 or more characters with digits, or both cases, in it. A link as OCR
+ * reads it, spaces and all ("https: //hooks. slack. con/services/…/Q5T JUECWYPJIYT 3gaq…"): from
+ * its scheme, across a space after a dot, a colon, a slash or a sign, or before a piece that is no
+ * plain word.
+ */
+function* capabilityLinkParts(text: string): Iterable<[number, number]> {
+  for (const m of text.matchAll(LINK_START)) {
+    const { link, from } = linkFrom(text, m.index + m[0].length - (m[1] as string).length);
+    const trimmed = link.replace(/[)"'“”‘’.,;>\]]+$/, '');
+    if (webAddress(trimmed)) continue;
+    let place = false;
+    for (const part of trimmed.matchAll(/[^/?&=#:]+/g)) {
+      const p = part[0];
+      if (!place) {
+        place = p.split('.').some((label) => CAPABILITY_PLACE.test(label)) || (/^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(p) && nameParts(p).some((q) => CAPABILITY_PLACE.test(q) || secretPart(q)));
+        continue;
+      }
+      const at = part.index as number;
+      if (p.length >= 8 && (/\d/.test(p) || (/[a-z]/.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]+$/.test(p))) && /[A-Za-z]/.test(p)) yield [from[at] as number, (from[at + p.length - 1] as number) + 1];
+    }
+  }
+}
+
 /** Account names people write beside a password ("admin / …", "root:…"). */
 const LOGIN_NAMES = /^(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|tester|user|ubuntu|pi|postgres|mysql|sa|deploy|deployer|operator|support|service|ci|bot|webmaster|staff|editor|manager)\d{0,3}$/i;
 /** Words before a pair on its line that say it is a login. */
@@ -1117,6 +1226,12 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
   // (Only over pieces of base64: a name and its colon before a value start a line of their own.)
   if (prev.length === befores.length && prev.every((p) => /^[A-Za-z0-9+/=_-]+$/.test(p)) && line.length > 1 && text[lineStart - 1] === '\n') {
     const head = (line.at(-2) ?? '').split(' ').at(-1) ?? '';
+    // A web address that breaks off inside a query parameter's value (an ad click's gclid that wraps
+    // in a history list; OCR reads its ? and & as a 7 and a 6 now and then): the value's rest, to the
+    // token, is the address's, judged with its name.
+    const above = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1);
+    const link = [...above.matchAll(LINK_START)].map((m) => linkFrom(above, m.index + m[0].length - (m[1] as string).length)).find((l) => l.end === above.length);
+    if (link && /=[^\s&=/]{4,}$/.test(link.link) && webAddress(link.link + [...prev, token].join(''))) return true;
     if (HASH_HEAD.test(head)) prev.unshift(head);
   }
   // A typed id's underscore read as a space ("pi 3QUEC…", "cus HYUo…"): its prefix and the rest are one.

@@ -542,7 +542,8 @@ export function tokenRuns(grey: Grey, block: Box, sure: readonly (ReadWord & { c
 
 /** Words of prose or code, cut at their signs: "resetPassword(userId:", "actions/checkout@v4". */
 function wordLike(text: string): boolean {
-  const pieces = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  // (After a setting's name in capitals, its value: "_TRANSPORT=stdout", a log's field.)
+  const pieces = text.replace(/^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*=/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
   return pieces.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,4})(?:[A-Z][a-z]+)*$|^\d{1,4}$|^v\d{1,3}$/.test(p));
 }
 
@@ -562,6 +563,9 @@ function readAsOne(ws: readonly ReadWord[]): boolean {
   const text = ws.map((w) => w.text).join('');
   if (identifier(text) || ws.every((w) => wordLike(w.text))) return true;
   const t = text.replace(/^\W+|\W+$/g, '');
+  // (A setting's name in capitals and a number: "_SOURCE_REALTIME_TIMESTAMP=1765000054019555". The
+  // rules judged what it says; the ink of a number is no token's.)
+  if (/^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*[=:-]\d+$/.test(t)) return true;
   const digits = t.replace(/\D/g, '').length;
   return /^[A-Z0-9-]+$/.test(t) && /[A-Z-]/.test(t) && digits >= t.replace(/-/g, '').length * 0.55;
 }

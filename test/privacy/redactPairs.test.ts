@@ -58,4 +58,15 @@ describe('secrets no rule knew the shape of (real Chromium, real tesseract)', { 
       expect(r.leaked, `seed ${seed}`).toEqual([]);
     }
   });
+  it("a link's token through a secret's place (a reset, an invitation, two webhooks); an address's ids left alone", async () => {
+    for (const [seed, theme, fontPx, at] of [[1, 'light+', 14, '1080p'], [2, 'dark+', 13, '1440p']] as const) {
+      const r = await check(screen('mail with links', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(5);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+      // The addresses of a document, a video and a product (an ad click's id wrapping) are not filled.
+      const address = r.score.area.get('address');
+      expect(address && address.total).toBeGreaterThan(0);
+      expect((address?.masked ?? 0) / (address?.total ?? 1), `${theme}: ${r.regions.map((g) => g.rule).join(', ')}`).toBeLessThanOrEqual(0.02);
+    }
+  });
 });
