@@ -58,6 +58,60 @@ export function joinRows(words: readonly ReadWord[]): ReadWord[] {
     .sort((p, q) => (order.get(p.line) ?? 0) - (order.get(q.line) ?? 0) || p.x - q.x);
 }
 
+/**
+ * The words again, with each run of single characters on a row joined into one word: a code typed
+ * one character a box (OCR reads each box, or two of them, as a word of its own, a box's border as
+ * a bracket or a bar), a letter-spaced key, a value one character a cell. Such a run is one value,
+ * and the rules judge it as one — by its caption, its shape — not as scraps no rule names. A run is
+ * three pieces or more, four characters or more, of letters and digits one or two long (two only
+ * with a digit or in capitals: "am", "to" are prose's) or a dash between groups, as tall as one
+ * another and evenly spaced, no gap wider than three times their height.
+ */
+export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
+  const pieces = (t: string): string[] | undefined => {
+    const ps = t.split(/[[\]|]+/).filter(Boolean);
+    return ps.length && ps.every((q) => /^[A-Za-z0-9]$|^(?=.*[0-9A-Z])[A-Za-z0-9]{2}$|^[A-Z0-9]{2}$|^-$/.test(q)) ? ps : undefined;
+  };
+  const lines = linesOf(words);
+  const joined = new Map<number, ReadWord>();
+  const dropped = new Set<number>();
+  for (const line of lines) {
+    const ws = line.words;
+    let n = 0;
+    while (n < ws.length) {
+      if (!pieces((words[ws[n] as number] as ReadWord).text)) {
+        n++;
+        continue;
+      }
+      let end = n + 1;
+      const gaps: number[] = [];
+      while (end < ws.length) {
+        const p = words[ws[end - 1] as number] as ReadWord, w = words[ws[end] as number] as ReadWord;
+        const h = Math.max(p.height, w.height);
+        const gap = w.x - (p.x + p.width);
+        if (!pieces(w.text) || gap > h * 3 || Math.max(p.height, w.height) > Math.min(p.height, w.height) * 1.5) break;
+        const usual = gaps.length ? [...gaps].sort((a, b) => a - b)[gaps.length >> 1] as number : gap;
+        if (gaps.length && gap > Math.max(usual * 2.2, h * 0.6)) break;
+        gaps.push(gap);
+        end++;
+      }
+      const run = ws.slice(n, end);
+      const text = run.map((i) => (pieces((words[i] as ReadWord).text) as string[]).join('')).join('');
+      const alnum = text.replace(/-/g, '').length;
+      const count = run.reduce((k, i) => k + (pieces((words[i] as ReadWord).text) as string[]).length, 0);
+      if (count >= 3 && alnum >= 4 && text.length <= 48 && !/^-|-$|--/.test(text)) {
+        const x0 = Math.min(...run.map((i) => (words[i] as ReadWord).x)), y0 = Math.min(...run.map((i) => (words[i] as ReadWord).y));
+        const x1 = Math.max(...run.map((i) => (words[i] as ReadWord).x + (words[i] as ReadWord).width)), y1 = Math.max(...run.map((i) => (words[i] as ReadWord).y + (words[i] as ReadWord).height));
+        joined.set(run[0] as number, { ...(words[run[0] as number] as ReadWord), text, x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+        for (const i of run.slice(1)) dropped.add(i);
+      }
+      n = end;
+    }
+  }
+  if (!joined.size) return [...words];
+  return words.flatMap((w, i) => (dropped.has(i) ? [] : [joined.get(i) ?? w]));
+}
+
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
@@ -696,6 +750,8 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
       const l = lines[k] as Line;
       if ((l.top + l.bottom) / 2 >= mid - line.height * 0.3) continue;
       if (line.top - l.bottom > reach) break;
+      // (Not a pane's beside it: a line above that lies wholly left or right of the value, far off, is another column's.)
+      if (l.left > line.right + reach * 1.5 || l.right < line.left - reach * 1.5) continue;
       const t = text(real[k] as number[]);
       if (/[A-Za-z]{3}/.test(t)) found.push(t);
     }
