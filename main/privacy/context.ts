@@ -865,6 +865,76 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
   return out;
 }
 
+/**
+ * Words of a heading that name what its panel holds a secret: a caption's label (LABEL: "PIN",
+ * "Backup codes", "Security code", "One-time password"), a secret's name ("API token", "Client
+ * secret"), a one-time code's words, or a code, key, PIN or number a qualifier makes one to keep
+ * ("Activation code", "Unlock key", "PUK", "Recovery number"); not one that names a public thing.
+ */
+const SECRET_HEADING = /\b(?:(?:recovery|backup|scratch|emergency|one[- ]time|verification|security|activation|unlock|access|sign[- ]?in|log[- ]?in|authentication|auth|2fa|mfa|pairing|setup|master|puk|sim|card|door|alarm|safe)\s+(?:codes?|keys?|pins?|numbers?)|pins?|puk\d?|passcodes?|activation|tan)\b/i;
+
+export function secretHeading(text: string): boolean {
+  if (PUBLIC_LABEL.test(text) || publicCaption(text)) return false;
+  return SECRET_HEADING.test(text) || OTP.test(text) || CODE_LIST.test(text) || new RegExp(LABEL.source, 'i').test(text) || secretName(text);
+}
+
+/**
+ * A value alone on its line whose only label is the heading of its panel — a card's, a dialog's, a
+ * page's section — with a paragraph or more between: a SIM's PUK under "Your PUK code", a new PIN
+ * under "Card PIN", an activation code, a recovery code under its heading. A heading is a short line
+ * (six words at most, no value in it) that names a secret (secretHeading); its panel is the lines
+ * below it in its column up to the next heading, a gap of four lines, or ten lines. Its lone values
+ * that are shaped like a code — digits (4–16, in groups or not), or letters and digits in groups or a
+ * run of 6–24 with both — count as secrets; what the line above names public ("Order ID") does not.
+ */
+export function headedValues(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const out: ContextFinding[] = [];
+  const text = (ws: readonly number[]) => ws.map((i) => (words[i] as ReadWord).text).join(' ');
+  const real = lines.map((l) => l.words.filter((i) => !junk((words[i] as ReadWord).text) || /^\d{4,}$/.test((words[i] as ReadWord).text)));
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const code = (t: string) => {
+    const v = t.trim();
+    if (/^\d{4,16}$/.test(v) || /^\d{2,6}(?:[ -]\d{2,6}){1,3}$/.test(v)) return v.replace(/\D/g, '').length <= 16;
+    const alnum = v.replace(/[^A-Za-z0-9]/g, '');
+    if (!/^[A-Za-z0-9]{3,8}(?:[ -][A-Za-z0-9]{3,8}){1,4}$|^[A-Za-z0-9]{6,24}$/.test(v) || alnum.length < 6) return false;
+    if (identifier(alnum) || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+    // In capitals, or mixed as a generator mixes them (not a word with a number, "Page2of7").
+    return !/[a-z]/.test(v) || randomValue(alnum);
+  };
+  const heading = (li: number) => {
+    const ws = real[li] as number[];
+    if (!ws.length || ws.length > 6) return false;
+    const t = text(ws);
+    return /[A-Za-z]{3}/.test(t) && !/\d{3}/.test(t) && secretHeading(t);
+  };
+  lines.forEach((head, hi) => {
+    if (!heading(hi)) return;
+    const h = Math.max(head.height, usual);
+    let bottom = head.bottom;
+    for (let k = hi + 1, seen = 0; k < lines.length && seen < 10; k++) {
+      const line = lines[k] as Line;
+      if ((line.top + line.bottom) / 2 < head.bottom) continue;
+      // Its column: lines that reach under the heading (not a side bar's or another pane's).
+      if (line.right < head.left - h * 2 || line.left > head.right + h * 12) continue;
+      if (line.top - bottom > Math.max(h, line.height) * 4) break;
+      seen++;
+      bottom = line.bottom;
+      const ws = real[k] as number[];
+      if (!ws.length) continue;
+      if (heading(k)) break;
+      const t = text(ws);
+      // The next heading: a short line of words as tall as this one, taller than the text around.
+      if (ws.length <= 6 && !/\d/.test(t) && line.height >= head.height * 0.85 && line.height > usual * 1.1 && head.height > usual * 1.1) break;
+      if (ws.length > 4 || !code(t)) continue;
+      const up = lines.slice(hi + 1, k).findLast((l) => (l.top + l.bottom) / 2 < (line.top + line.bottom) / 2 - line.height * 0.3);
+      if (up && publicCaption(text(up.words))) continue;
+      out.push({ words: ws, kind: 'password', rule: 'headed panel' });
+    }
+  });
+  return out;
+}
+
 /** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
 function continuation(text: string, hex = false): boolean {
   // (A percent-encoded value's % as OCR reads it now and then: ':' before its two hex digits.)

@@ -1,5 +1,6 @@
 // Secrets no rule names by their shape or by a caption on their line (issue 41): a code typed one
-// digit a box, which OCR reads as scraps of a digit or two, and look-alikes that must stay shown.
+// digit a box, which OCR reads as scraps of a digit or two; lone short codes whose only label is
+// their panel's heading; and look-alikes that must stay shown.
 // Screens of this file's own (test/fixtures/spreadScreens.ts), rendered by Chromium in a fixed seed
 // and read by the production reader; a secret leaks when 6 consecutive characters show ink outside
 // the fills (test/fixtures/leakScore.ts).
@@ -21,7 +22,18 @@ describe('values spread over boxes, lines and panels (real Chromium, real tesser
     }
   });
 
+  it("lone codes whose only label is their card's heading, a paragraph between: a PUK, a new PIN, an activation code", async () => {
+    for (const [seed, theme, fontPx, at] of [[1, 'light+', 14, '1080p'], [2, 'dark+', 13, '1440p'], [3, 'solarized-dark', 15, '4K@2']] as const) {
+      const r = await check(spreadScreen('codes under their headings', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(3);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+    }
+  });
+
   it.each([
+    // Headings with "codes" that name nothing secret over lone numbers and codes ("Codes", "Postal codes", "Error codes").
+    ['codes that are not secret', 1, 'light+', 14],
+    ['codes that are not secret', 2, 'dark+', 13],
     // Page numbers in boxes under "Enter a page number", a release's digits in boxes.
     ['pages and versions in boxes', 1, 'light+', 14],
     ['pages and versions in boxes', 2, 'dark+', 13],
