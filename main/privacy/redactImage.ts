@@ -9,6 +9,7 @@ import { detectRedactions, GENERIC, mergeBoxes, type DetectOptions, type ScreenW
 import type { ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
 import { alongInk, combineReads, greyOf, secondLook } from './secondLook.ts';
+import { wrappedInk } from './wrapInk.ts';
 import { isThisComputer } from '../thisComputer.ts';
 
 /** Local OCR as redaction needs it: words in the image's upright pixels. */
@@ -78,7 +79,13 @@ export async function redactImage(
     const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text')) : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
-    const regions = mergeBoxes([...[...found.regions, ...firstFound].filter(kept).map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)]);
+    const along = [...[...found.regions, ...firstFound].filter(kept).map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)];
+    // …and a hidden token's continuation where its line wraps, in the pixels: the next line's first
+    // run of ink, which OCR read poorly or not at all (a faint token the fail-safe hid, a tail of
+    // letters alone no rule takes for more of a key).
+    const all = [...first, ...look.words];
+    const wraps = along.filter((r) => r.kind !== 'excluded window' && !r.rule.startsWith('accessibility:') && !look.turned.some((t) => within(r, t)) && r.width >= r.height * 6).flatMap((r) => wrappedInk(grey, r, all));
+    const regions = mergeBoxes([...along, ...wraps.filter(kept)]);
     if (regions.length === 0) return { ok: true, regions: [], skipped: found.skipped, ms: ms() };
     step = 'hiding the secrets it found';
     const png = await maskImage(deps.pixels(), regions);

@@ -1,6 +1,7 @@
 // Secrets no rule names by their shape or by a caption on their line (issue 41): a code typed one
 // digit a box, which OCR reads as scraps of a digit or two; lone short codes whose only label is
-// their panel's heading; and look-alikes that must stay shown.
+// their panel's heading; a token's last characters wrapped onto the next line, read poorly or not at
+// all; and look-alikes that must stay shown.
 // Screens of this file's own (test/fixtures/spreadScreens.ts), rendered by Chromium in a fixed seed
 // and read by the production reader; a secret leaks when 6 consecutive characters show ink outside
 // the fills (test/fixtures/leakScore.ts).
@@ -26,6 +27,14 @@ describe('values spread over boxes, lines and panels (real Chromium, real tesser
     for (const [seed, theme, fontPx, at] of [[1, 'light+', 14, '1080p'], [2, 'dark+', 13, '1440p'], [3, 'solarized-dark', 15, '4K@2']] as const) {
       const r = await check(spreadScreen('codes under their headings', { seed, theme, fontPx, size: size(at) }));
       expect(r.score.secrets.length).toBe(3);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
+    }
+  });
+
+  it('tokens that wrap a few characters onto the next line of a narrow pane: a faint one, one whose tail is letters alone', async () => {
+    for (const [seed, theme, fontPx, at] of [[1, 'light+', 14, '1080p'], [4, 'light+', 13, '1440p'], [5, 'github-light', 16, 'Retina 1440×900@2']] as const) {
+      const r = await check(spreadScreen('tokens wrapping in a narrow pane', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(2);
       expect(r.leaked, `${theme} ${fontPx} px ${at}`).toEqual([]);
     }
   });
