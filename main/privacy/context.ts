@@ -902,12 +902,20 @@ export function headedValues(words: readonly ReadWord[], lines: readonly Line[] 
     // In capitals, or mixed as a generator mixes them (not a word with a number, "Page2of7").
     return !/[a-z]/.test(v) || randomValue(alnum);
   };
+  /** The words on line `li`'s row near it, its own and those of lines OCR read beside it (a table's other cells). */
+  const rowOf = (li: number) => {
+    const line = lines[li] as Line, mid = (line.top + line.bottom) / 2, near = line.height * 8;
+    return lines.flatMap((l, k) => (Math.abs((l.top + l.bottom) / 2 - mid) < line.height * 0.5 && l.right > line.left - near && l.left < line.right + near ? (real[k] as number[]) : []));
+  };
+  // (A question or a sentence is no heading: a table's cell "Forgot your password?".)
   const heading = (li: number) => {
     const ws = real[li] as number[];
     if (!ws.length || ws.length > 6) return false;
     const t = text(ws);
-    return /[A-Za-z]{3}/.test(t) && !/\d{3}/.test(t) && secretHeading(t);
+    return /[A-Za-z]{3}/.test(t) && !/\d{3}|[?.!]$/.test(t) && secretHeading(t);
   };
+  /** Words with no column's gap between them: one cell. */
+  const oneCell = (ws: readonly number[], h: number) => ws.every((i, n) => n === 0 || (words[i] as ReadWord).x - ((words[ws[n - 1] as number] as ReadWord).x + (words[ws[n - 1] as number] as ReadWord).width) < h * 1.5);
   lines.forEach((head, hi) => {
     if (!heading(hi)) return;
     const h = Math.max(head.height, usual);
@@ -926,7 +934,8 @@ export function headedValues(words: readonly ReadWord[], lines: readonly Line[] 
       const t = text(ws);
       // The next heading: a short line of words as tall as this one, taller than the text around.
       if (ws.length <= 6 && !/\d/.test(t) && line.height >= head.height * 0.85 && line.height > usual * 1.1 && head.height > usual * 1.1) break;
-      if (ws.length > 4 || !code(t)) continue;
+      // (One cell, alone on its row near it: a table row's first and last cells, read as one line, are not one value.)
+      if (ws.length > 4 || rowOf(k).length > ws.length || !oneCell(ws, line.height) || !code(t)) continue;
       const up = lines.slice(hi + 1, k).findLast((l) => (l.top + l.bottom) / 2 < (line.top + line.bottom) / 2 - line.height * 0.3);
       if (up && publicCaption(text(up.words))) continue;
       out.push({ words: ws, kind: 'password', rule: 'headed panel' });
