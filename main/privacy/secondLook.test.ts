@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { combineReads, flattenPaper, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
+import { captionOf, combineReads, flattenPaper, readingQuality, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -197,5 +197,35 @@ describe('secondLook: the size a crop is read at', () => {
     const short = await heightsRead(line(12));
     expect(short.length).toBe(1);
     expect(short[0]).toBeGreaterThan(40);
+  });
+
+  // 4K@2 text at 14–15 px: lines 28–32 px tall, no longer enlarged at 28 px and over (a set H draw
+  // lost a secret at 4K@2 after that rule); a phone's 40 px lines still are not.
+  it('enlarges lines about 30 px tall, the size of 4K@2 text at 15 px', async () => {
+    const mid = await heightsRead(line(30));
+    expect(mid.length).toBe(1);
+    expect(mid[0]).toBeGreaterThan(80);
+  });
+
+  it('reads very large lines smaller, about 32 px tall', async () => {
+    const big = await heightsRead(line(120));
+    expect(big.length).toBe(1);
+    expect(big[0]).toBeLessThan(100);
+  });
+});
+
+describe('captionOf: a header turned 90° as an upright caption', () => {
+  // "Password" printed upwards, 14 px wide and 70 tall, centred over a column whose cells start 40 px
+  // to its left: the caption stands at its foot, from the cell's left, a line tall.
+  it('stands at the foot of its column, from the left of the cell under it', () => {
+    const cells = [word('Harbor66#WwHw', 5, 300, 110, 20, 150, 12), word('B2.14', 5, 200, 40, 90, 150, 12)];
+    const caption = captionOf({ text: 'Password', confidence: 95, line: 2_000_000, box: { x: 340, y: 60, width: 14, height: 70 } }, cells);
+    expect(caption).toMatchObject({ text: 'Password', x: 300, height: 14 });
+    expect(caption.y + caption.height).toBe(130);
+  });
+
+  it('prefers a reading of words to one of scraps', () => {
+    expect(readingQuality([{ text: 'Password', confidence: 95 }])).toBeGreaterThan(0.9);
+    expect(readingQuality([{ text: 'H', confidence: 72 }, { text: 'pJ2x', confidence: 20 }, { text: 'in', confidence: 65 }])).toBeLessThan(0.3);
   });
 });

@@ -3,8 +3,11 @@
 // line in a low-contrast theme, a field's text inside its border, a block turned a few degrees — is
 // still ink: cells of the image with glyph edges both ways that no word read with confidence
 // covers. Each such block is read again on its own, contrast stretched (inverted when light on
-// dark), enlarged when small, and turned upright when its lines slant (the slant measured from its
-// glyphs; lines the first read read slanting are read again so too); the words found
+// dark), enlarged when small, made smaller when its type is very large (found on the screen made
+// smaller, where such lines are the size text is), and turned upright when its lines slant (the
+// slant measured from its glyphs; lines the first read read slanting are read again so too) or run
+// sideways (a sheet's header turned 90°, read both ways up; a header so read names its column as an
+// upright one does); the words found
 // join the first read's, so every rule runs over them. What stays unread and is shaped like a token
 // — a long, unbroken, dense run of ink the height of a line of text — is hidden as it is.
 import sharp, { type Sharp } from 'sharp';
@@ -40,6 +43,35 @@ export async function greyOf(pixels: Sharp): Promise<Grey> {
 
 /** Blocks of glyph-like ink that no sure word covers, largest first. */
 export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidence?: number })[]): Box[] {
+  // Three cells or more, wider than tall (a line of text, not an icon's corner); on one line, half
+  // again as wide as tall at least: an icon, a badge's logo or a button's glyph is about square,
+  // and a run of three characters or more is not.
+  return inkBlocks(grey, words.filter((w) => (w.confidence ?? 100) >= SURE))
+    .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 3 && (b.y1 - b.y0 >= 6 || (b.x1 - b.x0 + 1) >= (b.y1 - b.y0 + 1) * 1.5))
+    .map((b) => cellBox(grey, b));
+}
+
+/**
+ * Blocks of unread ink shaped like a line of text turned 90° (a sheet's column header printed
+ * upwards, a sidebar's tab label): a stack of glyph cells at least five cells tall, two and a half
+ * times as tall as wide or more, and no wider than a few lines. Words the first read made of it are
+ * no cover: read upright, turned glyphs come back as sure scraps ("H", "2", "in" boxed taller than
+ * wide), so only a sure word wider than tall (upright text) covers its ink. Largest first.
+ */
+export function turnedBlocks(grey: Grey, words: readonly (ReadWord & { confidence?: number })[]): Box[] {
+  return inkBlocks(grey, words.filter((w) => (w.confidence ?? 100) >= SURE && w.width >= w.height * 1.2 && String(w.text).trim().length >= 3))
+    .filter((b) => b.n >= 4 && b.y1 - b.y0 + 1 >= 5 && b.y1 - b.y0 + 1 >= (b.x1 - b.x0 + 1) * 2.5 && b.x1 - b.x0 + 1 <= 8)
+    .map((b) => cellBox(grey, b));
+}
+
+type CellBlock = { x0: number; y0: number; x1: number; y1: number; n: number };
+
+function cellBox(grey: Grey, b: CellBlock): Box {
+  return { x: b.x0 * CELL, y: b.y0 * CELL, width: Math.min(grey.width, (b.x1 + 1) * CELL) - b.x0 * CELL, height: Math.min(grey.height, (b.y1 + 1) * CELL) - b.y0 * CELL };
+}
+
+/** Cells of the image with glyph edges both ways that none of `cover` lies over, joined into blocks (in cells), largest first. */
+function inkBlocks(grey: Grey, cover: readonly ReadWord[]): CellBlock[] {
   const { data, width, height } = grey;
   const cw = Math.ceil(width / CELL), ch = Math.ceil(height / CELL);
   const across = new Uint16Array(cw * ch), down = new Uint16Array(cw * ch);
@@ -54,9 +86,8 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
   }
   const text = new Uint8Array(cw * ch);
   for (let i = 0; i < text.length; i++) text[i] = (across[i] as number) >= 2 && (down[i] as number) >= 2 ? 1 : 0;
-  // Cells under a sure word (with a little margin) were read.
-  for (const w of words) {
-    if ((w.confidence ?? 100) < SURE) continue;
+  // Cells under a covering word (with a little margin) were read.
+  for (const w of cover) {
     const m = w.height * 0.4;
     const x0 = Math.max(0, Math.floor((w.x - m) / CELL)), x1 = Math.min(cw - 1, Math.floor((w.x + w.width + m) / CELL));
     const y0 = Math.max(0, Math.floor((w.y - m) / CELL)), y1 = Math.min(ch - 1, Math.floor((w.y + w.height + m) / CELL));
@@ -80,7 +111,7 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
       if (cy > 0) for (let d = -1; d <= 1; d++) if (cx + d >= 0 && cx + d < cw && text[i - cw + d]) join(i, i - cw + d);
     }
   }
-  const boxes = new Map<number, { x0: number; y0: number; x1: number; y1: number; n: number }>();
+  const boxes = new Map<number, CellBlock>();
   for (let i = 0; i < text.length; i++) {
     if (!text[i]) continue;
     const r = find(i), cx = i % cw, cy = (i / cw) | 0;
@@ -88,13 +119,116 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
     if (!b) boxes.set(r, { x0: cx, y0: cy, x1: cx, y1: cy, n: 1 });
     else Object.assign(b, { x0: Math.min(b.x0, cx), y0: Math.min(b.y0, cy), x1: Math.max(b.x1, cx), y1: Math.max(b.y1, cy), n: b.n + 1 });
   }
-  // Three cells or more, wider than tall (a line of text, not an icon's corner); on one line, half
-  // again as wide as tall at least: an icon, a badge's logo or a button's glyph is about square,
-  // and a run of three characters or more is not.
-  return [...boxes.values()]
-    .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 3 && (b.y1 - b.y0 >= 6 || (b.x1 - b.x0 + 1) >= (b.y1 - b.y0 + 1) * 1.5))
-    .map((b) => ({ x: b.x0 * CELL, y: b.y0 * CELL, width: Math.min(width, (b.x1 + 1) * CELL) - b.x0 * CELL, height: Math.min(height, (b.y1 + 1) * CELL) - b.y0 * CELL }))
-    .sort((a, b) => b.width * b.height - a.width * a.height);
+  return [...boxes.values()].sort((a, b) => (b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1) - (a.x1 - a.x0 + 1) * (a.y1 - a.y0 + 1));
+}
+
+/** A screen looked at this many times smaller to find text in very large type (a slide, a Large Type window, a page zoomed far in). */
+const COARSE = 4;
+
+/**
+ * Blocks of very large type (lines {@link BIG_LINE} px tall or more) that no sure word of ordinary
+ * size covers, largest first: found on the screen made {@link COARSE} times smaller, where such
+ * lines are the size cells of text find — at its own size a glyph of 120 px is strokes with no
+ * corner in most cells, and its blocks fall apart into single letters. A word that tall is no
+ * cover: tesseract reads such lines badly, and what it read is read again, smaller.
+ */
+export function largeBlocks(grey: Grey, words: readonly (ReadWord & { confidence?: number })[]): Box[] {
+  const f = COARSE, width = Math.floor(grey.width / f), height = Math.floor(grey.height / f);
+  if (width < CELL * 4 || height < CELL * 2) return [];
+  const data = new Uint8Array(width * height);
+  const sums = new Uint32Array(width);
+  for (let y = 0; y < height; y++) {
+    sums.fill(0);
+    for (let k = 0; k < f; k++) {
+      const row = (y * f + k) * grey.width;
+      for (let x = 0; x < width; x++) for (let j = 0, at = row + x * f; j < f; j++) sums[x]! += grey.data[at + j] as number;
+    }
+    for (let x = 0; x < width; x++) data[y * width + x] = Math.round((sums[x] as number) / (f * f));
+  }
+  const cover = words.filter((w) => (w.confidence ?? 100) >= SURE && (w.height < BIG_LINE || ((w.confidence ?? 100) >= 85 && w.text.length >= 3))).map((w) => ({ ...w, x: w.x / f, y: w.y / f, width: w.width / f, height: w.height / f }));
+  const small = { data, width, height };
+  return inkBlocks(small, cover)
+    .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 2 && (b.x1 - b.x0 + 1) >= (b.y1 - b.y0 + 1) * 1.5)
+    .map((b) => {
+      // A cell more all round: the flat tops and feet of big glyphs are edges one way only, no text cells.
+      const box = cellBox(small, b);
+      const x = Math.max(0, (box.x - CELL) * f), y = Math.max(0, (box.y - CELL) * f);
+      return wholeRows(grey, { x, y, width: Math.min(grey.width, (box.x + box.width + CELL) * f) - x, height: Math.min(grey.height, (box.y + box.height + CELL) * f) - y });
+    })
+    .map((b) => ({ ...b, tall: runHeight(grey, b) }))
+    .filter((b) => b.tall >= BIG_LINE)
+    // A line of big type is read whole, the words read sure on it too, and pieces a sure word of it
+    // parted are one block: "sk", "live" read and the key after them not, the key read again alone
+    // is no key (its prefix is what names it).
+    .map((b) => {
+      let box: Box & { tall: number } = b;
+      for (let round = 0; round < 2; round++) {
+        for (const w of words) {
+          if (w.height < BIG_LINE * 0.8 || Math.min(w.y + w.height, box.y + box.height) - Math.max(w.y, box.y) < w.height * 0.5) continue;
+          if (Math.max(w.x, box.x) - Math.min(w.x + w.width, box.x + box.width) < box.tall * 4) box = { ...union(box, { x: Math.floor(w.x), y: box.y, width: Math.ceil(w.width), height: box.height }), tall: box.tall };
+        }
+      }
+      return box;
+    })
+    .reduce<Array<Box & { tall: number }>>((rows, b) => {
+      const i = rows.findIndex((r) => Math.min(r.y + r.height, b.y + b.height) - Math.max(r.y, b.y) >= Math.min(r.height, b.height) * 0.5 && Math.max(r.x, b.x) - Math.min(r.x + r.width, b.x + b.width) < Math.max(r.tall, b.tall) * 4);
+      if (i < 0) return [...rows, b];
+      const r = rows[i] as Box & { tall: number };
+      rows[i] = { ...union(r, b), tall: Math.max(r.tall, b.tall) };
+      return rows;
+    }, [])
+    .map(({ x, y, width, height }) => ({ x, y, width, height }));
+}
+
+/**
+ * A block grown up and down over rows with ink in its columns, by at most its height each way: a
+ * block whose edge cuts through a line of big type (a sure word of ordinary size beside it covered
+ * some of its cells) takes in the whole line, not the tops of its glyphs.
+ */
+function wholeRows(grey: Grey, b: Box): Box {
+  const { data, width } = grey;
+  const hist = new Uint32Array(256);
+  for (let y = b.y; y < b.y + b.height; y += 2) for (let x = b.x; x < b.x + b.width; x += 2) hist[data[y * width + x] as number]!++;
+  let paper = 0;
+  for (let v = 1; v < 256; v++) if ((hist[v] as number) > (hist[paper] as number)) paper = v;
+  const inky = (y: number) => {
+    let n = 0;
+    for (let x = b.x, row = y * width; x < b.x + b.width && n < 2; x++) if (Math.abs((data[row + x] as number) - paper) >= STEP * 2) n++;
+    return n >= 2;
+  };
+  let y0 = b.y, y1 = b.y + b.height;
+  while (y0 > 0 && b.y - y0 < b.height && inky(y0 - 1)) y0--;
+  while (y1 < grey.height && y1 - (b.y + b.height) < b.height && inky(y1)) y1++;
+  return { x: b.x, y: y0, width: b.width, height: y1 - y0 };
+}
+
+/**
+ * The usual height of a block's lines in the image's pixels: runs of rows (or, `turned`, of
+ * columns) that cross glyphs' edges four times or more, or 0. Edges, not ink against the commonest
+ * grey: a light note on a dark page would be one "line" as tall as the note (its fill is not the
+ * page), and a fill's row crosses two edges, its sides.
+ */
+export function runHeight(grey: Grey, box: Box, turned = false): number {
+  const { data, width } = grey;
+  const x0 = Math.max(0, box.x), y0 = Math.max(0, box.y), x1 = Math.min(grey.width, box.x + box.width), y1 = Math.min(grey.height, box.y + box.height);
+  const [a0, a1, b0, b1, step] = turned ? [x0, x1, y0, y1, width] : [y0, y1, x0, x1, 1];
+  const runs: number[] = [];
+  let start = -1;
+  for (let a = a0; a <= a1; a++) {
+    let n = 0;
+    if (a < a1) {
+      for (let b = b0; b < b1 - 1 && n < 4; b++) {
+        const i = turned ? b * width + a : a * width + b;
+        if (Math.abs((data[i] as number) - (data[i + step] as number)) >= STEP * 2) n++;
+      }
+    }
+    if (n >= 4 && start < 0) start = a;
+    else if (n < 4 && start >= 0) {
+      if (a - start > 3) runs.push(a - start);
+      start = -1;
+    }
+  }
+  return runs.length ? (runs.sort((p, q) => p - q)[runs.length >> 1] as number) : 0;
 }
 
 /**
@@ -143,16 +277,22 @@ export function skewOf(grey: Grey, box: Box): number {
   return Math.round(best * 10) / 10;
 }
 
-/** The block's pixels made easy to read: contrast stretched, dark text on light, at least 48 px tall lines. */
-async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Buffer; scale: number; crop: Box; out: { width: number; height: number } }> {
-  const pad = 8;
+/**
+ * The block's pixels made easy to read: contrast stretched, dark text on light, short lines enlarged
+ * and very tall ones made smaller, turned by `angle` (±90 for text printed sideways).
+ */
+async function lookAgain(grey: Grey, box: Box, angle: number): Promise<Look> {
+  const sideways = Math.abs(angle) === 90;
+  // (Not a slanted block: its rows are not its lines.)
+  const tall = angle && !sideways ? 0 : runHeight(grey, box, sideways);
+  const pad = tall >= BIG_LINE ? Math.round(tall * 0.25) : 8;
   const crop = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: 0, height: 0 };
   crop.width = Math.min(grey.width, box.x + box.width + pad) - crop.x;
   crop.height = Math.min(grey.height, box.y + box.height + pad) - crop.y;
   // The crop's pixels and their mean taken here: a pipeline over the whole screen's pixels (and a
   // second one for its statistics) cost more than the crop's read on a 4K screen. Between steps the
   // pixels stay raw (no PNG made and decoded again); the image read is the same.
-  const px = new Uint8Array(crop.width * crop.height);
+  let px = new Uint8Array(crop.width * crop.height);
   let sum = 0;
   for (let y = 0; y < crop.height; y++) {
     const from = (crop.y + y) * grey.width + crop.x;
@@ -165,22 +305,48 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<{ png: Bu
     return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   };
   if (!inkIsDark(px, crop.width, crop.height, sum / px.length)) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
-  flattenPaper(px, crop.width, crop.height, PAPER_RADIUS);
-  if (!angle) clearCutLines(px, crop.width, crop.height, box.y - crop.y, box.y + box.height - crop.y);
+  // Very large type (a slide, a Large Type window: lines 60–200 px tall) is read smaller, its lines
+  // about FIT_LINE tall: tesseract reads such lines badly or not at all at their own size. Made
+  // smaller before the paper is flattened: a stroke wider than the paper's square would turn paper.
+  let width = crop.width, height = crop.height, scale = 1;
+  if (tall >= BIG_LINE) {
+    scale = FIT_LINE / tall;
+    width = Math.max(1, Math.round(crop.width * scale));
+    height = Math.max(1, Math.round(crop.height * scale));
+    const { data } = await sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } }).resize(width, height, { fit: 'fill' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    px = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  }
+  flattenPaper(px, width, height, PAPER_RADIUS);
+  if (!angle) clearCutLines(px, width, height, Math.round((box.y - crop.y) * scale), Math.round((box.y + box.height - crop.y) * scale));
   // Enlarged when its lines are short; not when they are tall already (a phone's text at 3×, lines
   // 40 px tall: read at twice that, tesseract made "y yr kdz2 Ya GC." of a Wi-Fi key it reads whole
-  // at its own size).
-  const scale = crop.height < 160 && lineHeight(px, crop.width, crop.height) < TALL_LINE ? 2 : 1;
-  let img = sharp(px, { raw: { width: crop.width, height: crop.height, channels: 1 } });
+  // at its own size). (Text printed sideways: its lines are runs of columns.)
+  if (scale === 1 && (sideways ? crop.width < 160 && tall < TALL_LINE : crop.height < 160 && lineHeight(px, width, height) < TALL_LINE)) scale = 2;
+  let img = sharp(px, { raw: { width, height, channels: 1 } });
   img = await rawOf(img.normalise({ lower: 1, upper: 99 }));
-  if (scale !== 1) img = img.resize(crop.width * scale, crop.height * scale, { kernel: 'lanczos3' });
+  if (scale === 2) {
+    [width, height] = [width * 2, height * 2];
+    img = img.resize(width, height, { kernel: 'lanczos3' });
+  }
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
-  return { png: data, scale, crop, out: { width: info.width, height: info.height } };
+  return { png: data, scale, crop, size: { width, height }, out: { width: info.width, height: info.height } };
 }
 
-/** Lines of text this tall (ink rows, ascenders to descenders) or taller are not enlarged for the second look. */
-const TALL_LINE = 28;
+type Look = { png: Buffer; scale: number; crop: Box; /** The crop's size scaled, before it is turned. */ size: { width: number; height: number }; out: { width: number; height: number } };
+
+/** Lines at least this tall (ink rows, ascenders to descenders) are very large type, read smaller… */
+const BIG_LINE = 44;
+/** …with lines this tall. */
+const FIT_LINE = 24;
+
+/**
+ * Lines of text this tall (ink rows, ascenders to descenders) or taller are not enlarged for the
+ * second look: a phone's text at 3× (40 px) is read at its own size. Shorter ones are: 4K@2 text at
+ * 14–16 px (lines 28–33 px) is still small for tesseract (a set H draw of a sheet at 4K@2 lost a
+ * secret when lines from 28 px up were no longer enlarged).
+ */
+const TALL_LINE = 36;
 
 /**
  * The usual height of the runs of rows with ink in a crop of dark ink on paper flattened to white
@@ -286,13 +452,13 @@ export function clearCutLines(px: Uint8Array, width: number, height: number, top
   }
 }
 
-/** A point of the turned, enlarged crop back in the image's pixels. */
-function back(p: { x: number; y: number }, look: { scale: number; crop: Box; out: { width: number; height: number } }, angle: number): { x: number; y: number } {
-  const w = look.crop.width * look.scale, h = look.crop.height * look.scale;
+/** A point of the turned, scaled crop back in the image's pixels. */
+function back(p: { x: number; y: number }, look: Look, angle: number): { x: number; y: number } {
+  const { width: w, height: h } = look.size;
   const t = (-angle * Math.PI) / 180;
   const dx = p.x - look.out.width / 2, dy = p.y - look.out.height / 2;
   const x = dx * Math.cos(t) - dy * Math.sin(t) + w / 2, y = dx * Math.sin(t) + dy * Math.cos(t) + h / 2;
-  return { x: look.crop.x + x / look.scale, y: look.crop.y + y / look.scale };
+  return { x: look.crop.x + (x * look.crop.width) / w, y: look.crop.y + (y * look.crop.height) / h };
 }
 
 export type SecondLook = { words: ReadWord[]; failSafe: Redaction[]; blocks: number; /** Slanted areas read turned upright: their words replace the first read's there. */ turned: Box[] };
@@ -341,7 +507,14 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     slanted.push(area);
     queue.push({ block: area, skew });
   }
-  for (const b of upright) if (blocks.includes(b) && !slanted.some((t) => inside(b, t))) queue.push({ block: b, skew: 0 });
+  // Very large type is read as whole lines, made smaller (lookAgain); the blocks its glyphs fell
+  // into at their own size get no look of their own.
+  const large = largeBlocks(grey, words).filter((b) => !slanted.some((t) => overlaps(b, t))).slice(0, MAX_LARGE);
+  for (const b of large) queue.push({ block: b, skew: 0 });
+  for (const b of upright) if (blocks.includes(b) && !slanted.some((t) => inside(b, t)) && !large.some((l) => middleIn(b, l) && b.x + b.width / 2 >= l.x && b.x + b.width / 2 <= l.x + l.width)) queue.push({ block: b, skew: 0 });
+  // Text printed sideways, read both ways up (the better reading kept) beside the upright blocks.
+  const sideways = sidewaysLook(grey, words, slanted, read, signal);
+  sideways.catch(() => undefined);
   // The blocks are read side by side (the reader's pool has a worker a core, and a block is little
   // work for one); what each gives is taken in the queue's order. Past MAX_READS a block gets no
   // read, only the fail-safe.
@@ -368,6 +541,7 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
       });
     }),
   );
+  const side = await sideways;
   signal?.throwIfAborted();
   queue.forEach(({ block, skew }, i) => {
     const sure = looks[i] ?? [];
@@ -381,7 +555,109 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   // in small type, but anyone may have them: between its BEGIN and END lines, nothing is unread ink.
   // So are an SSH public key's lines (authorized_keys, known_hosts, a wrapped ssh-rsa key's base64).
   const open = [...publicBlocks([...words, ...found]), ...sshKeyRows([...words, ...found])];
+  // A sideways line is a caption where upright words can use it: at the foot of its column, as wide
+  // as the cell under it (a sheet's header turned 90° over its column of passwords).
+  const readUpright = [...words, ...found];
+  for (const { lines, block } of side) {
+    for (const l of lines) found.push(captionOf(l, readUpright));
+    slanted.push(block);
+  }
   return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted };
+}
+
+/** At most this many blocks of very large type are read per image… */
+const MAX_LARGE = 4;
+/** …and this many blocks of text printed sideways (each read one way up, or both). */
+const MAX_SIDEWAYS = 6;
+/** A sideways reading at least this good (sure words of prose, see {@link readingQuality}) is not read the other way up. */
+const GOOD_READING = 0.6;
+
+type SidewaysLine = { text: string; confidence: number; line: number; box: Box };
+
+/**
+ * Blocks of text printed sideways (turnedBlocks), each read turned a quarter clockwise (text that
+ * runs bottom to top, as a sheet turns a header) and, unless that reading is good, a quarter the
+ * other way; the better reading's lines (words of prose, read sure) in the image's pixels. A block
+ * whose readings are both poor (icons, a chart's bars) gives nothing.
+ */
+async function sidewaysLook(grey: Grey, words: readonly (ReadWord & { confidence?: number })[], slanted: readonly Box[], read: Read, signal?: AbortSignal): Promise<Array<{ block: Box; lines: SidewaysLine[] }>> {
+  const blocks = turnedBlocks(grey, words).filter((b) => !slanted.some((t) => overlaps(b, t))).slice(0, MAX_SIDEWAYS);
+  const readAt = async (block: Box, angle: 90 | -90) => {
+    signal?.throwIfAborted();
+    const look = await lookAgain(grey, block, angle);
+    const got = await read({ data: look.png, mime: 'image/png' });
+    if (!got.ok) return { quality: 0, words: [] as Array<ReadWord & { confidence: number }> };
+    const ws = got.words.filter((w) => w.text.trim()).map((w) => {
+      const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
+      const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
+      const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
+      return { ...w, confidence: (w as { confidence?: number }).confidence ?? 0, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+    });
+    return { quality: readingQuality(ws), words: ws };
+  };
+  const out = await Promise.all(
+    blocks.map(async (block, i) => {
+      let best = await readAt(block, 90);
+      if (best.quality < GOOD_READING) {
+        const other = await readAt(block, -90);
+        if (other.quality > best.quality) best = other;
+      }
+      if (best.quality < 0.3) return undefined;
+      const byLine = new Map<number, Array<ReadWord & { confidence: number }>>();
+      for (const w of best.words) if (w.confidence >= 40) byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
+      const lines = [...byLine.entries()].map(([line, ws]) => ({
+        text: ws.map((w) => w.text).join(' '),
+        confidence: Math.min(...ws.map((w) => w.confidence)),
+        line: 2_000_000 + i * 10_000 + line,
+        box: ws.reduce<Box>((u, w) => union(u, w), ws[0] as ReadWord),
+      }));
+      return lines.length ? { block, lines } : undefined;
+    }),
+  );
+  return out.filter((r) => r !== undefined);
+}
+
+/**
+ * How well a reading reads as text: the share of its letters and digits in words of prose or code
+ * (wordLike), each weighed by how sure the reader was. Scraps of glyphs read the wrong way up are
+ * neither sure nor words.
+ */
+export function readingQuality(words: readonly { text: string; confidence: number }[]): number {
+  let good = 0, all = 0;
+  for (const w of words) {
+    const n = w.text.replace(/[^A-Za-z0-9]/g, '').length;
+    all += n;
+    if (n >= 2 && wordLike(w.text)) good += (n * w.confidence) / 100;
+  }
+  return all ? good / all : 0;
+}
+
+/**
+ * A sideways line as an upright word where the rules look for a column's header: its text, a line
+ * tall (the sideways line's width), at the foot of the line, from the left of the first cell under
+ * it (a header centred over a column of values that start at its left) — so a header turned 90°
+ * names the column under it as an upright one does (context.ts labelledBelow).
+ */
+export function captionOf(side: SidewaysLine, upright: readonly ReadWord[]): ReadWord & { confidence: number } {
+  const { box } = side;
+  const h = Math.max(1, box.width), bottom = box.y + box.height;
+  const mid = (w: ReadWord) => w.y + w.height / 2;
+  const under = upright
+    .filter((w) => w.y >= bottom - h * 0.5 && w.y < bottom + h * 6 && w.x < box.x + box.width + h && w.x + w.width > box.x - h && w.width >= w.height)
+    .sort((a, b) => a.y - b.y)[0];
+  let left = box.x, y = bottom - h;
+  if (under) {
+    // The cell it starts: words on its row to its left, a space apart.
+    const row = upright.filter((w) => Math.abs(mid(w) - mid(under)) < under.height * 0.5 && w.x + w.width <= under.x).sort((a, b) => b.x - a.x);
+    let start = under.x;
+    for (const w of row) {
+      if (start - (w.x + w.width) >= under.height * 1.2) break;
+      start = w.x;
+    }
+    left = Math.min(box.x, start);
+    y = Math.max(bottom, under.y - h * 1.5) - h;
+  }
+  return { text: side.text, line: side.line, confidence: side.confidence, x: left, y, width: h, height: h };
 }
 
 /**
