@@ -899,6 +899,9 @@ export function headedValues(words: readonly ReadWord[], lines: readonly Line[] 
     const alnum = v.replace(/[^A-Za-z0-9]/g, '');
     if (!/^[A-Za-z0-9]{3,8}(?:[ -][A-Za-z0-9]{3,8}){1,4}$|^[A-Za-z0-9]{6,24}$/.test(v) || alnum.length < 6) return false;
     if (identifier(alnum) || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+    // Groups of a code, not words: a group of small letters alone is a word ("b7119bd merge branch main",
+    // a commit's line of git log --oneline under "docs: explain the token rotation").
+    if (/[ -]/.test(v) && v.split(/[ -]/).some((g) => /^[a-z]+$/.test(g))) return false;
     // In capitals, or mixed as a generator mixes them (not a word with a number, "Page2of7").
     return !/[a-z]/.test(v) || randomValue(alnum);
   };
