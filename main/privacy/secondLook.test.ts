@@ -199,12 +199,11 @@ describe('secondLook: the size a crop is read at', () => {
     expect(short[0]).toBeGreaterThan(40);
   });
 
-  // 4K@2 text at 14–15 px: lines 28–32 px tall, no longer enlarged at 28 px and over (a set H draw
-  // lost a secret at 4K@2 after that rule); a phone's 40 px lines still are not.
-  it('enlarges lines about 30 px tall, the size of 4K@2 text at 15 px', async () => {
+  // 4K@2 text at 14–15 px: lines 28–32 px tall, read at their own size like a phone's 40 px lines.
+  it('reads lines about 30 px tall at their own size, the size of 4K@2 text at 15 px', async () => {
     const mid = await heightsRead(line(30));
     expect(mid.length).toBe(1);
-    expect(mid[0]).toBeGreaterThan(80);
+    expect(mid[0]).toBeLessThan(60);
   });
 
   it('reads very large lines smaller, about 32 px tall', async () => {

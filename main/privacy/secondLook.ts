@@ -342,11 +342,11 @@ const FIT_LINE = 24;
 
 /**
  * Lines of text this tall (ink rows, ascenders to descenders) or taller are not enlarged for the
- * second look: a phone's text at 3× (40 px) is read at its own size. Shorter ones are: 4K@2 text at
- * 14–16 px (lines 28–33 px) is still small for tesseract (a set H draw of a sheet at 4K@2 lost a
- * secret when lines from 28 px up were no longer enlarged).
+ * second look: a phone's text at 3× (40 px) is read at its own size, and so is 4K@2 text at 14–16 px
+ * (lines 28–33 px). Enlarging those as well (from 36 px) hid nothing more on set H and lost a 4K@1
+ * slide's key on set G.
  */
-const TALL_LINE = 36;
+const TALL_LINE = 28;
 
 /**
  * The usual height of the runs of rows with ink in a crop of dark ink on paper flattened to white
