@@ -568,6 +568,24 @@ describe("web addresses: where a thing is, unless the link carries a credential"
     expect(link('https://discord.com/api/webhooks/6603486336095561081/tRpSi TEHLEChYxQF_~A3HZmhYEISIniCKn')).toEqual(['tRpSi TEHLEChYxQF_~A3HZmhYEISIniCKn']);
     expect(link('https://docs.google.com/document/d/1ZvN3xGLsCz9V620dnbNI8pCm1KI/edit?usp=sharing and https://www.youtube.com/watch?v=11znky3zZut&t=151s')).toEqual([]);
   });
+
+  // The two judge a link's place by one test: a link that is no address for the place it passes
+  // through has that place's token hidden — a segment with digits or a file's dot in it, a
+  // credential's parameter in the path — and an address has nothing hidden.
+  it('hides the token of every link it does not take for an address because of its place', () => {
+    const link = (t: string) => foundBy(t, 'link-token');
+    for (const [url, token] of [
+      ['https://example.com/account/password-reset.php/Zx81Kq0LmPz7', 'Zx81Kq0LmPz7'],
+      ['https://app.example.com/u/reset2/Q8vN3xKp1LzR', 'Q8vN3xKp1LzR'],
+      ['https://api.example.com/v1/access/Ab12Cd34Ef56Gh78', 'Ab12Cd34Ef56Gh78'],
+      ['https://example.com/oauth/callback?code=4f9a2b7c1d8e&state=xyz', '4f9a2b7c1d8e'],
+    ] as const) {
+      expect(webAddress(url), url).toBe(false);
+      expect(link(`see ${url} now`), url).toEqual([token]);
+    }
+    expect(link('see https://www.example.com/docs/reset.html/v2/Zx81Kq0LmPz7 now')).toEqual(['Zx81Kq0LmPz7']);
+    expect(link('see https://www.example.com/blog/2024/11/Zx81Kq0LmPz7 now')).toEqual([]);
+  });
 });
 
 describe("a log's fields: a cursor, a name in capitals and its value, a time that passes Luhn", () => {

@@ -229,17 +229,29 @@ export function webAddress(s: string): boolean {
   const [, host, path, query, fragment] = m as unknown as [string, string, string, string | undefined, string | undefined];
   // (Without a scheme, a host that reads as one: www., or a name and a domain of letters.)
   if (!/^[a-z]{0,2}t{1,2}ps?[:;]?\//i.test(s) && !/^www\./i.test(host) && !/\.(?:com|org|net|io|dev|app|so|co|ai|me|ly|gl|be|ms|gg|tv|[a-z]{2})$/i.test(host)) return false;
-  if (host.split('.').some((label) => CAPABILITY_PLACE.test(label))) return false;
-  // A path's words that pass through a secret's place: its runs of letters, a camelCase one in its
-  // words (not an id's letters, which are no word: "dfIZPJfEZxSMCblz"). (Also where OCR read a ? as a
-  // 7, "reset7token=…", and the query is in the path.)
-  const words = path.split(/[^A-Za-z]+/).flatMap((run) => (/^(?:[a-z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*)$/.test(run) ? nameParts(run) : [run.toLowerCase()]));
-  if (words.some((p) => CAPABILITY_PLACE.test(p) || secretPart(p) || CAPABILITY_PARAM.has(p)) || /\/bot\d{6,}:/.test(path)) return false;
+  if (secretHost(host) || secretPlace(path) || /\/bot\d{6,}:/.test(path)) return false;
   // (A fragment that is a key, not an anchor: a shared secret's link, share.example.com/s#<key>.)
   if (fragment && !fragment.includes('=') && fragment.split(/[/:]/).some((piece) => piece.length >= 16 && /\d/.test(piece) && /[A-Za-z]/.test(piece))) return false;
   // (Any word of its query and fragment, not only a parameter's name as written: OCR reads = as - and & as a.)
   return !nameParts(`${query ?? ''}&${fragment ?? ''}`).some((q) => secretPart(q) || CAPABILITY_PARAM.has(q));
 }
+/** Whether a host has a label that is a secret's place (hooks.slack.com, login.example.com). */
+function secretHost(host: string): boolean {
+  return host.split('.').some((label) => CAPABILITY_PLACE.test(label));
+}
+
+/**
+ * Whether a link's path, or one segment of it, passes through a secret's place: a word of it is one
+ * (reset, invite, webhooks), names a secret (password, token) or a credential's parameter (code,
+ * sig — where OCR read a ? as a 7, "reset7token=…", the query is in the path). Its words are its runs
+ * of letters, a camelCase run in its words (not an id's letters, which are no word: "dfIZPJfEZxSMCblz").
+ * webAddress and the link-token rule judge by this one test, so a link is public or has its tokens hidden.
+ */
+function secretPlace(path: string): boolean {
+  const words = path.split(/[^A-Za-z]+/).flatMap((run) => (/^(?:[a-z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*)$/.test(run) ? nameParts(run) : [run.toLowerCase()]));
+  return words.some((p) => CAPABILITY_PLACE.test(p) || secretPart(p) || CAPABILITY_PARAM.has(p));
+}
+
 /** A place in an address that holds a secret in what follows: a reset, a sign-in link, an invitation, a webhook, a bot. */
 const CAPABILITY_PLACE = /^(?:reset|recover|recovery|magic|login|signin|sign|verify|verification|confirm|confirmation|activate|activation|invite|invites|invitation|join|hook|hooks|webhook|webhooks|unsubscribe|otp|mfa|2fa|sso|saml|session|sessions|ticket|callback|oauth|oauth2|authorize)$/i;
 /** A query parameter's name part that says its value is a credential or a one-time code. */
@@ -1137,10 +1149,12 @@ function* capabilityLinkParts(text: string): Iterable<[number, number]> {
     const trimmed = link.replace(/[)"'“”‘’.,;>\]]+$/, '');
     if (webAddress(trimmed)) continue;
     let place = false;
+    // (Its scheme and host, then its path, query and fragment.)
+    const hostEnd = (/^(?:[^/]*\/\/)?[^/?#]*/.exec(trimmed)?.[0] ?? '').length;
     for (const part of trimmed.matchAll(/[^/?&=#:]+/g)) {
       const p = part[0];
       if (!place) {
-        place = p.split('.').some((label) => CAPABILITY_PLACE.test(label)) || (/^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(p) && nameParts(p).some((q) => CAPABILITY_PLACE.test(q) || secretPart(q)));
+        place = part.index < hostEnd ? secretHost(p) : secretPlace(p);
         continue;
       }
       const at = part.index as number;
