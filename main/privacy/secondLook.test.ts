@@ -211,6 +211,46 @@ describe('secondLook: the size a crop is read at', () => {
     expect(big.length).toBe(1);
     expect(big[0]).toBeLessThan(100);
   });
+
+  // A toolkit dialog on a black desktop (zenity's Wi-Fi share on Xvfb), whose lines the first read
+  // missed: the light window on black is, on the screen made 4× smaller, one glyph 150 px tall —
+  // taken for very large type and read made smaller, as "=" and "-"; its lines at their own size
+  // were never read, and the password beside "Password:" leaked.
+  describe('a light window on a dark desktop', () => {
+    const dialog = (): Grey => {
+      const width = 900, height = 400;
+      const data = new Uint8Array(width * height).fill(0);
+      for (let y = 100; y < 260; y++) data.fill(246, y * width + 100, y * width + 760);
+      const ink = (x0: number, y0: number, x1: number, y1: number) => {
+        for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((Math.floor(x / 3) + Math.floor(y / 3)) % 2) data[y * width + x] = 0;
+      };
+      ink(120, 130, 150, 190);
+      for (const y of [130, 145, 160]) ink(180, y, 620, y + 14);
+      return { data, width, height };
+    };
+    const reads = async (words: (n: number) => Word[]) => {
+      const heights: number[] = [];
+      await secondLook(dialog(), [], async (image) => {
+        const { width = 0, height = 0 } = await sharp(image.data).metadata();
+        heights.push(height);
+        return { ok: true as const, words: words(heights.length), size: { width, height } };
+      });
+      return heights;
+    };
+
+    it('reads them at their own size when the large reading read nothing', async () => {
+      // (The window read made smaller, its 60 px icon taken for the line: 384 → 160 px; then the
+      // three lines, 48 px, enlarged twice over, and the icon.)
+      const heights = await reads(() => []);
+      expect(heights).toHaveLength(3);
+      expect(heights).toContain(128);
+    });
+
+    it('reads nothing more when the large reading read words', async () => {
+      const heights = await reads((n) => (n === 1 ? [word('Password:', 1, 2, 40, 90, 2, 8), word('Summer60', 1, 44, 30, 88, 2, 8)] : []));
+      expect(heights).toEqual([160]);
+    });
+  });
 });
 
 describe('captionOf: a header turned 90° as an upright caption', () => {

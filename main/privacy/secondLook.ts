@@ -511,36 +511,47 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   // into at their own size get no look of their own.
   const large = largeBlocks(grey, words).filter((b) => !slanted.some((t) => overlaps(b, t))).slice(0, MAX_LARGE);
   for (const b of large) queue.push({ block: b, skew: 0 });
-  for (const b of upright) if (blocks.includes(b) && !slanted.some((t) => inside(b, t)) && !large.some((l) => middleIn(b, l) && b.x + b.width / 2 >= l.x && b.x + b.width / 2 <= l.x + l.width)) queue.push({ block: b, skew: 0 });
+  const held = new Map<Box, Box[]>();
+  for (const b of upright) {
+    if (!blocks.includes(b) || slanted.some((t) => inside(b, t))) continue;
+    const l = large.find((l) => middleIn(b, l) && b.x + b.width / 2 >= l.x && b.x + b.width / 2 <= l.x + l.width);
+    if (l) held.set(l, [...(held.get(l) ?? []), b]);
+    else queue.push({ block: b, skew: 0 });
+  }
   // Text printed sideways, read both ways up (the better reading kept) beside the upright blocks.
   const sideways = sidewaysLook(grey, words, slanted, read, signal);
   sideways.catch(() => undefined);
   // The blocks are read side by side (the reader's pool has a worker a core, and a block is little
   // work for one); what each gives is taken in the queue's order. Past MAX_READS a block gets no
   // read, only the fail-safe.
-  const looks = await Promise.all(
-    queue.map(async ({ block, skew }, i) => {
-      if (i >= MAX_READS) return [];
-      signal?.throwIfAborted();
-      const angle = skew ? -skew : 0;
-      const look = await lookAgain(grey, block, angle);
-      const got = await read({ data: look.png, mime: 'image/png' });
-      if (!got.ok) return [];
-      const line = 1_000_000 + i * 10_000;
-      const words = got.words.filter((w) => w.text.trim());
-      return (angle ? rowsOf(words) : words).flatMap((w) => {
-        const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
-        const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
-        const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
-        // The crop's margin shows the cut-off edge of the lines above and below (the feet of a line's
-        // letters, its underscores): a word read there, its middle outside the block, is a scrap of
-        // a line the first read did read, and beside that line's words it would squash its band.
-        if (!angle && !middleIn({ y: y0, height: y1 - y0 }, block)) return [];
-        // A word read turned covers its whole slanted box: its line's band would cut off its ends.
-        return [{ ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) }];
-      });
-    }),
-  );
+  const readBlock = async ({ block, skew }: { block: Box; skew: number }, i: number): Promise<ReadWord[]> => {
+    if (i >= MAX_READS) return [];
+    signal?.throwIfAborted();
+    const angle = skew ? -skew : 0;
+    const look = await lookAgain(grey, block, angle);
+    const got = await read({ data: look.png, mime: 'image/png' });
+    if (!got.ok) return [];
+    const line = 1_000_000 + i * 10_000;
+    const words = got.words.filter((w) => w.text.trim());
+    return (angle ? rowsOf(words) : words).flatMap((w) => {
+      const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
+      const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
+      const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
+      // The crop's margin shows the cut-off edge of the lines above and below (the feet of a line's
+      // letters, its underscores): a word read there, its middle outside the block, is a scrap of
+      // a line the first read did read, and beside that line's words it would squash its band.
+      if (!angle && !middleIn({ y: y0, height: y1 - y0 }, block)) return [];
+      // A word read turned covers its whole slanted box: its line's band would cut off its ends.
+      return [{ ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) }];
+    });
+  };
+  const looks = await Promise.all(queue.map(readBlock));
+  // What looked like very large type and read as nothing was ordinary lines set close beside an icon
+  // (a dialog's lines whose ink rows run together into one "line" 45 px tall, a bulb's 60 px beside
+  // them): the blocks under it are read at their own size after all.
+  const missed = queue.flatMap(({ block }, i) => (large.includes(block) && !(looks[i] ?? []).some(sureWord) ? (held.get(block) ?? []) : []));
+  looks.push(...(await Promise.all(missed.map((block, k) => readBlock({ block, skew: 0 }, queue.length + k)))));
+  queue.push(...missed.map((block) => ({ block, skew: 0 })));
   const side = await sideways;
   signal?.throwIfAborted();
   queue.forEach(({ block, skew }, i) => {
@@ -564,6 +575,9 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   }
   return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted };
 }
+
+/** A word read as one: three letters or digits, read sure. */
+const sureWord = (w: ReadWord & { confidence?: number }) => (w.confidence ?? 100) >= SURE && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3;
 
 /** At most this many blocks of very large type are read per image… */
 const MAX_LARGE = 4;
