@@ -4,6 +4,7 @@
 import { DEFAULT_REDACT_CATEGORIES, RedactionKind, type OwnPattern, type RedactCategory, type Redaction } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
 import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, labelledBelow, linesOf, namedCells, namedNearby, wrappedOn } from './context.ts';
+import { inEnglish } from './localWords.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
 import { ownPatternMatches } from './ownPatterns.ts';
 import { secretlintFindings } from './secretlintScan.ts';
@@ -59,8 +60,9 @@ export const GENERIC: ReadonlySet<RedactionKind> = new Set(['key-like text', 'pa
 export async function detectRedactions(read: readonly ReadWord[], size: { width: number; height: number }, options: DetectOptions & { windows?: readonly ScreenWindow[]; /** A box on each line a finding's words are on, never one over two lines. */ lineBoxes?: boolean } = {}): Promise<Detection> {
   const regions: Redaction[] = windowRegions(options.windows ?? [], options.excludedApps ?? [], size);
   // One row of text that OCR read as several lines is one line again (a card number in big digits),
-  // and a run of single characters on it one word (a code typed a digit a box, a letter-spaced key).
-  const words = joinSingles(joinRows(read));
+  // and a run of single characters on it one word (a code typed a digit a box, a letter-spaced key);
+  // a secret's name in another language is read as its English words (localWords.ts).
+  const words = inEnglish(joinSingles(joinRows(read)));
   const skipped = new Set<string>();
   const boxes: Array<Box & { kind: RedactionKind; rule: string }> = [];
   const lines = linesOf(words);
