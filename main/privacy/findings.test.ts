@@ -482,6 +482,9 @@ describe('ruleFindings: quoted names, login pairs, signed URLs', () => {
     expect(pair('Home / Engineering / Runbooks2')).toEqual([]);
     expect(pair('read / write, 2024 / 2025')).toEqual([]);
     expect(pair('root:x:0:0:root:/root:/bin/bash')).toEqual([]);
+    // (An Android build's fingerprint as OCR spaced it: "…/33831473 user / release-keys".)
+    expect(pair('I Build + fingerprint=google/husky/husky:15/AP4A.241946.001/33831473 user / release-keys')).toEqual([]);
+    expect(pair('wiki login: admin / correct-horse-battery')).toEqual(['correct-horse-battery']);
     expect(cli("user@build-01:~/acme$ htpasswd -nbB admin 'kovv51RQ5F4Sqn'")).toEqual(['kovv51RQ5F4Sqn']);
     expect(cli('curl -u admin:Tiger22!BVgq https://staging.acme.io/health')).toEqual(['Tiger22!BVgq']);
     expect(cli('smbclient //srv/share -U alice%Winter2024!')).toEqual(['Winter2024!']);
@@ -648,6 +651,9 @@ describe('public identifiers: SSH public keys, ARNs and resource ids, digests (a
     expect(identifier('apiforders.ts-fbciOefBcge2bcac329350d662ea8dc')).toBe(true);
     expect(foundBy("KeyError: 'currency' 4207c575F112", 'named')).toEqual([]);
     expect(foundBy('mailgun key: 9b6f0c3e2a7d41f8', 'named')).toEqual(['9b6f0c3e2a7d41f8']);
+    // (A PowerShell list's set of names, one of them a feature named for credentials.)
+    expect(foundBy('DeviceGuardSecurityServicesRunning : {CredentialGuard, HypervisorEnforcedCodeIntegrity}', 'named')).toEqual([]);
+    expect(foundBy('Settings : {a}, password Xk9fP2qL7mZ3abcd', 'named')).toEqual(['Xk9fP2qL7mZ3abcd']);
   });
 });
 

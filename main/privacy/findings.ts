@@ -425,7 +425,8 @@ function publicKeyName(parts: readonly string[]): boolean {
  * Hashes and UUIDs pass: whether they are secret is the name's to say.
  */
 export function randomValue(value: string): boolean {
-  const v = value.replace(/^["'`(]+|["'`),;]+$/g, '');
+  // (Brackets round it are a list's or a set's: PowerShell's "{CredentialGuard, HypervisorEnforcedCodeIntegrity}".)
+  const v = value.replace(/^["'`({[]+|["'`),;}\]]+$/g, '');
   if (v.length < 8 || v.length > 200 || /\s/.test(v)) return false;
   if (!/[A-Za-z]/.test(v)) return false;
   // Without a digit: both cases with a symbol among them (HjXx%MALkTZY), not Title-Case words joined.
@@ -449,7 +450,8 @@ export function randomValue(value: string): boolean {
 export function namedBefore(before: string): boolean {
   // (Not a word of a name whose value came before, a comma after it: in "Signature: good, key 3AA5…"
   // the run after "key" is named by "key" alone.)
-  before = before.slice(-200).replace(/^.*\S[:=]\s+[^\s,;:=][^,;:=]*[,;]\s+(?=\S)/, '');
+  // (…also where a space stands before the colon, as PowerShell's lists set it: "Name : a, b".)
+  before = before.slice(-200).replace(/^.*\S ?[:=]\s+[^\s,;:=][^,;:=]*[,;]\s+(?=\S)/, '');
   const words = before.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')).filter((w) => w && !/^\d+$/.test(w));
   const last = words.at(-1);
   if (last === undefined) return false;
@@ -839,7 +841,8 @@ const RULES: readonly Rule[] = [
     find: (t) => [
       ...matches(t, /(?<![\w/.@-])([\w.+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)[ \t]+\/[ \t]+["'`]?([^\s"'`]{6,64})/g, 2, (m) => {
         const line = t.slice(t.lastIndexOf('\n', m.index) + 1, m.index);
-        return passwordShaped(m[2] as string) && (LOGIN_NAMES.test(m[1] as string) || /@/.test(m[1] as string) || LOGIN_WORDS.test(line));
+        // (Not a path's last two parts, a word or two in small letters: a build's "user / release-keys".)
+        return passwordShaped(m[2] as string) && !/^[a-z]+(?:-[a-z]+)?$/.test(m[2] as string) && (LOGIN_NAMES.test(m[1] as string) || /@/.test(m[1] as string) || LOGIN_WORDS.test(line));
       }),
       ...matches(t, /(?<![\w/.@:-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|ubuntu|postgres|deploy|operator|support|sa)):([^\s"'`:@/]{6,64})(?![\w@:])/gi, 2, (m) => passwordShaped(m[2] as string)),
     ],
