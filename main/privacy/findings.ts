@@ -1050,6 +1050,23 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\b(?:bearer|basic)\s+([A-Za-z0-9+/._~-]{12,}=*)/gi, 1),
   },
   {
+    // A passphrase of words after its label ("passphrase: lantern maple river 46", a seed phrase, a
+    // mnemonic): the words to the end of its clause, however ordinary each is — what a label alone
+    // takes is one word, and a word in small letters followed by more reads as a sentence there.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'passphrase',
+    find: (t) => matches(t, /\b(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)s?\s*[:=]\s*["'“]?((?:[A-Za-z0-9'-]{1,16} ){1,11}[A-Za-z0-9'-]{1,16})/gi, 1, (m) => !NOT_VALUES.has((m[1] as string).split(' ')[0]?.toLowerCase() ?? '')),
+  },
+  {
+    // A cookie's value in an HTTP exchange (a Cookie: or Set-Cookie: header in a packet dump, a proxy,
+    // devtools): a session's credential whatever its shape — hex too, which alone passes for a hash.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'cookie',
+    find: (t) => cookieValues(t),
+  },
+  {
     category: 'highEntropy',
     kind: 'key-like text',
     rule: 'entropy',
@@ -1075,6 +1092,41 @@ const RULES: readonly Rule[] = [
     }),
   },
 ];
+
+/** A cookie's attributes, not cookies: when it expires, where it is sent, how. */
+const COOKIE_ATTRIBUTE = /^(?:expires|path|domain|max-age|samesite|secure|httponly|priority|partitioned|version|comment)$/i;
+
+/**
+ * The values of the cookies a Cookie: or Set-Cookie: header sets or sends (Set-Cookie's first pair,
+ * every pair of Cookie's): 12 characters or more of a token's alphabet with a digit and a letter.
+ * Not an attribute, a short value ("lang=en"), a number, an analytics id of dotted numbers
+ * ("GA1.1.1234567.1700000000"). OCR reads the = as a dash now and then ("nagios_session-621b…"):
+ * then the value is the run after the pair's last dash, when that run is 16 characters or more.
+ */
+function* cookieValues(text: string): Iterable<[number, number]> {
+  for (const m of text.matchAll(/\b(set-)?cookie\s*[:;]\s*([^\n]+)/gi)) {
+    let at = (m.index ?? 0) + m[0].length - (m[2] as string).length;
+    for (const [n, pair] of (m[2] as string).split(';').entries()) {
+      const start = at + (pair.length - pair.trimStart().length);
+      at += pair.length + 1;
+      if (m[1] && n > 0) break;
+      const p = pair.trim().replace(/[,.]$/, '');
+      const eq = p.indexOf('=');
+      const [name, value, from] = eq > 0 ? [p.slice(0, eq), p.slice(eq + 1), eq + 1] : (() => {
+        const dash = p.lastIndexOf('-');
+        return dash > 0 && p.length - dash > 16 ? [p.slice(0, dash), p.slice(dash + 1), dash + 1] : ['', '', 0];
+      })();
+      const v = value.replace(/^["']|["']$/g, '');
+      // (A sign OCR reads for a letter, "£" for an f, one in twelve at most.)
+      const signs = (v.match(/[^\x20-\x7E]/g) ?? []).length;
+      const bare = signs <= Math.max(1, Math.floor(v.length / 12)) ? v.replace(/[^\x20-\x7E]/g, '') : v;
+      if (!name || COOKIE_ATTRIBUTE.test(name.trim()) || v.length < 12 || !/^[A-Za-z0-9+/=_.%~:|-]+$/.test(bare) || !/\d/.test(v) || !/[A-Za-z]/.test(v)) continue;
+      if (/^[A-Za-z]{0,4}\d*(?:\.\d+)+$/.test(v)) continue;
+      const vs = start + from + (value.length - value.trimStart().length) + (value.trimStart().startsWith('"') || value.trimStart().startsWith("'") ? 1 : 0);
+      yield [vs, vs + v.length];
+    }
+  }
+}
 
 /** A query parameter's name that says its value is a signature or a credential. */
 const SIGNED_PARAM = /^(?:sig|signature|x-(?:amz|goog)-signature|x-amz-security-token|x-goog-credential)$/i;
@@ -1346,11 +1398,12 @@ function inPublicBlock(text: string, at: number): boolean {
  * last line of base64 that follows. Certificates and public keys are not secret and are left.
  */
 function* pemBlocks(text: string): Iterable<[number, number]> {
+  // (OCR reads one of the five dashes as a long one now and then: "---—-END PGP PRIVATE KEY BLOCK".)
   const begin = /-{2,}\s*BEGIN[A-Z ]*PRIVATE\s*KEY\s*-*/gi;
   for (const m of text.matchAll(begin)) {
     const start = m.index ?? 0;
     let end = start + m[0].length;
-    const endLine = /-{2,}\s*END[A-Z ]*PRIVATE\s*KEY\s*-*/gi;
+    const endLine = /[-—–]{2,}\s*END[A-Z ]*PRIVATE\s*KEY\s*-*/gi;
     endLine.lastIndex = end;
     const closing = endLine.exec(text);
     if (closing && closing.index - end < 8000) {
