@@ -115,7 +115,7 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|api[- _]?key|api token|client secret|private key|recovery codes?|recovery keys?|security keys?|backup codes?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|access token|api[- _]?key|api token|client secret|private key|(?:recovery|restore|backup|rescue|emergency|reset|unlock) (?:codes?|keys?)|security keys?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
 /** The first word of an action link beside a caption. */
 const ACTION = /^(?:generate|regenerate|copy|show|hide|reveal|edit|rotate|roll|reset|manage|view|revoke|delete|remove)$/i;
 /** Captions over a list of values, one a line. */
@@ -207,8 +207,10 @@ export function labelledValue(value: string, label: string, strict = false): boo
   // misreads, not what makes it something else.)
   const misread = /[^\x20-\x7E]|[[\]|!{}%]/g;
   const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
-  const packed = joined.length >= 16 && signs <= 2 && signs <= joined.length / 12 ? joined.replace(misread, '') : joined;
-  if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed)) return false;
+  // (Up to one in twelve: a long hex key with three f's read as "£".)
+  const packed = joined.length >= 16 && signs <= Math.max(1, Math.floor(joined.length / 12)) ? joined.replace(misread, '') : joined;
+  // (A colon inside joins a token's parts, "2/<id>/<id>:<hex>"; not one at either end, a name's.)
+  if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+(?::[A-Za-z0-9+/=_.~-]+)*$/.test(packed)) return false;
   if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
   return /\d/.test(packed) && /[A-Za-z]/.test(packed);
 }
@@ -247,6 +249,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         // A parenthetical after the label is the label's ("Security code (CVV)", "Password (optional)",
         // "CVC (3 digits)" with its "(3" read as "@"): up to three words on, the last ending in ")".
         const paren: number[] = [];
+        // (A form's mark of a required field after its caption, "API Token *", is the caption's.)
+        if (/^[*✱]$/.test((words[inRow[last + 1] as number] as ReadWord | undefined)?.text ?? '') && gap(inRow[last] as number, inRow[last + 1] as number) < h * 1.2) cell.push(inRow[last + 1] as number);
         for (let j = last + 1; j < inRow.length && j <= last + 3; j++) {
           const t = (words[inRow[j] as number] as ReadWord).text;
           if (gap(inRow[j - 1] as number, inRow[j] as number) >= h * 1.2) break;
@@ -836,6 +840,20 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
       out.push({ words: grouped, kind: 'password', rule: 'named nearby' });
       return;
     }
+    // A value after the colon that ends a clause naming a password, in a sentence however long ("Last
+    // changed 3 months ago — new password saved in the launcher notes: Copper4055."): the clause from
+    // the sentence's last stop or dash to the colon says what follows; shaped as a chosen password, strictly.
+    for (let n = 1; n + 1 < ws.length; n++) {
+      if (!/[^:]:$/.test((words[ws[n] as number] as ReadWord).text)) continue;
+      let from = n;
+      while (from > 0 && !/[.!?;]$|^[—–-]$/.test((words[ws[from - 1] as number] as ReadWord).text)) from--;
+      const clause = text(ws.slice(from, n + 1));
+      const next = ws[n + 1] as number;
+      if (n + 1 - from <= 12 && SPEAKS_OF_PASSWORD.test(clause) && !/\b(?:user\s?name|login|e-?mail|account|hint)s?:$/i.test(clause) && passwordShaped((words[next] as ReadWord).text, true)) {
+        out.push({ words: [next], kind: 'password', rule: 'named nearby' });
+        return;
+      }
+    }
     // A password: alone, or last on a short line whose other words name it ("Network security key |
     // …"), or in a short reply under a question about it ("it's velvet4142 lowercase").
     if (ws.length > 5) return;
@@ -860,6 +878,48 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     if (!lone && ws.length <= 4 && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
       const picked = ws.filter((i) => passwordShaped((words[i] as ReadWord).text, true));
       if (picked.length === 1) out.push({ words: picked, kind: 'password', rule: 'named nearby' });
+    }
+  });
+  return out;
+}
+
+/** A shell's prompt and what is typed after it: PowerShell's "PS C:\src>", a POSIX shell's "ada@box:~$", a root "#". */
+const PROMPT = /(?:^|\s)(?:PS\s+\S*>|\S*[$#%>])\s+(\S.*)$/;
+/** Commands that print a variable or a file as it is. */
+const PRINTS = /^(?:echo|printenv|printf(?:\s+\S+)?|print|cat|type|gc|get-content|write-output|write-host|more|head)\s+/i;
+
+/**
+ * The output of a command that prints a variable or a file whose name says secret — "echo
+ * $GITHUB_TOKEN", PowerShell's "$env:PULUMI_ACCESS_TOKEN", "cat ~/.config/hub/token": the lines
+ * right under the command, to the next prompt or the first line that is no value (three at most), each one run of a key's alphabet
+ * with letters and digits (in up to four pieces, as OCR splits a long run) — a hex key too, which
+ * alone passes for a hash: the command says what it is.
+ */
+export function printedValues(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
+  const out: ContextFinding[] = [];
+  const text = (ws: readonly number[]) => ws.map((i) => (words[i] as ReadWord).text).join(' ');
+  lines.forEach((line, li) => {
+    const typed = PROMPT.exec(text(line.words))?.[1];
+    if (!typed || /[=|<]/.test(typed)) return;
+    // (OCR reads the $ as an S now and then: "Senv:PULUMI ACCESS TOKEN"; an underscore as a space.)
+    const name = typed.replace(PRINTS, '').replace(/^["'${(]*(?:S(?=env:))?(?:env:)?/i, '').replace(/["'})]+$/, '');
+    // (One name: a variable's or a file's, or a variable's in capitals OCR split at its underscores — not a command's words and flags.)
+    if (!/^[A-Za-z_~./][\w.:/~-]*$|^[A-Z][A-Z0-9]*(?: [A-Z0-9]+){1,4}$/.test(name) || !secretName(name.replace(/\s+/g, '_'))) return;
+    let bottom = line.bottom;
+    for (let k = li + 1, seen = 0; k < lines.length && seen < 3; k++) {
+      const below = lines[k] as Line;
+      if ((below.top + below.bottom) / 2 < line.bottom) continue;
+      if (below.top - bottom > Math.max(line.height, below.height) * 1.5 || Math.abs(below.left - line.left) > line.height * 3) break;
+      const t = text(below.words);
+      if (PROMPT.test(t)) break;
+      seen++;
+      bottom = below.bottom;
+      const pieces = t.trim().split(/\s+/);
+      const misread = /[^\x20-\x7E]|[[\]|!{}%]/g;
+      const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
+      const packed = signs <= 2 ? joined.replace(misread, '') : joined;
+      if (!(pieces.length <= 4 && packed.length >= 16 && packed.length <= 200 && /^[A-Za-z0-9+/=_.~:-]+$/.test(packed) && /\d/.test(packed) && /[A-Za-z]/.test(packed))) break;
+      out.push({ words: [...below.words], kind: 'secret', rule: 'printed' });
     }
   });
   return out;

@@ -3,7 +3,7 @@
 // which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
 import { DEFAULT_REDACT_CATEGORIES, RedactionKind, type OwnPattern, type RedactCategory, type Redaction } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
-import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, labelledBelow, linesOf, namedCells, namedNearby, wrappedOn } from './context.ts';
+import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, labelledBelow, linesOf, namedCells, namedNearby, printedValues, wrappedOn } from './context.ts';
 import { inEnglish } from './localWords.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
 import { ownPatternMatches } from './ownPatterns.ts';
@@ -102,7 +102,7 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
   // whose only label is its panel's heading.
   const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
   if (categories.passwords) {
-    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines), ...credentialRows(words, lines), ...namedCells(words, lines), ...namedNearby(words, lines), ...headedValues(words, lines)]) {
+    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines), ...credentialRows(words, lines), ...namedCells(words, lines), ...namedNearby(words, lines), ...headedValues(words, lines), ...printedValues(words, lines)]) {
       boxEach(c.words, c.kind, c.rule);
       const more = wrappedOn(words, c.words, lines);
       if (more.length) boxEach(more, c.kind, `${c.rule}+wrap`);

@@ -152,7 +152,8 @@ export function wrappedInk(grey: Grey, region: Redaction, words: readonly (ReadW
     const run = { x: start, y: nTop, width: end - start, height: nh };
     // A sure read of a word of prose there is the next line's text, not the token's tail.
     const over = words.filter((w) => w.x < run.x + run.width && w.x + w.width > run.x && w.y + w.height / 2 > run.y && w.y + w.height / 2 < run.y + run.height);
-    if (over.some((w) => (w.confidence ?? 100) >= 60 && prose(w.text))) break;
+    // (…nor, however sure, a shell's prompt, "ada@build-01:~/infra$", "PS C:\src>": the next command, under a token a command printed.)
+    if (over.some((w) => ((w.confidence ?? 100) >= 60 && prose(w.text)) || /^[\w.-]+@[\w.-]+:|^PS$|^[A-Z]:\\/.test(w.text))) break;
     const m = Math.ceil(nh * 0.3);
     const next = { x: Math.max(0, run.x - m), y: Math.max(0, run.y - m), width: Math.min(width, run.x + run.width + m) - Math.max(0, run.x - m), height: Math.min(height, run.y + run.height + m) - Math.max(0, run.y - m) };
     out.push({ ...next, kind: region.kind, rule: `${region.rule.replace(/\+wrap$/, '')}+wrap` });

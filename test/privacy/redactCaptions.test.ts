@@ -25,6 +25,15 @@ async function hidesAll(name: string, draws: readonly Draw[], secrets: number): 
 
 // Each screen is OCR'd twice (the second look); a loaded machine takes tens of seconds.
 describe('secrets only their captions name (real Chromium, real tesseract)', { timeout: 240_000 }, () => {
+  it('a token under its field\'s caption with a required mark ("Access Token *"), and one beside "Linear account (Access Token)"', async () => {
+    // Seed 1 (1080p 14 px): three of the hex token's f's read as "£" and "%".
+    await hidesAll('integration connection form', [[1, 'light+', 14, '1080p'], [2, 'dark+', 13, 'Retina 1440×900@2']], 2);
+  });
+
+  it('a restore code under its column\'s caption beside a device\'s serial; a password after the colon ending a sentence about it', async () => {
+    await hidesAll('game account security page', [[1, 'dark+', 12, '4K@2'], [2, 'light+', 16, '1440p']], 2);
+  });
+
   it("cookies' values in an HTTP exchange, hex and all, and as OCR misreads their letters", async () => {
     // Seed 1 (4K@1 13 px): "£" for an f in both values.
     await hidesAll('proxy http exchange', [[1, 'light+', 13, '4K@1'], [2, 'dark+', 13, '1080p']], 2);
@@ -32,5 +41,15 @@ describe('secrets only their captions name (real Chromium, real tesseract)', { t
 
   it('a passphrase of ordinary words after its label, in small letters', async () => {
     await hidesAll('notes with a passphrase', [[1, 'light+', 14, '1080p'], [2, 'solarized-light', 11, '4K@1']], 1);
+  });
+
+  it('what a shell prints for a variable or a file named for a token; what it prints for $HOME stays', async () => {
+    for (const [seed, theme, fontPx, at] of [[1, 'dark+', 13, '1440p'], [2, 'light+', 14, '1080p']] as const) {
+      const r = await check(captionScreen('terminal printing a token', { seed, theme, fontPx, size: size(at) }));
+      expect(r.score.secrets.length).toBe(2);
+      expect(r.leaked, `${theme} ${fontPx} px ${at}: ${r.regions.map((g) => g.rule).join(', ')}`).toEqual([]);
+      // (Seed 2: a sliver of the prompt line under a token, 2.5%.)
+      expect(r.maskedShare, `${theme} ${fontPx} px ${at}`).toBeLessThanOrEqual(0.05);
+    }
   });
 });
