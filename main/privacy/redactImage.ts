@@ -6,7 +6,7 @@ import { errorMessage } from '../../common/errors.ts';
 import type { Redaction } from '../../common/privacy.ts';
 import { identifierBoxes, middleInAny, publicColumnBoxes, publicValueBoxes } from './context.ts';
 import { detectRedactions, GENERIC, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
-import type { ReadWord } from './locate.ts';
+import { overlaps, type ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
 import { alongInk, combineReads, greyOf, secondLook } from './secondLook.ts';
 import { wrappedInk } from './wrapInk.ts';
@@ -76,7 +76,13 @@ export async function redactImage(
     // scraps of a hash are why the second look read again), and a box on each of its lines, so a
     // secret's box never reaches over the line below it. The person's patterns ran over the combined
     // words (one budget).
-    const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text')) : [];
+    // (A run the first read took for key-like stays too when it read it whole, one word of 40
+    // characters or more, and the second look's reading found part of it key-like again, a fill of its
+    // own or the fail-safe's: the second look read it worse, in pieces — a token with an emoji glued to
+    // each end — not better, as a hash it reads whole.)
+    const again = [...found.regions, ...look.failSafe].filter((r) => r.kind === 'key-like text');
+    const whole = (r: Redaction) => first.some((w) => w.text.length >= 40 && within(w, r)) && again.some((o) => overlaps(o, r));
+    const firstFound = look.words.length ? apart((await detectRedactions(first, read.size, { ...options, patterns: [], lineBoxes: true })).regions.filter((r) => r.kind !== 'key-like text' || whole(r))) : [];
     // Each secret's box carried over the rest of its unbroken ink, then the fail-safe's runs beside them.
     // (Not in a slanted area: its rows are not its lines, and paper and ink alternate along them.)
     const along = [...[...found.regions, ...firstFound].filter(kept).map((r) => (look.turned.some((t) => within(r, t)) ? r : alongInk(grey, r))), ...look.failSafe.filter(kept)];

@@ -7,6 +7,7 @@
 // show ink outside the fills (test/fixtures/leakScore.ts).
 import { describe, expect, it } from 'vitest';
 import { captionScreen } from '../fixtures/captionScreens.ts';
+import { HELD_OUT_I_ORDINARY_SCREENS, HELD_OUT_I_SECRET_SCREENS, heldOutIScreen } from '../fixtures/heldOutScreensI.ts';
 import { SIZES } from '../fixtures/realScreens.ts';
 import { renderedRedaction } from '../support/renderedRedaction.ts';
 
@@ -51,5 +52,13 @@ describe('secrets only their captions name (real Chromium, real tesseract)', { t
       // (Seed 2: a sliver of the prompt line under a token, 2.5%.)
       expect(r.maskedShare, `${theme} ${fontPx} px ${at}`).toBeLessThanOrEqual(0.05);
     }
+  });
+
+  it("a token the first read read whole and the second look in pieces, a sign glued to either end (set I's chat, its bench draw at seed 7400)", async () => {
+    const name = 'telegram saved messages emoji';
+    const seed = 7400 + [...HELD_OUT_I_SECRET_SCREENS, ...HELD_OUT_I_ORDINARY_SCREENS].indexOf(name);
+    const r = await check(heldOutIScreen(name, { seed }));
+    // (Its password and PIN have captions in Cyrillic, which the reader does not read: they still leak.)
+    expect(r.leaked.filter((l) => l.startsWith('yandex token')), r.regions.map((g) => g.rule).join(', ')).toEqual([]);
   });
 });
