@@ -8,7 +8,7 @@ import { identifierBoxes, middleInAny, publicColumnBoxes, publicValueBoxes } fro
 import { detectRedactions, GENERIC, mergeBoxes, type DetectOptions, type ScreenWindow } from './detect.ts';
 import { overlaps, type ReadWord } from './locate.ts';
 import { maskImage } from './maskImage.ts';
-import { alongInk, combineReads, greyOf, secondLook } from './secondLook.ts';
+import { alongInk, combineReads, flipAcross, greyOf, secondLook } from './secondLook.ts';
 import { wrappedInk } from './wrapInk.ts';
 import { isThisComputer } from '../thisComputer.ts';
 
@@ -50,6 +50,8 @@ export async function redactImage(
     // What the first read made of a slanted area gives way to what was read there turned upright.
     const first = look.turned.length ? read.words.filter((w) => !look.turned.some((t) => within(w, t))) : read.words;
     const found = await detectRedactions(combineReads(first, look.words), read.size, options);
+    // (What was found on words read mirrored stands where they were read the right way round: flipped back onto their ink.)
+    if (look.mirrored.length) found.regions = found.regions.map((r) => { const m = look.mirrored.find((a) => within(r, a)); return m ? flipAcross(r, m) : r; });
     // What only looks random or only sits after a word like "secret" — a run the rules took as key-like,
     // ink the fail-safe would hide, a label the second look read cut short ("n/secret:" of
     // "checksum/secret:") — stays where the first read saw a name over it that says public, data or

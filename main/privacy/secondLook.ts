@@ -277,11 +277,15 @@ export function skewOf(grey: Grey, box: Box): number {
   return Math.round(best * 10) / 10;
 }
 
+/** How a block is read when its plain reading is poor: mirrored left to right. */
+type Variant = { mirror?: boolean };
+
 /**
  * The block's pixels made easy to read: contrast stretched, dark text on light, short lines enlarged
- * and very tall ones made smaller, turned by `angle` (±90 for text printed sideways).
+ * and very tall ones made smaller, turned by `angle` (±90 for text printed sideways); `how.mirror`,
+ * flipped left to right at the end (a paper held up to a webcam that mirrors the picture).
  */
-async function lookAgain(grey: Grey, box: Box, angle: number): Promise<Look> {
+async function lookAgain(grey: Grey, box: Box, angle: number, how: Variant = {}): Promise<Look> {
   const sideways = Math.abs(angle) === 90;
   // (Not a slanted block: its rows are not its lines.)
   const tall = angle && !sideways ? 0 : runHeight(grey, box, sideways);
@@ -329,11 +333,12 @@ async function lookAgain(grey: Grey, box: Box, angle: number): Promise<Look> {
     img = img.resize(width, height, { kernel: 'lanczos3' });
   }
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
+  if (how.mirror) img = (await rawOf(img)).flop();
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
-  return { png: data, scale, crop, size: { width, height }, out: { width: info.width, height: info.height } };
+  return { png: data, scale, crop, size: { width, height }, out: { width: info.width, height: info.height }, mirror: how.mirror === true };
 }
 
-type Look = { png: Buffer; scale: number; crop: Box; /** The crop's size scaled, before it is turned. */ size: { width: number; height: number }; out: { width: number; height: number } };
+type Look = { png: Buffer; scale: number; crop: Box; /** The crop's size scaled, before it is turned. */ size: { width: number; height: number }; out: { width: number; height: number }; /** Flipped left to right after it was turned. */ mirror: boolean };
 
 /** Lines at least this tall (ink rows, ascenders to descenders) are very large type, read smaller… */
 const BIG_LINE = 44;
@@ -454,6 +459,7 @@ export function clearCutLines(px: Uint8Array, width: number, height: number, top
 
 /** A point of the turned, scaled crop back in the image's pixels. */
 function back(p: { x: number; y: number }, look: Look, angle: number): { x: number; y: number } {
+  if (look.mirror) p = { x: look.out.width - p.x, y: p.y };
   const { width: w, height: h } = look.size;
   const t = (-angle * Math.PI) / 180;
   const dx = p.x - look.out.width / 2, dy = p.y - look.out.height / 2;
@@ -461,7 +467,20 @@ function back(p: { x: number; y: number }, look: Look, angle: number): { x: numb
   return { x: look.crop.x + (x * look.crop.width) / w, y: look.crop.y + (y * look.crop.height) / h };
 }
 
-export type SecondLook = { words: ReadWord[]; failSafe: Redaction[]; blocks: number; /** Slanted areas read turned upright: their words replace the first read's there. */ turned: Box[] };
+export type SecondLook = {
+  words: ReadWord[];
+  failSafe: Redaction[];
+  blocks: number;
+  /** Slanted areas read turned upright: their words replace the first read's there. */
+  turned: Box[];
+  /** Areas read mirrored: their words stand flipped across the area (read the right way round), and what is found there is flipped back (flipAcross). */
+  mirrored: Box[];
+};
+
+/** A box flipped left to right across `area` (its mirror image there). */
+export function flipAcross<T extends Box>(b: T, area: Box): T {
+  return { ...b, x: 2 * area.x + area.width - b.x - b.width };
+}
 
 /**
  * Reads the unread blocks again and returns the words found there (in the image's pixels, on lines
@@ -524,16 +543,57 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   // The blocks are read side by side (the reader's pool has a worker a core, and a block is little
   // work for one); what each gives is taken in the queue's order. Past MAX_READS a block gets no
   // read, only the fail-safe.
-  const readBlock = async ({ block, skew }: { block: Box; skew: number }, i: number): Promise<ReadWord[]> => {
-    if (i >= MAX_READS) return [];
+  const readAs = async (block: Box, angle: number, how: Variant = {}) => {
     signal?.throwIfAborted();
-    const angle = skew ? -skew : 0;
-    const look = await lookAgain(grey, block, angle);
+    const look = await lookAgain(grey, block, angle, how);
     const got = await read({ data: look.png, mime: 'image/png' });
-    if (!got.ok) return [];
+    return got.ok ? { look, words: got.words.filter((w) => w.text.trim()) } : undefined;
+  };
+  const plain = await Promise.all(queue.map(({ block, skew }, i) => (i < MAX_READS ? readAs(block, skew ? -skew : 0) : undefined)));
+  // What looked like very large type and read as nothing was ordinary lines set close beside an icon
+  // (a dialog's lines whose ink rows run together into one "line" 45 px tall, a bulb's 60 px beside
+  // them): the blocks under it are read at their own size after all.
+  const missed = queue.flatMap(({ block }, i) => (large.includes(block) && !(plain[i]?.words ?? []).some(sureWord) ? (held.get(block) ?? []) : []));
+  plain.push(...(await Promise.all(missed.map((block, k) => (queue.length + k < MAX_READS ? readAs(block, 0) : undefined)))));
+  queue.push(...missed.map((block) => ({ block, skew: 0 })));
+  // Where a block's reading is poor (under half its letters and digits read sure, or none), it is
+  // read again mirrored (a paper held up to a webcam that flips the picture, text seen through
+  // glass); the mirrored reading is kept when it is no poor reading itself and has clearly more
+  // characters read sure (junk read either way is still junk). The largest
+  // such blocks only: a few reads a screen, and none where every block read well.
+  const poor = queue.map((_, i) => i).filter((i) => plain[i] !== undefined && poorReading((plain[i] as NonNullable<(typeof plain)[number]>).words)).slice(0, MAX_AGAIN);
+  const again = await Promise.all(poor.map(async (i) => ({ i, mirror: await readAs((queue[i] as (typeof queue)[number]).block, queue[i]?.skew ? -(queue[i]?.skew as number) : 0, { mirror: true }) })));
+  // A block that reads better mirrored is part of a mirrored paper or screen: the first read made
+  // sure-looking nonsense of the rest of it (a mirrored "Password:" beside the value, the lines
+  // above). The block with the first read's words around it is read mirrored as one area, and what
+  // is read there replaces what the first read made of it (as a slanted area's reading does).
+  const mirrored: Box[] = [];
+  for (const { i, mirror: t } of again) {
+    if (!t || poorReading(t.words) || sureChars(t.words) < sureChars((plain[i] as NonNullable<(typeof plain)[number]>).words) * 1.3 + 3) continue;
+    plain[i] = t;
+    if (queue[i]?.skew) continue;
+    let area = mirrorArea((queue[i] as (typeof queue)[number]).block, words, grey);
+    for (let k = mirrored.length - 1; k >= 0; k--) {
+      if (!overlaps(area, mirrored[k] as Box)) continue;
+      area = union(area, mirrored[k] as Box);
+      mirrored.splice(k, 1);
+    }
+    mirrored.push(area);
+  }
+  mirrored.length = Math.min(mirrored.length, MAX_AGAIN);
+  const mirroredAt = queue.length;
+  plain.push(...(await Promise.all(mirrored.map((area) => readAs(area, 0, { mirror: true })))));
+  for (const area of mirrored) {
+    queue.push({ block: area, skew: 0 });
+    slanted.push(area);
+  }
+  const looks = queue.map(({ block, skew }, i) => {
+    const got = plain[i];
+    if (!got || (i < mirroredAt && mirrored.some((m) => inside(block, m)))) return [];
+    const { look } = got;
+    const angle = skew ? -skew : 0;
     const line = 1_000_000 + i * 10_000;
-    const words = got.words.filter((w) => w.text.trim());
-    return (angle ? rowsOf(words) : words).flatMap((w) => {
+    return (angle ? rowsOf(got.words) : got.words).flatMap((w) => {
       const corners = [back({ x: w.x, y: w.y }, look, angle), back({ x: w.x + w.width, y: w.y }, look, angle), back({ x: w.x, y: w.y + w.height }, look, angle), back({ x: w.x + w.width, y: w.y + w.height }, look, angle)];
       const x0 = Math.min(...corners.map((c) => c.x)), y0 = Math.min(...corners.map((c) => c.y));
       const x1 = Math.max(...corners.map((c) => c.x)), y1 = Math.max(...corners.map((c) => c.y));
@@ -544,23 +604,25 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
       // A word read turned covers its whole slanted box: its line's band would cut off its ends.
       return [{ ...w, line: line + w.line, x: x0, y: y0, width: x1 - x0, height: y1 - y0, ...(angle ? { tilted: true as const } : {}) }];
     });
-  };
-  const looks = await Promise.all(queue.map(readBlock));
-  // What looked like very large type and read as nothing was ordinary lines set close beside an icon
-  // (a dialog's lines whose ink rows run together into one "line" 45 px tall, a bulb's 60 px beside
-  // them): the blocks under it are read at their own size after all.
-  const missed = queue.flatMap(({ block }, i) => (large.includes(block) && !(looks[i] ?? []).some(sureWord) ? (held.get(block) ?? []) : []));
-  looks.push(...(await Promise.all(missed.map((block, k) => readBlock({ block, skew: 0 }, queue.length + k)))));
-  queue.push(...missed.map((block) => ({ block, skew: 0 })));
+  });
   const side = await sideways;
   signal?.throwIfAborted();
+  // A mirrored reading's words are given flipped across its crop (where they stand read the right
+  // way round: a label before its value, as the rules expect), and the crop returned, so the boxes
+  // found there are flipped back onto the ink (redactImage).
+  const flipped: Box[] = [];
   queue.forEach(({ block, skew }, i) => {
     const sure = looks[i] ?? [];
-    found.push(...sure);
+    const look = plain[i]?.look;
+    if (look?.mirror && sure.length) {
+      flipped.push(look.crop);
+      found.push(...sure.map((w) => flipAcross(w, look.crop)));
+    } else found.push(...sure);
     // The first read's unsure words over the block count as well: what they say was judged by the
     // rules, and those of its rows beside it: they may name what it is ("integrity", "data:").
     // (Runs of ink are sought along upright rows: a slanted area has none.)
-    if (!skew) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => w.y < block.y + block.height && w.y + w.height > block.y), ...sure]));
+    // (A block inside a mirrored area: the area's runs are sought with what was read there.)
+    if (!skew && !(i < mirroredAt && mirrored.some((m) => inside(block, m)))) failSafe.push(...tokenRuns(grey, block, [...words.filter((w) => w.y < block.y + block.height && w.y + w.height > block.y), ...sure]));
   });
   // Lines of an armoured public block (a PGP public key, a certificate) are base64 OCR is unsure of
   // in small type, but anyone may have them: between its BEGIN and END lines, nothing is unread ink.
@@ -573,7 +635,26 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     for (const l of lines) found.push(captionOf(l, readUpright));
     slanted.push(block);
   }
-  return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted };
+  return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted, mirrored: flipped };
+}
+
+/** At most this many blocks whose reading is poor are read again mirrored per image. */
+const MAX_AGAIN = 3;
+
+/** Letters and digits read, each weighed by how sure the reader was of its word. */
+export function sureChars(words: readonly { text: string; confidence?: number }[]): number {
+  let n = 0;
+  for (const w of words) n += (w.text.replace(/[^\p{L}\p{N}]/gu, '').length * (w.confidence ?? 100)) / 100;
+  return n;
+}
+
+/**
+ * A reading of glyphs the reader was unsure of: three letters or digits or more, under half of them
+ * read sure. (Nothing read at all is an icon or a chart as often as text: not read again.)
+ */
+function poorReading(words: readonly { text: string; confidence?: number }[]): boolean {
+  const all = words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
+  return all >= 3 && sureChars(words) < all * 0.5;
 }
 
 /** A word read as one: three letters or digits, read sure. */
@@ -731,6 +812,25 @@ function slantedArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
     area = next;
   }
   if (area === block) return block;
+  const x = Math.max(0, Math.floor(area.x)), y = Math.max(0, Math.floor(area.y));
+  return { x, y, width: Math.min(grey.width, Math.ceil(area.x + area.width)) - x, height: Math.min(grey.height, Math.ceil(area.y + area.height)) - y };
+}
+
+/**
+ * A block of a mirrored paper with the first read's words around it, twice over (a word within a
+ * line's height of it, then a word near that): the whole of the paper, not the piece no sure word
+ * covered. At most six times the block's area, so upright text around it is not taken in.
+ */
+function mirrorArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
+  const m = block.height;
+  let area = block;
+  for (let round = 0; round < 2; round++) {
+    let next = area;
+    const reach = { x: area.x - m * 2, y: area.y - m, width: area.width + m * 4, height: area.height + m * 2 };
+    for (const w of words) if (overlaps(w, reach)) next = union(next, w);
+    if (next.width * next.height > block.width * block.height * 6) break;
+    area = next;
+  }
   const x = Math.max(0, Math.floor(area.x)), y = Math.max(0, Math.floor(area.y));
   return { x, y, width: Math.min(grey.width, Math.ceil(area.x + area.width)) - x, height: Math.min(grey.height, Math.ceil(area.y + area.height)) - y };
 }

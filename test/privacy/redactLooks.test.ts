@@ -1,0 +1,27 @@
+// Text OCR misreads for how it looks (issue 41): a paper held up to a webcam that mirrors the
+// picture, its lines reading right to left. Each screen rendered by Chromium and read by the
+// production reader (RegionReader over tesseract).
+import { describe, expect, it } from 'vitest';
+import { screenFrom, SIZES } from '../fixtures/realScreens.ts';
+import { LOOK_MAKERS, LOOK_OTHERS } from '../fixtures/lookScreens.ts';
+import { renderedRedaction } from '../support/renderedRedaction.ts';
+
+const { check } = renderedRedaction();
+const size = (name: string) => SIZES.find((s) => s.name === name) ?? (SIZES[0] as (typeof SIZES)[number]);
+const screen = (name: string, seed: number, at: string, fontPx: number) => screenFrom(LOOK_MAKERS, LOOK_OTHERS, name, { seed, size: size(at), fontPx, theme: 'light+' });
+
+describe('text that reads mirrored (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
+  it('a password note held up to a mirroring webcam: read flipped back, its labels name its values', async () => {
+    // Before, the first read made sure-looking nonsense of the note and both passwords leaked.
+    for (const [seed, at, fontPx] of [[1, '1080p', 14], [4, '4K@2', 14]] as const) {
+      const r = await check(screen('webcam mirrored password note', seed, at, fontPx));
+      expect(r.score.secrets.length).toBe(2);
+      expect(r.leaked, `${at} ${fontPx} px`).toEqual([]);
+    }
+  });
+
+  it('an ordinary note held up to it masks nothing', async () => {
+    const r = await check(screen('webcam mirrored ordinary note', 2, '1440p', 13));
+    expect(r.regions).toEqual([]);
+  });
+});
