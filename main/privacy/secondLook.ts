@@ -556,12 +556,15 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   const missed = queue.flatMap(({ block }, i) => (large.includes(block) && !(plain[i]?.words ?? []).some(sureWord) ? (held.get(block) ?? []) : []));
   plain.push(...(await Promise.all(missed.map((block, k) => (queue.length + k < MAX_READS ? readAs(block, 0) : undefined)))));
   queue.push(...missed.map((block) => ({ block, skew: 0 })));
-  // Where a block's reading is poor (under half its letters and digits read sure, or none), it is
+  // Where a block's reading is poor (under half of its 8 or more letters and digits read sure), it is
   // read again mirrored (a paper held up to a webcam that flips the picture, text seen through
   // glass); the mirrored reading is kept when it is no poor reading itself and has clearly more
   // characters read sure (junk read either way is still junk). The largest
   // such blocks only: a few reads a screen, and none where every block read well.
-  const poor = queue.map((_, i) => i).filter((i) => plain[i] !== undefined && poorReading((plain[i] as NonNullable<(typeof plain)[number]>).words)).slice(0, MAX_AGAIN);
+  const poor = queue
+    .map((_, i) => i)
+    .filter((i) => plain[i] !== undefined && poorReading((plain[i] as NonNullable<(typeof plain)[number]>).words) && charsOf((plain[i] as NonNullable<(typeof plain)[number]>).words) >= 8)
+    .slice(0, MAX_AGAIN);
   const again = await Promise.all(poor.map(async (i) => ({ i, mirror: await readAs((queue[i] as (typeof queue)[number]).block, queue[i]?.skew ? -(queue[i]?.skew as number) : 0, { mirror: true }) })));
   // A block that reads better mirrored is part of a mirrored paper or screen: the first read made
   // sure-looking nonsense of the rest of it (a mirrored "Password:" beside the value, the lines
@@ -638,8 +641,12 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   return { words: found, failSafe: failSafe.filter((r) => !open.some((b) => r.y + r.height / 2 > b.top && r.y + r.height / 2 < b.bottom)), blocks: blocks.length, turned: slanted, mirrored: flipped };
 }
 
-/** At most this many blocks whose reading is poor are read again mirrored per image. */
-const MAX_AGAIN = 3;
+/**
+ * At most this many blocks whose reading is poor are read again mirrored per image: the largest.
+ * (Three cost set I about 2.2 reads a screen, +31%, nearly every screen paying all three for a look
+ * few screens have.)
+ */
+const MAX_AGAIN = 1;
 
 /** Letters and digits read, each weighed by how sure the reader was of its word. */
 export function sureChars(words: readonly { text: string; confidence?: number }[]): number {
@@ -653,9 +660,12 @@ export function sureChars(words: readonly { text: string; confidence?: number }[
  * read sure. (Nothing read at all is an icon or a chart as often as text: not read again.)
  */
 function poorReading(words: readonly { text: string; confidence?: number }[]): boolean {
-  const all = words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
+  const all = charsOf(words);
   return all >= 3 && sureChars(words) < all * 0.5;
 }
+
+/** Letters and digits read. */
+const charsOf = (words: readonly { text: string }[]) => words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
 
 /** A word read as one: three letters or digits, read sure. */
 const sureWord = (w: ReadWord & { confidence?: number }) => (w.confidence ?? 100) >= SURE && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3;
