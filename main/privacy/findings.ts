@@ -1056,7 +1056,9 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'passphrase',
-    find: (t) => matches(t, /\b(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)s?\s*[:=]\s*["'“]?((?:[A-Za-z0-9'-]{1,16} ){1,11}[A-Za-z0-9'-]{1,16})/gi, 1, (m) => !NOT_VALUES.has((m[1] as string).split(' ')[0]?.toLowerCase() ?? '')),
+    // (Not a sentence about it: "Passphrase: shown in the router's settings", a German page's
+    // "WLAN-Netzwerkschlüssel: wird im Router angezeigt" — words a generated phrase has none of.)
+    find: (t) => matches(t, /\b(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)s?\s*[:=]\s*["'“]?((?:[A-Za-z0-9'-]{1,16} ){1,11}[A-Za-z0-9'-]{1,16})/gi, 1, (m) => !NOT_VALUES.has((m[1] as string).split(' ')[0]?.toLowerCase() ?? '') && !(m[1] as string).split(' ').some((w) => SENTENCE_WORDS.has(w.toLowerCase()))),
   },
   {
     // A cookie's value in an HTTP exchange (a Cookie: or Set-Cookie: header in a packet dump, a proxy,
@@ -1217,6 +1219,9 @@ function* capabilityLinkParts(text: string): Iterable<[number, number]> {
     }
   }
 }
+
+/** Words of a sentence, not of a generated passphrase (English, and the languages localWords.ts reads). */
+const SENTENCE_WORDS = new Set(['the', 'a', 'an', 'is', 'are', 'was', 'be', 'been', 'in', 'on', 'at', 'of', 'to', 'by', 'for', 'with', 'from', 'this', 'that', 'your', 'you', 'it', 'not', 'will', 'can', 'shown', 'see', 'set', 'ist', 'wird', 'im', 'der', 'die', 'das', 'und', 'nicht', 'le', 'la', 'les', 'est', 'dans', 'du', 'des', 'el', 'los', 'es', 'en', 'del', 'se', 'o', 'os', 'no', 'na', 'il', 'di', 'het', 'een', 'is', 'wordt']);
 
 /** Account names people write beside a password ("admin / …", "root:…"). */
 const LOGIN_NAMES = /^(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|tester|user|ubuntu|pi|postgres|mysql|sa|deploy|deployer|operator|support|service|ci|bot|webmaster|staff|editor|manager)\d{0,3}$/i;
