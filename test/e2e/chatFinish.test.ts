@@ -42,7 +42,7 @@ describe('the Context meter (issue 44 item 7)', () => {
       const line = (await breakdown.locator('li').filter({ hasText: `${name}:` }).textContent())!;
       return figure(/≈([\d,]+)/.exec(line)![1]!);
     };
-    await expect.poll(() => part('Images')).toBe(thumbnails);
+    await expect.poll(() => part('Images'), { timeout: 20_000 }).toBe(thumbnails);
     // Three file names and no words: the message's own text is a few dozen tokens, not the images.
     expect(await part('This message')).toBeLessThan(100);
     const total = Number(await page.getByRole('meter', { name: 'Context' }).getAttribute('value'));
@@ -297,7 +297,7 @@ describe('smaller things, the rest (issue 44 item 10)', () => {
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     // With a screenshot in it, it does.
     await paste(page, 'screen.png', await solidPng(640, 400, GREEN));
-    await expect.poll(() => box.getAttribute('placeholder')).toBe('Ask about this screenshot…');
+    await expect.poll(() => box.getAttribute('placeholder'), { timeout: 20_000 }).toBe('Ask about this screenshot…');
     expect(await seriousFindings(page)).toEqual([]);
   });
 
