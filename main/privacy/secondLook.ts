@@ -563,7 +563,10 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
   // such blocks only: a few reads a screen, and none where every block read well.
   const poor = queue
     .map((_, i) => i)
-    .filter((i) => plain[i] !== undefined && poorReading((plain[i] as NonNullable<(typeof plain)[number]>).words) && charsOf((plain[i] as NonNullable<(typeof plain)[number]>).words) >= 8)
+    .filter((i) => {
+      const got = plain[i];
+      return got !== undefined && poorReading(got.words) && charsOf(got.words) >= 8;
+    })
     .slice(0, MAX_AGAIN);
   const again = await Promise.all(poor.map(async (i) => ({ i, mirror: await readAs((queue[i] as (typeof queue)[number]).block, queue[i]?.skew ? -(queue[i]?.skew as number) : 0, { mirror: true }) })));
   // A block that reads better mirrored is part of a mirrored paper or screen: the first read made
@@ -651,7 +654,7 @@ const MAX_AGAIN = 1;
 /** Letters and digits read, each weighed by how sure the reader was of its word. */
 export function sureChars(words: readonly { text: string; confidence?: number }[]): number {
   let n = 0;
-  for (const w of words) n += (w.text.replace(/[^\p{L}\p{N}]/gu, '').length * (w.confidence ?? 100)) / 100;
+  for (const w of words) n += (lettersIn(w.text) * (w.confidence ?? 100)) / 100;
   return n;
 }
 
@@ -664,11 +667,14 @@ function poorReading(words: readonly { text: string; confidence?: number }[]): b
   return all >= 3 && sureChars(words) < all * 0.5;
 }
 
+/** Letters and digits in a text. */
+const lettersIn = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '').length;
+
 /** Letters and digits read. */
-const charsOf = (words: readonly { text: string }[]) => words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
+const charsOf = (words: readonly { text: string }[]) => words.reduce((n, w) => n + lettersIn(w.text), 0);
 
 /** A word read as one: three letters or digits, read sure. */
-const sureWord = (w: ReadWord & { confidence?: number }) => (w.confidence ?? 100) >= SURE && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3;
+const sureWord = (w: ReadWord & { confidence?: number }) => (w.confidence ?? 100) >= SURE && lettersIn(w.text) >= 3;
 
 /** At most this many blocks of very large type are read per image… */
 const MAX_LARGE = 4;
@@ -789,8 +795,7 @@ export function slantedLines(grey: Grey, words: readonly ReadWord[]): Box[] {
     const box = ws.reduce<Box>((u, w) => union(u, w), ws[0] as ReadWord);
     const h = Math.min(...ws.map((w) => w.height));
     if (slope < min || slope > max || box.width < h * 3) continue;
-    const x = Math.max(0, Math.floor(box.x)), y = Math.max(0, Math.floor(box.y));
-    out.push({ x, y, width: Math.min(grey.width, Math.ceil(box.x + box.width)) - x, height: Math.min(grey.height, Math.ceil(box.y + box.height)) - y });
+    out.push(inPixels(box, grey));
   }
   return out;
 }
@@ -811,19 +816,7 @@ function inside(inner: Box, outer: Box): boolean {
  * of. At most four times the block's area, so upright text around it is not taken in.
  */
 function slantedArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
-  let area: Box = { x: Math.max(0, block.x), y: Math.max(0, block.y), width: 0, height: 0 };
-  area.width = Math.min(grey.width, block.x + block.width) - area.x;
-  area.height = Math.min(grey.height, block.y + block.height) - area.y;
-  block = area;
-  for (let round = 0; round < 2; round++) {
-    let next = area;
-    for (const w of words) if (overlaps(w, area)) next = union(next, w);
-    if (next.width * next.height > block.width * block.height * 4) break;
-    area = next;
-  }
-  if (area === block) return block;
-  const x = Math.max(0, Math.floor(area.x)), y = Math.max(0, Math.floor(area.y));
-  return { x, y, width: Math.min(grey.width, Math.ceil(area.x + area.width)) - x, height: Math.min(grey.height, Math.ceil(area.y + area.height)) - y };
+  return grownArea(block, words, grey, (area) => area, 4);
 }
 
 /**
@@ -833,16 +826,27 @@ function slantedArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
  */
 function mirrorArea(block: Box, words: readonly ReadWord[], grey: Grey): Box {
   const m = block.height;
-  let area = block;
+  return grownArea(block, words, grey, (area) => ({ x: area.x - m * 2, y: area.y - m, width: area.width + m * 4, height: area.height + m * 2 }), 6);
+}
+
+/** A block grown twice over by the words within `reach` of it, while it stays under `most` times its area; in the image's whole pixels. */
+function grownArea(block: Box, words: readonly ReadWord[], grey: Grey, reach: (area: Box) => Box, most: number): Box {
+  const start = inPixels(block, grey);
+  let area = start;
   for (let round = 0; round < 2; round++) {
     let next = area;
-    const reach = { x: area.x - m * 2, y: area.y - m, width: area.width + m * 4, height: area.height + m * 2 };
-    for (const w of words) if (overlaps(w, reach)) next = union(next, w);
-    if (next.width * next.height > block.width * block.height * 6) break;
+    const near = reach(area);
+    for (const w of words) if (overlaps(w, near)) next = union(next, w);
+    if (next.width * next.height > start.width * start.height * most) break;
     area = next;
   }
-  const x = Math.max(0, Math.floor(area.x)), y = Math.max(0, Math.floor(area.y));
-  return { x, y, width: Math.min(grey.width, Math.ceil(area.x + area.width)) - x, height: Math.min(grey.height, Math.ceil(area.y + area.height)) - y };
+  return inPixels(area, grey);
+}
+
+/** A box in the image's whole pixels: its edges rounded outwards and cut at the image's. */
+function inPixels(box: Box, grey: Grey): Box {
+  const x = Math.max(0, Math.floor(box.x)), y = Math.max(0, Math.floor(box.y));
+  return { x, y, width: Math.min(grey.width, Math.ceil(box.x + box.width)) - x, height: Math.min(grey.height, Math.ceil(box.y + box.height)) - y };
 }
 
 /**
