@@ -185,6 +185,12 @@ export function groupedValue(value: string): boolean {
 }
 
 /**
+ * A glyph OCR was unsure of in a long run: a sign of another script ("¢", "®", "€"), a bracket or a
+ * bar for a j or an l ("NzMrEj SEC50E] yvSa…"), a % for a 9. A few of them in a key are misreads.
+ */
+const MISREAD = /[^\x20-\x7E]|[[\]|!{}%]/g;
+
+/**
  * Whether the text a label captions (under it, or in the cell beside it) is the value it names. What
  * secretValue accepts; or, when the label names a secret and nothing public (secretName: "Client
  * Secret", "Signing Secret", "Admin API Key", "App password"), one run of a key's alphabet with
@@ -202,13 +208,10 @@ export function labelledValue(value: string, label: string, strict = false): boo
   if (groupedValue(v)) return true;
   // (OCR splits a long run at a character it is unsure of: up to three pieces.)
   const pieces = v.split(/\s+/);
-  // (A glyph OCR was unsure of in a long run comes back as a sign of another script — "¢", "®", "€" —
-  // or as a bracket or a bar for a j or an l ("NzMrEj SEC50E] yvSa…"), a % for a 9: one or two of them are
-  // misreads, not what makes it something else.)
-  const misread = /[^\x20-\x7E]|[[\]|!{}%]/g;
-  const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
-  // (Up to one in twelve: a long hex key with three f's read as "£".)
-  const packed = joined.length >= 16 && signs <= Math.max(1, Math.floor(joined.length / 12)) ? joined.replace(misread, '') : joined;
+  // (A few misread signs are misreads, not what makes it something else: up to one in twelve, a long
+  // hex key with three f's read as "£".)
+  const joined = pieces.join(''), signs = (joined.match(MISREAD) ?? []).length;
+  const packed = joined.length >= 16 && signs <= Math.max(1, Math.floor(joined.length / 12)) ? joined.replace(MISREAD, '') : joined;
   // (A colon inside joins a token's parts, "2/<id>/<id>:<hex>"; not one at either end, a name's.)
   if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+(?::[A-Za-z0-9+/=_.~-]+)*$/.test(packed)) return false;
   if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
@@ -915,9 +918,8 @@ export function printedValues(words: readonly ReadWord[], lines: readonly Line[]
       seen++;
       bottom = below.bottom;
       const pieces = t.trim().split(/\s+/);
-      const misread = /[^\x20-\x7E]|[[\]|!{}%]/g;
-      const joined = pieces.join(''), signs = (joined.match(misread) ?? []).length;
-      const packed = signs <= 2 ? joined.replace(misread, '') : joined;
+      const joined = pieces.join(''), signs = (joined.match(MISREAD) ?? []).length;
+      const packed = signs <= 2 ? joined.replace(MISREAD, '') : joined;
       if (!(pieces.length <= 4 && packed.length >= 16 && packed.length <= 200 && /^[A-Za-z0-9+/=_.~:-]+$/.test(packed) && /\d/.test(packed) && /[A-Za-z]/.test(packed))) break;
       out.push({ words: [...below.words], kind: 'secret', rule: 'printed' });
     }
