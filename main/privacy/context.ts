@@ -838,8 +838,10 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
     }
     // A generated password in groups ("bjzx euom sqkc dems", an app password) under words about it.
     // (Its groups spaced wide, OCR may read the row as lines apart: the words of its row.)
+    // (Its dashes read with a space beside them, "pzan-nghi -imey-hhwe", it is still its groups: three or more.)
     const grouped = row.filter((i) => !junk((words[i] as ReadWord).text));
-    if (grouped.length >= 3 && groupedValue(text(grouped)) && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
+    const dashed = text(grouped).replace(/\s*-\s*/g, '-');
+    if (dashed.split(/[ -]/).length >= 3 && groupedValue(dashed) && SPEAKS_OF_PASSWORD.test(above(li, 3))) {
       out.push({ words: grouped, kind: 'password', rule: 'named nearby' });
       return;
     }

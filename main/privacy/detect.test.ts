@@ -736,4 +736,12 @@ describe('namedNearby: a value named an identifier on its line', () => {
     expect(namedNearby(lines(['Copy API key', 'Regenerate secret', '#: src/pages/login.tsx:42', 'secret "rw7AGL9x"'])).length).toBe(1);
     expect(namedNearby(lines(['What is the wifi password?', 'Tom said Xk9#mQ2v'])).length).toBe(1);
   });
+  // Set J's TextEdit note: an Apple app-specific password under "…app-specific password for altool:",
+  // its dashes read with a space beside one ("pzan-nghi -imey-hhwe"): two words, four groups (0 of 4 hidden).
+  it('takes a password in dashed groups OCR read apart at a dash, not words of a sentence so read', async () => {
+    const { namedNearby } = await import('./context.ts');
+    expect(namedNearby(lines(['Notes — release.', 'Apple ID app-specific password for altool:', 'pzan-nghi -imey-hhwe'])).map((f) => f.rule)).toEqual(['named nearby']);
+    expect(namedNearby(lines(['Notes — release.', 'Apple ID app-specific password for altool:', 'keep-this -safe-here']))).toEqual([]);
+  });
 });
+

@@ -841,3 +841,99 @@ describe('content addresses, known by their form', () => {
     expect(await rules("style-src 'sha256-XCwpyIF\napi_key: Xk9fPq2LmN7vRt4WzY8bQc3HdAb3dEf6")).not.toEqual([]);
   });
 });
+
+// Set J's chat and notes screens: a secret named a few words before its value, in a sentence.
+describe('ruleFindings: a secret named in a sentence, its value after a colon or an "is"', () => {
+  const found = (t: string) => foundBy(t, 'named-said');
+  it('takes the value a clause naming a secret introduces, a comma read for its colon too', () => {
+    expect(found('ok. and the new wifi password for when you come sunday: lantern_orbit9947')).toEqual(['lantern_orbit9947']);
+    expect(found('my api token for the staging box is k8Qz2vNw7LpX')).toEqual(['k8Qz2vNw7LpX']);
+    expect(found('and the new wifi password for when you come sunday, gAYj8aye7KmIQSPend ii')).toEqual(['gAYj8aye7KmIQSPend']);
+  });
+  it('leaves a clause about a setting, a place, an id or a target, and a value that is a word', () => {
+    expect(found('Enter your credentials to connect to: fileserver01')).toEqual([]);
+    expect(found('The password reset link: https://acme.io/r/abc123')).toEqual([]);
+    expect(found('Your password manager is 1Password7')).toEqual([]);
+    expect(found('the api key id for the build: key-2024a')).toEqual([]);
+    expect(found('the wifi password for the guest network is: printed on the router')).toEqual([]);
+    expect(found('I changed the password yesterday, sorry2024')).toEqual([]);
+  });
+});
+
+describe("ruleFindings: a card's verification code after its name", () => {
+  const found = (t: string) => foundBy(t, 'card-code');
+  it('takes three or four digits after CVC, CVV, a security code, the numbers on the back', () => {
+    expect(found('new card for the car insurance form, CVC 457')).toEqual(['457']);
+    expect(found('the three numbers on the back: 700')).toEqual(['700']);
+    expect(found('Security code is 0123')).toEqual(['0123']);
+  });
+  it('leaves a count of digits, a date and a longer number', () => {
+    expect(found('CVV 3 digits on the back of your card')).toEqual([]);
+    expect(found('CVC expiry 12/29')).toEqual([]);
+    expect(found('security code 482913 sent')).toEqual([]);
+  });
+});
+
+describe('ruleFindings: codes listed after the caption that names them on its line', () => {
+  const found = (t: string) => foundBy(t, 'code-list');
+  it('takes each code of the list, to the first word that is none', () => {
+    expect(found('backup codes: 64217807, 26230075 (used 1 of 5)')).toEqual(['64217807', '26230075']);
+    expect(found('Recovery codes 4821-0931 7730-1184')).toEqual(['4821-0931', '7730-1184']);
+  });
+  it('leaves words and short numbers after such a caption', () => {
+    expect(found('backup codes: used 1 of 5')).toEqual([]);
+    expect(found('Recovery codes are shown once, 10 of them')).toEqual([]);
+  });
+});
+
+// Set J's WeeChat screen: /msg NickServ identify and /oper took the password as an argument (0–1 of 3 hidden).
+describe('ruleFindings: an argument of a command that logs in or identifies', () => {
+  const found = (t: string) => foundBy(t, 'auth-command');
+  it('takes the last argument of identify, /oper, AUTH, login, where a line, a prompt or a speaker starts it', () => {
+    expect(found('09:35:29 ada | identify *Cn6Cs-~JU2yV+I*yH')).toEqual(['*Cn6Cs-~JU2yV+I*yH']);
+    expect(found('[ada(Zi)] /oper ada KNIAMwGv7WwFzt')).toEqual(['KNIAMwGv7WwFzt']);
+    expect(found('/msg NickServ identify ada Tr0ub4dor&3')).toEqual(['Tr0ub4dor&3']);
+    expect(found('redis> AUTH s3cr3tPass')).toEqual(['s3cr3tPass']);
+    expect(found('ftp> login ada Passw0rd!')).toEqual(['Passw0rd!']);
+  });
+  it('leaves a host, a word, joined words, and the command in a sentence', () => {
+    expect(found('$ docker login ghcr.io')).toEqual([]);
+    expect(found('we need to pass build42')).toEqual([]);
+    expect(found('ada | identify *Cn6Cs-~JU2yV+I*yH bot-ci')).toEqual([]);
+    expect(found('$ npm login')).toEqual([]);
+    expect(found('> identify ada@acme.io')).toEqual([]);
+  });
+});
+
+// Set I's Excel grid: a Riot and a Postman key read right but taken for a UUID and hex.
+describe('ruleFindings: a key its prefix names', () => {
+  const found = (t: string) => foundBy(t, 'key-prefix');
+  it('takes a UUID or hex after a prefix in capitals that says API or key', () => {
+    expect(found('| RGAPI-e6ddc9a9-b84d-447f-a601-455386047642 |')).toEqual(['RGAPI-e6ddc9a9-b84d-447f-a601-455386047642']);
+    expect(found('PMAK-e37e58b993fad57756866df0-ab194a762b6b745e75c939e356e6b6')).toEqual(['PMAK-e37e58b993fad57756866df0-ab194a762b6b745e75c939e356e6b6']);
+  });
+  it('leaves an id with another prefix, and a name in capitals', () => {
+    expect(found('TASK-e6ddc9a9-b84d-447f-a601-455386047642')).toEqual([]);
+    expect(found('x-request-id: REQ-e6ddc9a9-b84d-447f-a601-455386047642')).toEqual([]);
+    expect(found('MY_API_KEY_FILE_PATH_NAME')).toEqual([]);
+  });
+});
+
+// Set J's Bitrix24 page: an inbound webhook's /rest/<user>/<token>/ (0 of 4 hidden).
+describe('ruleFindings: a generated token after an account number in a path', () => {
+  it('takes the token, not a commit, a slug or a word', () => {
+    expect(foundBy('https://avtodom.bitrix24.ru/rest/1/te6tzSokmlirnz99/', 'link-token')).toEqual(['te6tzSokmlirnz99']);
+    expect(ruleFindings('https://avtodom.bitrix24.ru/rest/1/../crm.deal.list.json', ALL)).toEqual([]);
+    expect(ruleFindings('https://github.com/acme/app/pull/123/commits/3f2a9c1b4d5e6f708192a3b4c5d6e7f809123456', ALL)).toEqual([]);
+    expect(ruleFindings('https://stackoverflow.com/questions/12345678/how-to-parse-json-2024', ALL)).toEqual([]);
+    expect(webAddress('https://stackoverflow.com/questions/12345678/how-to-parse-json-2024')).toBe(true);
+  });
+});
+
+describe("ruleFindings: a value after an HTTP request's Authorization", () => {
+  it('takes a hex key after authorization:, not an endpoint or a grant type', () => {
+    expect(foundBy('curl -s https://api.assemblyai.com/v2/transcript -H "authorization: ba4b1d9feff6d953b5833d2f86342deb" -d', 'named')).toEqual(['ba4b1d9feff6d953b5833d2f86342deb']);
+    expect(ruleFindings('authorization_endpoint: https://accounts.google.com/o/oauth2/v2/auth', ALL)).toEqual([]);
+    expect(ruleFindings('grant_type=authorization_code', ALL)).toEqual([]);
+  });
+});

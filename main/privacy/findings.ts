@@ -245,11 +245,25 @@ function secretHost(host: string): boolean {
  * (reset, invite, webhooks), names a secret (password, token) or a credential's parameter (code,
  * sig — where OCR read a ? as a 7, "reset7token=…", the query is in the path). Its words are its runs
  * of letters, a camelCase run in its words (not an id's letters, which are no word: "dfIZPJfEZxSMCblz").
+ * Or an account's number and a generated token after it (an inbound webhook's /rest/1/<token>/).
  * webAddress and the link-token rule judge by this one test, so a link is public or has its tokens hidden.
  */
 function secretPlace(path: string): boolean {
   const words = path.split(/[^A-Za-z]+/).flatMap((run) => (/^(?:[a-z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*)$/.test(run) ? nameParts(run) : [run.toLowerCase()]));
-  return words.some((p) => CAPABILITY_PLACE.test(p) || secretPart(p) || CAPABILITY_PARAM.has(p));
+  return words.some((p) => CAPABILITY_PLACE.test(p) || secretPart(p) || CAPABILITY_PARAM.has(p)) || [...path.matchAll(/\/\d{1,12}\/([^/?#]+)/g)].some((m) => pathToken(m[1] as string));
+}
+
+/**
+ * Whether a segment of a path reads as a generated token, not a word, a slug or a hash: 12–64 letters
+ * and digits (a dash or an underscore inside), four letters or more and two digits or more, not hex
+ * alone (a commit, a digest), with a spread of characters.
+ */
+function pathToken(segment: string): boolean {
+  if (!/^[A-Za-z0-9_-]{12,64}$/.test(segment) || /^[0-9a-f-]+$/i.test(segment)) return false;
+  if ((segment.match(/\d/g) ?? []).length < 2 || (segment.match(/[A-Za-z]/g) ?? []).length < 4) return false;
+  // (Not words joined by dashes, a slug: "how-to-rotate-keys-2024".)
+  if (segment.split(/[-_]/).filter((w) => /^[a-z]{3,}$/i.test(w)).length >= 2) return false;
+  return entropy(segment) >= 3.2;
 }
 
 /** A place in an address that holds a secret in what follows: a reset, a sign-in link, an invitation, a webhook, a bot. */
@@ -370,8 +384,13 @@ function nameParts(name: string): string[] {
     .filter(Boolean);
 }
 
-/** Parts of a name that say what follows is secret; the longer ones as OCR reads them too (one letter off). */
-const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys']);
+/**
+ * Parts of a name that say what follows is secret; the longer ones as OCR reads them too (one letter
+ * off). The words of public keyword lists (detect-secrets' KeywordDetector, gitleaks' generic-api-key:
+ * password, passwd, pwd, secret, token, api key, auth, credential, creds, private key, priv key) and an
+ * HTTP request's Authorization header.
+ */
+const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys', 'authorization', 'privkey']);
 const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature', 'tokens'];
 /**
  * Parts that say it is a public identifier or a setting about a secret, not the secret: a hash, an
@@ -777,6 +796,19 @@ const RULES: readonly Rule[] = [
     find: (t) => vendorPrefixes(t),
   },
   {
+    // A key its vendor marks with a prefix in capitals that says API or key (RGAPI-, PMAK-, a
+    // "<VENDOR>KEY_"): what follows may be a UUID or hex, which alone passes for an identifier — the
+    // prefix says what it is. The prefix is a short word of capitals ending in API, AK, KEY, TOK or
+    // PAT, joined by a dash or an underscore; the body 24 characters or more with digits and letters.
+    category: 'keys',
+    kind: 'api key',
+    rule: 'key-prefix',
+    find: (t) => matches(t, /(?<![\w.-])[A-Z]{0,4}(?:API|AK|KEY|TOK|PAT)[-_](?:[A-Za-z0-9]+[-_]?){2,}/g, 0, (m) => {
+      const body = m[0].replace(/^[A-Z]+[-_]/, '').replace(/[-_]/g, '');
+      return body.length >= 24 && /\d/.test(body) && /[a-z]/i.test(body) && entropy(body) >= 3;
+    }),
+  },
+  {
     category: 'keys',
     kind: 'jwt',
     rule: 'jwt',
@@ -912,6 +944,50 @@ const RULES: readonly Rule[] = [
       if (/^[A-Za-z_$][\w$.]*\(|\$\{/.test(v)) return false;
       return v.length >= 6 && !NOT_VALUES.has(v.toLowerCase()) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v));
     }),
+  },
+  {
+    // A secret named a few words before its value in a sentence, the value after a colon or an "is":
+    // "the new wifi password for when you come sunday: lantern_orbit9947", "my api token for the
+    // staging box is k8Qz…". The clause before it (up to eight words, back to a sentence's end) names
+    // a secret (secretName over its words: password, token, api key…) and nothing in it says the value
+    // is an identifier or a setting (id, hash, length, url…); the value looks like a password, not a word.
+    // (OCR reads a colon as a comma now and then: after a comma the value must read as generated, randomValue.)
+    category: 'passwords',
+    kind: 'password',
+    rule: 'named-said',
+    find: (t) => matches(t, /(?:^|[.!?;]\s+|\n)([^\n.!?;:]{3,90}?)([:,]|\s+(?:is|was|=))\s+["'`“]?([^\s"'`”]{6,64})/g, 3, (m) => namedInClause(m[1] as string) && saidValue(m[3] as string) && (m[2] !== ',' || randomValue(m[3] as string))),
+  },
+  {
+    // A card's verification code after its name: "CVC 457", "cvv: 700", "security code is 0123", "the
+    // three numbers on the back: 367" — three or four digits, a word or two between at most.
+    category: 'cards',
+    kind: 'card number',
+    rule: 'card-code',
+    find: (t) => matches(t, /\b(?:cvv2?|cvc2?|csc|cid|card\s+(?:security|verification)\s+(?:code|value|number)|security\s+code|(?:digits|numbers)\s+on\s+the\s+back)\b[^\n\d]{0,14}?(?<![\d/.-])(\d{3,4})(?![\d/.,:-]?\d)/gi, 1),
+  },
+  {
+    // Codes listed after the caption that names them on its line: "backup codes: 64217807, 26230075
+    // (used 1 of 5)", "recovery codes 4821-0931 7730-1184" — each 6–12 letters and digits (a dash
+    // inside), with a digit; the list ends at the first word that is no code.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'code-list',
+    find: (t) => codeLists(t),
+  },
+  {
+    // An argument of a command that logs in or identifies: an IRC client's `/msg NickServ identify
+    // <password>`, `identify <account> <password>`, `/oper <name> <password>`, `/pass`, and a shell's
+    // `login <user> <password>`, `auth <password>` (redis-cli's AUTH) — where a line, a prompt or a
+    // chat's speaker column starts the command (not "pass" in a sentence) — the last argument, when it
+    // looks like a password (letters with digits or symbols), not words joined ("bot-ci"), a path, a
+    // host or an address. An account's name before it is a name's characters alone.
+    category: 'passwords',
+    kind: 'password',
+    rule: 'auth-command',
+    find: (t) => matches(t, /(?:^|[|>:\]$#%][ \t]*|[ \t]\/)[ \t]*\/?(?:(?:msg\s+)?(?:nickserv|ns)\s+identify|identify|oper|pass|auth|login)\s+(?:[\w.@-]{1,32}\s+)?["'`]?([^\s"'`]{6,64})["'`]?[ \t]*(?=$|\n)/gim, 1, (m) => {
+        const v = m[1] as string;
+        return passwordShaped(v) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v)) && /[A-Za-z]/.test(v) && !/[/\\]|^\d|^[\w.+-]+@[\w-]+\.[\w.]+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$/.test(v) && !/^[a-z]+(?:[-_.][a-z]+)*$/i.test(v);
+      }),
   },
   {
     // user:password@host in any URL, even when OCR garbled its scheme (secretlint needs it exact).
@@ -1208,10 +1284,13 @@ function* capabilityLinkParts(text: string): Iterable<[number, number]> {
     let place = false;
     // (Its scheme and host, then its path, query and fragment.)
     const hostEnd = (/^(?:[^/]*\/\/)?[^/?#]*/.exec(trimmed)?.[0] ?? '').length;
-    for (const part of trimmed.matchAll(/[^/?&=#:]+/g)) {
+    const parts = [...trimmed.matchAll(/[^/?&=#:]+/g)];
+    for (const [n, part] of parts.entries()) {
       const p = part[0];
       if (!place) {
-        place = part.index < hostEnd ? secretHost(p) : secretPlace(p);
+        // (An account's number in the path and a random segment after it is a key in the address —
+        // an inbound webhook's /rest/1/<token>/ — whatever the words before say.)
+        place = part.index < hostEnd ? secretHost(p) : secretPlace(p) || (/^\d{1,12}$/.test(p) && trimmed[part.index + p.length] === '/' && pathToken(parts[n + 1]?.[0] ?? ''));
         continue;
       }
       const at = part.index as number;
@@ -1239,6 +1318,49 @@ export function passwordShaped(value: string): boolean {
   if (NOT_VALUES.has(v.toLowerCase())) return false;
   if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return false;
   return /\d/.test(v) || /[^A-Za-z0-9]/.test(v) || /.[A-Z]/.test(v);
+}
+
+/** Words of a clause that say what follows is about the secret, not the secret: a setting, an identifier, a place. */
+const CLAUSE_NOT_SECRET = /\b(?:reset|forgot|forgotten|change|changed|rotate|rotated|expire[sd]?|expiry|length|policy|hint|strength|requirements?|manager|field|prompt|url|link|page|id|ids|hash|fingerprint|format|type|name)\b/i;
+
+/**
+ * Whether the clause before a colon or an "is" names a secret: a word or two of it is a secret's name
+ * (secretName: "wifi password", "api token", "db password"), none says an identifier or a setting,
+ * and it is a clause (eight words at most), not a paragraph.
+ */
+function namedInClause(clause: string): boolean {
+  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-8);
+  // (A clause that ends in a preposition says where the secret goes, not what it is: "Enter your
+  // credentials to connect to: fileserver01".)
+  if (!words.length || CLAUSE_NOT_SECRET.test(words.join(' ')) || /^(?:to|at|on|from|for|with|by|in|into|via|of|the|a|an)$/i.test(words.at(-1) as string)) return false;
+  return words.some((w, i) => secretName(w) || (i > 0 && secretName(`${words[i - 1] as string} ${w}`)));
+}
+
+/** Whether a value said after a secret's name is one: a password's shape with a digit or a sign, not a word, a path, a URL or a time. */
+function saidValue(value: string): boolean {
+  const v = value.replace(/[.,;:!?)]+$/, '');
+  if (v.length < 6 || !passwordShaped(v) || /^[A-Za-z_$][\w$.]*\(|\$\{|^\d{1,2}:\d{2}/.test(v)) return false;
+  return /\d/.test(v) && /[A-Za-z]/.test(v) || /[^A-Za-z0-9]/.test(v.slice(1)) && /[A-Za-z]/.test(v);
+}
+
+/** Codes after the caption that names them on their line (the code-list rule). */
+function* codeLists(text: string): Iterable<[number, number]> {
+  for (const m of text.matchAll(/\b(?:recovery|backup|scratch|emergency|one[- ]time|2fa|mfa)\s+codes?\b\s*[:=-]?\s*/gi)) {
+    let at = m.index + m[0].length;
+    for (;;) {
+      const c = /^["'`(]?([A-Za-z0-9]{3,8}(?:[- ][A-Za-z0-9]{3,8})?|[A-Za-z0-9]{6,12})["'`)]?(?=[,;\s]|$)/.exec(text.slice(at));
+      if (!c) break;
+      const code = c[1] as string;
+      const packed = code.replace(/[- ]/g, '');
+      if (packed.length < 6 || packed.length > 16 || !/\d/.test(packed) || (/ /.test(code) && !/\d/.test(code.split(' ')[1] as string))) break;
+      const start = at + c[0].indexOf(code);
+      yield [start, start + code.length];
+      at += c[0].length;
+      const sep = /^[ \t]*[,;]?[ \t]*/.exec(text.slice(at)) as RegExpExecArray;
+      if (!sep[0].length) break;
+      at += sep[0].length;
+    }
+  }
 }
 
 /** Values on a line after a name that says they are secret (namedBefore, randomValue). */

@@ -40,6 +40,10 @@ describe('secrets only their captions name (real Chromium, real tesseract)', { t
     await hidesAll('proxy http exchange', [[1, 'light+', 13, '4K@1'], [2, 'dark+', 13, '1080p']], 2);
   });
 
+  it('a Wi-Fi password a sentence names, a card code, backup codes after their caption, passwords given to IRC commands', async () => {
+    await hidesAll('chat and irc credentials', [[1, 'dark+', 13, '1440p'], [2, 'light+', 14, '1080p']], 6);
+  });
+
   it('a passphrase of ordinary words after its label, in small letters', async () => {
     await hidesAll('notes with a passphrase', [[1, 'light+', 14, '1080p'], [2, 'solarized-light', 11, '4K@1']], 1);
   });

@@ -60,6 +60,10 @@ describe('public identifiers that look random are left alone (real Chromium, rea
     // its capitals, the fail-safe on the cursor and on a field OCR read unsure).
     ['journal entries verbose', 1, 'dark+', 13],
     ['journal entries verbose', 4, 'github-light', 15],
+    // IRC commands with no password, a sentence naming a password before a place, a card code's
+    // count, a question's number and slug, a task's id with a prefix in capitals (a guard).
+    ['chatter about credentials', 1, 'dark+', 14],
+    ['chatter about credentials', 2, 'light+', 13],
   ] as const)('%s (seed %i, %s, %i px)', async (name, seed, theme, fontPx) => {
     const r = await check(screen(name, seed, theme, fontPx));
     expect(r.maskedShare, `${name}: ${(r.maskedShare * 100).toFixed(1)}% of its text masked by ${r.regions.map((g) => g.rule).join(', ')}`).toBeLessThanOrEqual(0.02);
