@@ -643,6 +643,19 @@ export function sshKeyRows(words: readonly ReadWord[]): Array<{ top: number; bot
   return lines.filter((_, i) => flags[i]).map(({ top, bottom }) => ({ top, bottom }));
 }
 
+/**
+ * A row of a hex dump (xxd, hexdump -C, od): an offset, then groups of two or four hex digits, most
+ * of its words — as OCR reads them, an f as £, a 1 as l, a 0 as O, a stray % or ¥ in a group. Its
+ * groups are bytes of a file, not a login and its password side by side.
+ */
+export function hexDumpRow(row: string): boolean {
+  const m = /^\s*(?:0x)?\d[\dA-Fa-f£Ol]{3,15}:?\s+(.+)$/.exec(row);
+  if (!m) return false;
+  const groups = (m[1] as string).split(/\s+/);
+  const hex = groups.filter((g) => /^[\dA-Fa-f£OlBS%¥]{2,5}$/.test(g)).length;
+  return hex >= 4 && hex * 2 >= groups.length;
+}
+
 /** A login in a table's cell: a user name, an e-mail or a host, in lower case (with two letters side by side: digits alone, or with a unit, are a count — "78k" —, a block, an article). */
 const LOGIN = /^[a-z0-9][a-z0-9_.+-]{1,39}(?:@[a-z0-9.-]+)?$/;
 
@@ -667,8 +680,8 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     if (identifier(c.text.replace(/\s+/g, ''))) continue;
     // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
     // 4K screen) is a lock file's or a log's, not a saved password's.
-    const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).map((o) => o.text).join(' ');
-    if (NAMED_IDENTIFIER.test(row)) continue;
+    const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).sort((a, b) => a.left - b.left).map((o) => o.text).join(' ');
+    if (NAMED_IDENTIFIER.test(row) || hexDumpRow(row)) continue;
     // …nor a line of an armoured public key's base64 (OCR reads its scraps as cells).
     if (open.some((b) => c.mid > b.top && c.mid < b.bottom)) continue;
     // (A hex number is no login: a crash report's registers, "fp: 0x1511230270536bfa lr: O0xafa5…".)

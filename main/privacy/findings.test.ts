@@ -74,6 +74,9 @@ describe('secret rules', () => {
     expect(keyLike('AbstractSingletonProxyFactoryBean')).toBe(false);
     expect(keyLike('node_modules/@secretlint/core/module/index.js')).toBe(false);
     expect(keyLike('internationalization')).toBe(false);
+    // A call's name with a number at a word's end (set H's document viewer: "Binary.createFromBase64").
+    for (const name of ['Binary.createFromBase64', 'Int32Array.fromHex', 'crypto.subtle.importKey256', 'Uint8ArrayToBase64Url']) expect(keyLike(name)).toBe(false);
+    for (const key of ['Xk9qPzLm2v7RtQwB8nJd4Fh', 'AbcdEf12GhijKl34MnopQr56', 'q8ZrT2xWv9LmN4pK7sJd3Hf']) expect(keyLike(key)).toBe(true);
     expect(await hidden('const parseInvoiceRow = (row, index) => row.split(",");')).toEqual([]);
   });
 
@@ -182,6 +185,16 @@ describe('look-alikes as OCR reads them', () => {
     const card = randomCard();
     expect((await hidden(`2026-12-05 ${card} Paid`)).map((f) => f.kind)).toContain('card number');
     expect((await hidden(`Qty 2 ${card}`)).map((f) => f.kind)).toContain('card number');
+  });
+
+  // Set J's vite build at 1440p 11 px, as tesseract read its asset lines: the entropy rule took the
+  // files' paths for keys, and their wrapped neighbours after them.
+  it("a bundler's output file, named for a short hash of its content, is no key; a token in a path is", async () => {
+    for (const path of ['dist/assets/index--c4eSm2i.css', 'dist/assets/vendor-5mJrFpe9.', '/assets/index-2u-LEZWT.js', 'dist/assets/inter-latin-zS2ts1Ug.woft2', 'build/static/js/main.8f3a2b1c.chunk.js', '_next/static/chunks/pages/index-3b2a1f9c0d4e.js']) {
+      expect(identifier(path)).toBe(true);
+      expect((await hidden(`${path} 69.41 kB | gzip: 11.20 kB`)).map((f) => f.rule)).not.toContain('entropy');
+    }
+    for (const path of ['/rest/1/rby8uva7k8hpdky2/', 'https://hooks.slack.com/services/T04B3KQ7Z/B06M2XW9P1Q/Xk9qPzLm2v7RtQwB8nJd4Fh', 'keys/sk-Xk9qPzLm2v7RtQwB8nJd4Fh.json', 'Xk9qPzLm2v7RtQwB8nJd4Fh.js']) expect(identifier(path)).toBe(false);
   });
 
   it('a UUID or a hash read with £ for f, s for 5, z for 2 is one; a password of those letters is not', () => {
@@ -337,6 +350,10 @@ describe('ruleFindings: a password after "=" read as "-", a URL password with no
     // A lock file's resolution, a package at its registry in quotes (set F's lockfile diff at 1080p).
     expect(found('-  resolution: "postcss@npm:4.18.2"', 'url-password')).toEqual([]);
     expect(found('DATABASE_URL: "postgres:Xy7pQ2mZ@db.internal:5432"', 'url-password')).toEqual(['Xy7pQ2mZ']);
+    // A release at its version (set J's sentry-cli at 1080p); a password before an address of four numbers is one.
+    expect(found('> Release: shop@3.2.0', 'url-password')).toEqual([]);
+    expect(found('> Release: shop@3.2.0-rc.1', 'url-password')).toEqual([]);
+    expect(found('url: admin:Xk9qPzLm2v@10.0.0.5', 'url-password')).toEqual(['Xk9qPzLm2v']);
   });
 });
 
@@ -690,6 +707,15 @@ describe('values whose name says public, data or hash', () => {
     const kube = '    client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCmhDS0tVSWxxdlNKM0tR';
     expect(publicValue(kube, kube.indexOf('LS0t'))).toBe(false);
     expect(await rules(kube)).not.toEqual([]);
+    // Set H's document viewer at 4K@1 11 px, as tesseract read it: a thumbnail's bytes in the call that
+    // makes them; a secret's name before such a call still names a secret.
+    const thumb = "thumbnail: Binary.createFronBase64(( '+kOY1]4Hn0TkgOAZXOSHLra6LY231apK0aqq2WS39AF";
+    expect(publicValue(thumb, thumb.indexOf('+kOY'))).toBe(true);
+    expect(await hidden(thumb)).toEqual([]);
+    expect(publicValue("_id: ObjectId('7478893a0ec50a6dcBa47703", 16)).toBe(true);
+    const token = `api_token: Buffer.from('${v}')`;
+    expect(publicValue(token, token.indexOf(v))).toBe(false);
+    expect(await rules(token)).not.toEqual([]);
   });
   it('a hash of a secret is not the secret; a placeholder in the secret\'s place is no value', async () => {
     expect(await hidden('checksum/secrets: 4e42a851214aa1883c4ffd0205bd14dcc312684ededaa36434ef2510c632d4e')).toEqual([]);
@@ -757,6 +783,22 @@ describe('credentialRows: a date and time in a list', () => {
     expect(credentialRows(row(['Dec,', '14:44.']))).toEqual([]);
     expect(credentialRows(row(['Dec3,', '17:30']))).toEqual([]);
     expect(credentialRows(row(['Hx7,pQ2m:Zr9']))).toHaveLength(1);
+  });
+});
+
+// Set J's xxd of a firmware at 1440p 12 px, a row as tesseract read it: a group of hex digits ("034c")
+// passed for a login and the dump's printable column beside it for the saved password.
+describe('credentialRows: a row of a hex dump', () => {
+  it('is bytes of a file, not a login and its password', async () => {
+    const { credentialRows, hexDumpRow } = await import('./context.ts');
+    const texts = ['00000030:', '96a2', '2a5d', '611b', 'ale9', '4725', '5277', 'eel5', '034c', '..*]a...G3Rw...L'];
+    const xs = [9, 82, 117, 154, 189, 225, 261, 297, 333, 378];
+    const row = (ws: string[]) => ws.map((text, i) => ({ text, x: xs[i] as number, y: 144, width: i === 9 ? 113 : 28, height: 9, line: 7 }));
+    expect(credentialRows(row(texts))).toEqual([]);
+    expect(hexDumpRow('000000£0: 5021 8f66 022a 8b6B 6411 7a54 7852 641a P!.f.*.hd.zTxRd.')).toBe(true);
+    // A login beside a password, in a row that does not start with an offset, is still one.
+    expect(credentialRows(row(['ada', '..*]a...G3Rw...L']).map((w, i) => ({ ...w, x: [82, 378][i] as number })))).toHaveLength(1);
+    expect(hexDumpRow('2026-12-07 ada 7bRWBJ2rhApZtR')).toBe(false);
   });
 });
 

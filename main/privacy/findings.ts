@@ -77,7 +77,7 @@ export function keyLike(run: string): boolean {
   // beside its small letters.
   const named = /^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*[=:-](.+)$/.exec(run);
   if (named) return keyLike(named[1] as string);
-  if (identifier(run)) return false;
+  if (identifier(run) || codeName(run)) return false;
   const lower = /[a-z]/.test(run), upper = /[A-Z]/.test(run), digit = /\d/.test(run);
   if (!(lower || upper)) return false;
   if (!digit && !(lower && upper)) return false;
@@ -96,6 +96,18 @@ export function keyLike(run: string): boolean {
   if (!upper && dottedName(run)) return false;
   // Hex or single-case base32/base36 keys (an AWS key id OCR read with a character too many).
   return (run.length >= 32 && h >= 3.3 && digits >= 4) || (h >= 3.5 && digits >= 3 && run.length - digits >= 3);
+}
+
+/**
+ * A name in code: words in camelCase, a number at a word's end, dots between ("Binary.createFromBase64",
+ * "Int32Array.fromHex", "crypto.subtle.importKey") — words of three and a half letters or more on average. A key's
+ * capitals and digits fall anywhere, not only at a word's start and end.
+ */
+function codeName(run: string): boolean {
+  const parts = run.split('.');
+  if (!parts.every((p) => /^[A-Za-z][a-z]+\d{0,3}(?:[A-Z][a-z]+\d{0,3})*$/.test(p))) return false;
+  const words = run.match(/[A-Za-z][a-z]+/g) ?? [];
+  return words.join('').length >= words.length * 3.5;
 }
 
 /**
@@ -208,7 +220,18 @@ export function contentAddress(s: string): boolean {
   }
   // (CIDv0: base58 has no 0, O, I or l; OCR reads an m as n, and one or two characters wrong.)
   if (/^Q[mn]\S{42,46}$/.test(s)) return s.slice(2).replace(/[^1-9A-HJ-NP-Za-km-z]/g, '').length >= (s.length - 2) * 0.9;
-  return false;
+  return builtFile(s);
+}
+
+/**
+ * A file a bundler wrote, named for a short hash of its content (vite's "dist/assets/index-c4eSn2i.css",
+ * webpack's "static/js/main.8f3a2b1c.chunk.js"), as a build prints it and a page loads it: a path of
+ * one folder or more, then a name, a dash or a dot, 6–12 letters and digits and the file's kind.
+ * (OCR reads the dash twice, "index--c4eSm2i", and takes the kind for a word of its own, "vendor-5mJrFpe9." "js".)
+ * A key is longer than such a hash, and has no file's name before it.
+ */
+function builtFile(s: string): boolean {
+  return /^(?:[\w.@~-]*\/)+[A-Za-z][\w.~-]*?[-.~]{1,2}[A-Za-z0-9_][A-Za-z0-9_-]{5,11}(?:\.chunk)?\.(?:[A-Za-z][A-Za-z0-9]{0,5})?$/.test(s);
 }
 
 /**
@@ -528,7 +551,10 @@ const JWK_PUBLIC = /^(?:n|e|x|y|crv|kid|kty|alg|use|x[5S][\w#]*)$/i;
  * it: a quoted value runs on to its closing quote. Undefined when it has none.
  */
 export function valueName(text: string, at: number): string | undefined {
-  const before = text.slice(Math.max(0, at - 4000), at);
+  // (A value inside the call that makes it — a document viewer's "Binary.createFromBase64('…", the
+  // shell's "BinData(0, '…", "bytes.fromhex('…" — is named by the name before the call; as OCR reads it,
+  // a space after the dot and the bracket twice.)
+  const before = uncall(text.slice(Math.max(0, at - 4000), at));
   // (With the word before it on its line: "session id:" is a session's, not an id's.)
   // (The names are sought in the last 160 characters before the value or its quote: a $-anchored
   // pattern over a long run of base64 would try each of its characters as a name's start.)
@@ -540,7 +566,7 @@ export function valueName(text: string, at: number): string | undefined {
   const q = Math.max(...[...'"“”\'‘’*'].map((c) => before.lastIndexOf(c)));
   if (q < 0) return undefined;
   let value = before.slice(q + 1);
-  const head = before.slice(Math.max(0, q - 160), q);
+  const head = uncall(before.slice(Math.max(0, q - 160), q));
   const bare = /^\s*[:=]\s*/.exec(value);
   if (bare) {
     value = value.slice(bare[0].length);
@@ -549,6 +575,12 @@ export function valueName(text: string, at: number): string | undefined {
   }
   if (/[{}]|\S[:=]\s/.test(value)) return undefined;
   return /([A-Za-z_][\w#.-]*)["“”'‘’]?\s*[:=]\s*$/.exec(head)?.[1];
+}
+
+/** `before` without the call it ends in, opened up to its value's quote ("Binary.createFromBase64('", "BinData(0, "). */
+function uncall(before: string): string {
+  const call = /(?:[A-Za-z_]\w*\. ?)*[A-Za-z_]\w*\(+ ?(?:\d+ ?, ?)?["“”'‘’*]?$/.exec(before.slice(-160));
+  return call ? before.slice(0, before.length - call[0].length) : before;
 }
 
 /**
@@ -999,7 +1031,9 @@ const RULES: readonly Rule[] = [
     // a URL's user and password are not quoted.
     // Nor an id OCR read a 0 of as @ after its name ("traceparent: 00-49851cb@e2c2…-01"): a name that
     // says trace, span, request or hash, and hex.
-    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@[\w-]+(?:\.[\w-]+)*/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string) && !identifier(m[0].replace(/: /, ':'))),
+    // Nor a package at its version after a name ("Release: shop@3.2.0", sentry-cli's): a host is named,
+    // or an address of four numbers.
+    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@([\w-]+(?:\.[\w-]+)*)/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string) && !/^v?\d+(?:\.\d+){0,2}(?:-[\w.]+)?$/.test(m[3] as string) && !identifier(m[0].replace(/: /, ':'))),
   },
   {
     // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).
