@@ -619,6 +619,8 @@ describe("a log's fields: a cursor, a name in capitals and its value, a time tha
   it("takes a journal entry's cursor for a place in a log, from any of its fields, as OCR reads it", () => {
     expect(identifier('[s=45804d2c666d7f41b0bcadSal3bfalof;i=lebco;b=8ea75c1c36d92a5f0e023077af375081;n=58dcef;tx=8bd681d73979843¢]')).toBe(true);
     expect(identifier('i=aecc7;b=ff49b6£772632716c43069c43a8c3b7c;m=3a47c3;t')).toBe(true);
+    // (Set H's journalctl at 1440p 12 px: its i read as 1, a 5 as %.)
+    expect(identifier('[s=defeBda3adfaB64caf766fd58a6658ce;1=92257;b=df8b2e53fc89543d3f30c77f9b721237;m=5dB825166;t=00c7795af859%a;x=030bc6614cabc43c]')).toBe(true);
     // (A session's id is a key to the session, its "ID" and hex notwithstanding.)
     expect(identifier('PHPSESSID=9f8e7d6c5b4a39281706f5e4d3c2b1a0;')).toBe(false);
     expect(identifier('JSESSIONID=9F8E7D6C5B4A39281706F5E4D3C2B1A0')).toBe(false);
@@ -830,6 +832,11 @@ describe("kubectl describe's names and references", () => {
 // store paths (the entropy rule on their hashes), a response's CSP hashes where they wrap at a line's
 // end (83%), its ETag whole, and Sentry's public key in the CSP's report-uri. Each as tesseract read it.
 describe('content addresses, known by their form', () => {
+  it("a torrent's info hash in a magnet link, as OCR reads it (set H's download page at 1440p 16 px: its & read as s)", () => {
+    expect(identifier('?xt=urn:btih:6895bdef300F8e8f4e1fI8bcBaed1b2cc26e26dbsdn=ubuntu-26.04-desktop-and6d.')).toBe(true);
+    expect(identifier('-:urn:btih:6895bdef300f8e8f4elf98bc8aedlb2cc26e26db&dn=ubuntu-26.04-desktop-amd64.')).toBe(true);
+    expect(identifier('?xt=urn:btih:6895bd')).toBe(false);
+  });
   const rules = async (text: string) => (await hidden(text)).map((f) => f.rule);
   it('leaves IPFS CIDs, in pieces as OCR cut them, and what follows ipfs://', async () => {
     expect(await hidden('bafybeisyllerh26itv2e26ldkebinihbybntiqsitdhkaiyairyzrtunci')).toEqual([]);

@@ -138,7 +138,8 @@ export function identifier(run: string): boolean {
   if (contentAddress(s)) return true;
   // A systemd journal entry's cursor (journalctl -o verbose, --show-cursor): "s=<hex>;i=…;b=<boot
   // id>;m=…;t=…;x=…", a place in a log (as OCR reads it: "s5=", an f as £; from any of its fields on).
-  if (/^\[?(?:[sibmtx][5S]?=[0-9A-Za-z£]+;\s?){2,}/.test(s)) return true;
+  // (Its i read as 1 or l, a 5 as %: "[s=defeBda3…;1=92257;b=…".)
+  if (/^\[?(?:[sibmtx1lI|][5S]?=[0-9A-Za-z£%]+;\s?){2,}/.test(s)) return true;
   // A web address: where a document, a video, a product or a post is (webAddress).
   if (webAddress(s)) return true;
   // An age recipient (age1 and 58 characters of bech32; OCR may misread one or two): a public key.
@@ -211,6 +212,8 @@ export function identifier(run: string): boolean {
  */
 export function contentAddress(s: string): boolean {
   if (/^(?:ip[fn]s:\/\/|\/ip[fn]s\/)\S/i.test(s) || /^\/(?:nix|gnu)\/store\/\S/.test(s) || /^W\/["“”]\S/.test(s)) return true;
+  // A torrent's info hash in a magnet link ("magnet:?xt=urn:btih:<hash>&dn=…", its start read as "-:" now and then).
+  if (/^\S{0,16}urn:bt[im]h:[0-9A-Za-z£]{32}/i.test(s)) return true;
   // (CIDv1: "b" for base32, then the version and codec bytes — "afy" dag-pb, "afk" raw — and the hash's "bei"/"rei".)
   const v1 = /^ba[ft£][ykz][a-z2-7]{2}(\S{12,64})$/.exec(s);
   if (v1) {
