@@ -137,6 +137,9 @@ describe('rules that survive OCR and leave look-alikes alone', () => {
     // A phone's notification as tesseract read it on a photo (set G): a colon after the name.
     expect(foundBy('the new wifi password: is (0c628Kdz26CC3p3m xx', 'said')).toEqual(['(0c628Kdz26CC3p3m']);
     expect(await hidden('DB_PASSWORD=hunter22')).toContainEqual({ kind: 'password', rule: 'label', text: 'hunter22' });
+    // A state in the value's place (set I's store page at 4K@1: "App token: public").
+    expect(await hidden('Launch: steam://rungameid/730 - App token: public')).toEqual([]);
+    expect(await hidden('API key: revoked')).toEqual([]);
   });
 });
 

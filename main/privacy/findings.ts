@@ -377,7 +377,9 @@ export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|
 const PLACEHOLDER = /^<[a-z][a-z ,'‘’-]*(?:\s|>)/i;
 
 /** Words that follow a label in a sentence or a type annotation, never as a secret. */
-const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', 'a', 'an', 'see', 'never', 'not', 'expires', 'required', 'optional', 'string', 'number', 'boolean', 'null', 'undefined', 'none', 'true', 'false', 'hidden', 'empty', 'set', 'unset', 'enter', 'use', 'your', 'this', 'that', 'at', 'in', 'of', 'to', 'for', 'from', 'and', 'or', 'with', 'will', 'can', 'may', 'str', 'int', 'bool', 'any', 'unknown', 'void', 'env', 'process', 'config', 'settings', 'options']);
+const NOT_VALUES = new Set(['must', 'should', 'is', 'are', 'was', 'be', 'the', 'a', 'an', 'see', 'never', 'not', 'expires', 'required', 'optional', 'string', 'number', 'boolean', 'null', 'undefined', 'none', 'true', 'false', 'hidden', 'empty', 'set', 'unset', 'enter', 'use', 'your', 'this', 'that', 'at', 'in', 'of', 'to', 'for', 'from', 'and', 'or', 'with', 'will', 'can', 'may', 'str', 'int', 'bool', 'any', 'unknown', 'void', 'env', 'process', 'config', 'settings', 'options',
+  // A state shown in the value's place ("App token: public", a store's depot page; "API key: revoked").
+  'public', 'enabled', 'disabled', 'active', 'inactive', 'revoked', 'expired', 'valid', 'invalid', 'yes', 'no', 'on', 'off', 'n/a', 'redacted', 'masked', 'missing', 'configured']);
 
 /**
  * Whether what follows a secret's label is a value rather than words about it: a setting about
