@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
+import { entropy, identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
 import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -250,11 +250,12 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       let from = -1;
       if (first >= 0 && last >= first) {
         // A parenthetical after the label is the label's ("Security code (CVV)", "Password (optional)",
-        // "CVC (3 digits)" with its "(3" read as "@"): up to three words on, the last ending in ")".
+        // "CVC (3 digits)" with its "(3" read as "@", "Secret (read-only, managed by config)"): up to five
+        // words on, the last ending in ")".
         const paren: number[] = [];
         // (A form's mark of a required field after its caption, "API Token *", is the caption's.)
         if (/^[*✱]$/.test((words[inRow[last + 1] as number] as ReadWord | undefined)?.text ?? '') && gap(inRow[last] as number, inRow[last + 1] as number) < h * 1.2) cell.push(inRow[last + 1] as number);
-        for (let j = last + 1; j < inRow.length && j <= last + 3; j++) {
+        for (let j = last + 1; j < inRow.length && j <= last + 5; j++) {
           const t = (words[inRow[j] as number] as ReadWord).text;
           if (gap(inRow[j - 1] as number, inRow[j] as number) >= h * 1.2) break;
           if (!paren.length && !t.startsWith('(') && t.length > 2) break;
@@ -708,6 +709,8 @@ export function bigCodes(words: readonly ReadWord[], lines: readonly Line[] = li
 
 /** Words near a lone value that say it is a password (a dialog's field caption, a chat's question). */
 const SPEAKS_OF_PASSWORD = /pass(?:word|wort|phrase|wd)?s?\b|\bpwd?\b(?![=+/])|wi-?fi|wlan|network\s+secur|secur\w*\s+\w?ey\b|credentials?\b|\bsecret\b|(?:security|secret)\s+question|memorable\s+word/i;
+/** …of a generated token or key, as a console's dialog or a page shows it ("Copy the generated token"). */
+const SPEAKS_OF_TOKEN = /\b(?:tokens?|api[- ]?keys?|secret(?:\s+key)?|access\s+keys?|private\s+keys?|credentials?)\b/i;
 /** …of a one-time code. */
 const SPEAKS_OF_CODE = /\bcodes?\b|\botp\b|totp|verification|2fa|two-factor|authenticator|passcode|\bpin\b/i;
 /** …of a key to type into an authenticator. */
@@ -743,6 +746,14 @@ export function passwordShaped(word: string, strong = false): boolean {
   if (!digits && !symbol) return !strong && core.length >= 8 && /[a-z]/.test(core) && /[A-Z]{2}|[a-z][A-Z]$/.test(core.slice(1)) && (core.match(/[a-z](?=[A-Z])|[A-Z](?=[a-z])/g) ?? []).length >= 4;
   // In a sentence a word and a number are often a name (Windows10, node24): a chosen password has more.
   return !strong || symbol || digits >= 3 || (/[A-Z]/.test(core.slice(1)) && digits > 0);
+}
+
+/** Whether a word reads as a generated token: 16–100 characters, no address, path or code, digits and two more kinds of character, spread wide. */
+function generatedToken(word: string): boolean {
+  const t = word.replace(/^["'`(]+|["'`),;.]+$/g, '');
+  if (t.length < 16 || t.length > 100 || /\s|:\/\/|^[~.]?\/|@[\w-]+\.|^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(?/.test(t) || identifier(t)) return false;
+  const kinds = Number(/[a-z]/.test(t)) + Number(/[A-Z]/.test(t)) + Number(/[^A-Za-z0-9]/.test(t));
+  return /\d/.test(t) && kinds >= 2 && (kinds === 3 || /[a-z]/.test(t) && /[A-Z]/.test(t)) && entropy(t) >= 3.5;
 }
 
 /**
@@ -871,6 +882,14 @@ export function namedNearby(words: readonly ReadWord[], lines: readonly Line[] =
         out.push({ words: [next], kind: 'password', rule: 'named nearby' });
         return;
       }
+    }
+    // A generated token alone on its line under words about one ("Generated token" / "Copy the
+    // generated token. It won't be shown again." / "2pp4.YD3g:BiOJP00_bR"): 16–100 characters with
+    // digits, capitals and small letters or signs, spread wide — signs a password's shape refuses
+    // (a colon, brackets) included; not an address, a path, a name in code or an identifier.
+    if (ws.length === 1 && SPEAKS_OF_TOKEN.test(above(li, 3)) && generatedToken((words[ws[0] as number] as ReadWord).text)) {
+      out.push({ words: ws, kind: 'secret', rule: 'named nearby' });
+      return;
     }
     // A password: alone, or last on a short line whose other words name it ("Network security key |
     // …"), or in a short reply under a question about it ("it's velvet4142 lowercase").

@@ -736,6 +736,24 @@ describe('namedNearby: a value named an identifier on its line', () => {
     expect(namedNearby(lines(['Copy API key', 'Regenerate secret', '#: src/pages/login.tsx:42', 'secret "rw7AGL9x"'])).length).toBe(1);
     expect(namedNearby(lines(['What is the wifi password?', 'Tom said Xk9#mQ2v'])).length).toBe(1);
   });
+  // Set J's Gitea admin page: a webhook's secret under "Secret (read-only, managed by config)", a
+  // parenthetical of four words after its caption (2 of 4 leaked).
+  it('takes the hex under a caption with a parenthetical of a few words, not a sentence under a caption', async () => {
+    const { labelledBelow } = await import('./context.ts');
+    const hex = 'cd22190610f20f7165313be3821ced16e454ae4e';
+    const page = lines(['Webhook (push — deploy.acme.io)', 'Secret (read-only, managed by config)', hex]);
+    expect(labelledBelow(page).map((f) => f.words.map((i) => page[i]?.text).join(' '))).toEqual([hex]);
+    expect(labelledBelow(lines(['Secret (read-only, managed by config)', 'rotated every ninety days by the operator']))).toEqual([]);
+  });
+  // Set J's OCI console: an auth token with a colon and brackets in it, alone under "Generated token"
+  // and a sentence about copying it (0 of 4 hidden: a password's shape refuses those signs).
+  it('takes a generated token alone under words about one, signs and all; not an id, a hash or a path so placed', async () => {
+    const { namedNearby } = await import('./context.ts');
+    const under = (v: string) => namedNearby(lines(['Generated token', "Copy the generated token. It won't be shown again.", v, 'Copy'])).map((f) => f.rule);
+    expect(under('2pp4.YD3g:BiOJP00_bR')).toEqual(['named nearby']);
+    expect(under('K3P9-}H_<mgW}Y2Y5]1q')).toEqual(['named nearby']);
+    for (const v of ['e6ddc9a9-b84d-447f-a601-455386047642', 'sha256:9f2a7c1e4b6d8f0a', '/home/ada/.config/token2', 'process.env.GITHUB_TOKEN2']) expect(under(v), v).toEqual([]);
+  });
   // Set J's TextEdit note: an Apple app-specific password under "…app-specific password for altool:",
   // its dashes read with a space beside one ("pzan-nghi -imey-hhwe"): two words, four groups (0 of 4 hidden).
   it('takes a password in dashed groups OCR read apart at a dash, not words of a sentence so read', async () => {

@@ -57,7 +57,7 @@ export function ibanValid(iban: string): boolean {
 }
 
 /** Bits per character of a string's own distribution (Shannon). */
-function entropy(s: string): number {
+export function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let h = 0;
