@@ -16,7 +16,8 @@
 // --cold: a cold process, `glance check-image <png> --redact --json`, beside one tesseract.js pass
 // over the same 4K desktop in a process of its own (a worker made, the screen read whole, ended).
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,11 +157,22 @@ function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; co
 
 const cold: string[][] = [];
 if (args.cold && screens[0]) {
+  // bin/glance.js runs the build when there is one: a build older than the detector's source would
+  // time another detector than the warm rows above.
+  for (const folder of ['privacy', 'ocr']) {
+    for (const name of (await readdir(join(root, 'main', folder))).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+      const built = join(root, 'dist', 'main', folder, name.replace(/\.ts$/, '.js'));
+      const [src, out] = await Promise.all([stat(join(root, 'main', folder, name)), stat(built).catch(() => undefined)]);
+      if (existsSync(join(root, 'dist')) && (!out || out.mtimeMs < src.mtimeMs)) throw new Error(`${built} is older than its source: run npm run build:main before --cold`);
+    }
+  }
   const dir = await mkdtemp(join(tmpdir(), 'glance-redact-cost-'));
   try {
     const file = join(dir, 'screen.png');
     await writeFile(file, screens[0].png);
-    const env = { ...process.env, GLANCE_DATA_DIR: join(dir, 'data') };
+    // Each cold run on a data folder of its own: what a run found is kept beside the original
+    // (main/images/redactStage.ts), and a second run on the same folder would fill from it, not read.
+    const envOf = (run: number) => ({ ...process.env, GLANCE_DATA_DIR: join(dir, `data-${run}`) });
     // One tesseract.js pass: a worker made as TesseractReader makes it, the greyscale screen read whole.
     const onePass = `
       import { createRequire } from 'node:module'; import { dirname, join } from 'node:path'; import sharp from 'sharp';
@@ -177,7 +189,7 @@ if (args.cold && screens[0]) {
         const order = run % 2 ? ['pass', 'cli'] : ['cli', 'pass'];
         const got: Record<string, number> = {};
         for (const step of order) {
-          const r = step === 'cli' ? await timed(['bin/glance.js', 'check-image', file, '--redact', '--json'], env) : await timed([join(root, 'bench', '.one-pass.mjs')], env);
+          const r = step === 'cli' ? await timed(['bin/glance.js', 'check-image', file, '--redact', '--json'], envOf(run)) : await timed([join(root, 'bench', '.one-pass.mjs')], envOf(run));
           if (r.code !== 0) throw new Error(`${step} exited ${r.code}: ${r.out.slice(0, 400)}`);
           got[step] = r.ms;
         }

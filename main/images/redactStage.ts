@@ -13,6 +13,7 @@ import type { Limits } from '../../common/limits.ts';
 import type { PrivacySettings, RedactPolicy, Redaction } from '../../common/privacy.ts';
 import { sameRegion } from '../../common/sameRegion.ts';
 import { findSecrets, redactText, windowRegions } from '../privacy/detect.ts';
+import { DETECTOR_VERSION } from '../privacy/detectorVersion.ts';
 import { maskImage } from '../privacy/maskImage.ts';
 import { redactImage, type ReadWords, type RedactedImage } from '../privacy/redactImage.ts';
 import { decodedInput } from './decodeInput.ts';
@@ -38,11 +39,8 @@ type RedactStageDeps = {
   kept?: Pick<AttachmentStore, 'hiddenRegions' | 'keepHiddenRegions'>;
 };
 
-/**
- * Names the detector whose findings are kept with an original: bump it when main/privacy's rules
- * change what an image yields, so findings of an older detector are not reused.
- */
-export const DETECTOR_VERSION = 'd5';
+/** Names the detector whose findings are kept with an original: a hash of its code (main/privacy/detectorVersion.ts). */
+export { DETECTOR_VERSION };
 
 /** The policy in force for `target`: its own (conversation, command) over the settings'. */
 export function policyFor(target: Pick<AdmitTarget, 'redact'>, settings: Pick<PrivacySettings, 'redact'>): RedactPolicy {

@@ -3,7 +3,7 @@
 // `glance ask --conversation ID` to another model, mcp serve reading a capture again — fills the same
 // regions without reading the image again. Real tesseract the first time; the second core's OCR
 // always fails, so only the kept findings can let its copy through.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../common/settings.ts';
@@ -49,6 +49,19 @@ describe('hidden regions kept with the original', () => {
       expect(other.attachment.width).toBeLessThanOrEqual(700);
     } finally {
       await core.close();
+    }
+
+    // What another detector found (an older build's, say "d5", which may have missed what this one
+    // hides) is not reused: with no OCR to read it again, the copy is refused, not sent as it is.
+    const file = join(originals, `${sha}.hidden.json`);
+    await writeFile(file, JSON.stringify(Object.fromEntries(Object.entries(kept).map(([k, v]) => [k.replace(DETECTOR_VERSION, 'd5'), v]))));
+    const older = testServices({ dataDir: first.dataDir, privacy: always, ocr: failing });
+    try {
+      const copy = await older.intake.admit({ attachmentId: admitted.attachment.id }, { profile: { ...profileFor('ollama'), maxLongEdge: 600 } }, 'capture');
+      expect(copy.ok).toBe(false);
+      if (!copy.ok) expect(copy.code).toBe('redaction-failed');
+    } finally {
+      await older.close();
     }
   }, 240_000);
 
