@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { captionOf, combineReads, flattenPaper, readingQuality, secondLook, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
+import { captionOf, combineReads, flattenPaper, readingQuality, secondLook, softInk, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -150,6 +150,43 @@ describe('what the second look reads', () => {
     ];
     expect((await secondLook(grey, armour('PUBLIC'), read)).failSafe).toEqual([]);
     expect((await secondLook(grey, armour('PRIVATE'), read)).failSafe).toHaveLength(2);
+  });
+});
+
+describe('blurred ink', () => {
+  // A line of glyph-like ink (strokes both ways), 300 × 14 px on grey paper, sharp or blurred by a
+  // box three pixels each way: faint light text under a frosted bar steps by less than STEP between
+  // neighbours, and only the steps three pixels apart find it.
+  const line = (ink: number, paper: number, blur: number): Grey => {
+    const width = 400, height = 60;
+    let data = new Uint8Array(width * height).fill(paper);
+    for (let y = 20; y < 34; y++) for (let x = 40; x < 340; x++) if (((x >> 1) + (y >> 1)) % 3 === 0) data[y * width + x] = ink;
+    for (let pass = 0; pass < blur; pass++) {
+      const next = new Uint8Array(data);
+      for (let y = 1; y < height - 1; y++) {
+        for (let x = 1; x < width - 1; x++) {
+          let sum = 0;
+          for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) sum += data[(y + dy) * width + x + dx] as number;
+          next[y * width + x] = Math.round(sum / 9);
+        }
+      }
+      data = next;
+    }
+    return { data, width, height };
+  };
+  const box = { x: 32, y: 12, width: 320, height: 32 };
+
+  it('tells blurred ink from sharp ink of any contrast', () => {
+    expect(softInk(line(30, 240, 0), box)).toBe(false);
+    expect(softInk(line(200, 160, 0), box)).toBe(false);
+    expect(softInk(line(30, 240, 2), box)).toBe(true);
+  });
+
+  it('finds a faint blurred line the steps between neighbours miss, and leaves sharp lines as they were', () => {
+    const faint = line(230, 150, 2);
+    const blocks = unreadBlocks(faint, []);
+    expect(blocks.some((b) => b.x <= 48 && b.x + b.width >= 330)).toBe(true);
+    expect(unreadBlocks(line(30, 240, 0), [])).toEqual([{ x: 40, y: 16, width: 304, height: 24 }]);
   });
 });
 

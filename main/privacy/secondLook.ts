@@ -24,6 +24,10 @@ export type Grey = { data: Uint8Array; width: number; height: number };
 const CELL = 8;
 /** A step this large between neighbours is a glyph's edge (light grey #ccc on white is 51). */
 const STEP = 20;
+/** A block of blurred ink this tall or less is a line (or two) of text; taller, a photo's or a picture's. */
+const SOFT_LINE = 80;
+/** Pixels this far apart are compared too when looking for glyphs' edges (a blurred edge's step spreads over them). */
+const SOFT_REACH = 3;
 /** A word read at least this sure covers its ink; below it its ink counts as unread. */
 const SURE = 30;
 /** Lines slanting by this many degrees or more are turned upright before they are read again. */
@@ -46,9 +50,19 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
   // Three cells or more, wider than tall (a line of text, not an icon's corner); on one line, half
   // again as wide as tall at least: an icon, a badge's logo or a button's glyph is about square,
   // and a run of three characters or more is not.
-  return inkBlocks(grey, words.filter((w) => (w.confidence ?? 100) >= SURE))
+  const cover = words.filter((w) => (w.confidence ?? 100) >= SURE);
+  const found = (reach: number) => inkBlocks(grey, cover, reach)
     .filter((b) => b.n >= 3 && b.x1 - b.x0 >= 3 && (b.y1 - b.y0 >= 6 || (b.x1 - b.x0 + 1) >= (b.y1 - b.y0 + 1) * 1.5))
     .map((b) => cellBox(grey, b));
+  // Blurred ink (text under a frosted bar, a line smeared by a scroll's motion blur) steps by little
+  // between neighbours: its cells are found by steps between pixels SOFT_REACH apart, and a block so
+  // found whose ink is blurred (softInk) stands for the pieces found among neighbours' steps inside
+  // it. Sharp ink's blocks are found as ever (farther steps would join a token to the emoji beside it).
+  // (A line's block only: a blurred photo of a monitor is one block as big as the photo, and read as
+  // one it gave nothing where its sharper pieces were read.)
+  const soft = found(SOFT_REACH).filter((b) => b.height <= SOFT_LINE && b.width >= b.height * 3 && softInk(grey, b));
+  if (!soft.length) return found(1);
+  return [...found(1).filter((b) => !soft.some((s) => overlaps(s, b))), ...soft].sort((a, b) => b.width * b.height - a.width * a.height);
 }
 
 /**
@@ -71,17 +85,20 @@ function cellBox(grey: Grey, b: CellBlock): Box {
 }
 
 /** Cells of the image with glyph edges both ways that none of `cover` lies over, joined into blocks (in cells), largest first. */
-function inkBlocks(grey: Grey, cover: readonly ReadWord[]): CellBlock[] {
+function inkBlocks(grey: Grey, cover: readonly ReadWord[], reach = 1): CellBlock[] {
   const { data, width, height } = grey;
   const cw = Math.ceil(width / CELL), ch = Math.ceil(height / CELL);
   const across = new Uint16Array(cw * ch), down = new Uint16Array(cw * ch);
+  // An edge is a step between neighbours, or (`reach` over 1) between pixels that far apart: a
+  // blurred glyph's edge spreads its step over a few pixels.
+  const r = reach;
   for (let y = 0; y < height - 1; y++) {
-    const row = y * width, cellRow = ((y / CELL) | 0) * cw;
+    const row = y * width, cellRow = ((y / CELL) | 0) * cw, far = r > 1 && y + r < height;
     for (let x = 0; x < width - 1; x++) {
       const p = data[row + x] as number;
       const cell = cellRow + ((x / CELL) | 0);
-      if (Math.abs(p - (data[row + x + 1] as number)) >= STEP) across[cell]!++;
-      if (Math.abs(p - (data[row + width + x] as number)) >= STEP) down[cell]!++;
+      if (Math.abs(p - (data[row + x + 1] as number)) >= STEP || (r > 1 && x + r < width && Math.abs(p - (data[row + x + r] as number)) >= STEP)) across[cell]!++;
+      if (Math.abs(p - (data[row + width + x] as number)) >= STEP || (far && Math.abs(p - (data[row + r * width + x] as number)) >= STEP)) down[cell]!++;
     }
   }
   const text = new Uint8Array(cw * ch);
@@ -277,8 +294,8 @@ export function skewOf(grey: Grey, box: Box): number {
   return Math.round(best * 10) / 10;
 }
 
-/** How a block is read when its plain reading is poor: mirrored left to right. */
-type Variant = { mirror?: boolean };
+/** How a block is read when its plain reading is poor: mirrored left to right, or its ink and paper parted at one grey (binary). */
+type Variant = { mirror?: boolean; binary?: boolean };
 
 /**
  * The block's pixels made easy to read: contrast stretched, dark text on light, short lines enlarged
@@ -334,6 +351,10 @@ async function lookAgain(grey: Grey, box: Box, angle: number, how: Variant = {})
   }
   if (angle) img = (await rawOf(img)).rotate(angle, { background: '#ffffff' });
   if (how.mirror) img = (await rawOf(img)).flop();
+  if (how.binary) {
+    const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).threshold(otsu(data) + 1);
+  }
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, size: { width, height }, out: { width: info.width, height: info.height }, mirror: how.mirror === true };
 }
@@ -586,6 +607,19 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     }
     mirrored.push(area);
   }
+  // A blurred block read as nothing or as unsure scraps, shaped like a line of text, is read again with its
+  // ink and paper parted at one grey: a blurred line's halo (motion blur, a soft screen share) made
+  // its rows' ink as tall as two lines, and the reader, measuring its lines by their ink, read it far
+  // too small. The binary reading is kept when it has clearly more characters read sure.
+  const soft = queue
+    .map((_, i) => i)
+    .filter((i) => {
+      const got = plain[i], b = (queue[i] as (typeof queue)[number]).block;
+      return got !== undefined && !poor.includes(i) && !queue[i]?.skew && b.width >= b.height * 3 && (poorReading(got.words) || !got.words.some(sureWord)) && softInk(grey, b);
+    })
+    .slice(0, MAX_SOFT);
+  const binary = await Promise.all(soft.map(async (i) => ({ i, t: await readAs((queue[i] as (typeof queue)[number]).block, 0, { binary: true }) })));
+  for (const { i, t } of binary) if (t && sureChars(t.words) >= sureChars((plain[i] as NonNullable<(typeof plain)[number]>).words) * 1.3 + 3) plain[i] = t;
   mirrored.length = Math.min(mirrored.length, MAX_AGAIN);
   const mirroredAt = queue.length;
   plain.push(...(await Promise.all(mirrored.map((area) => readAs(area, 0, { mirror: true })))));
@@ -650,6 +684,60 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
  * few screens have.)
  */
 const MAX_AGAIN = 1;
+
+/** At most this many blocks read as nothing or unsure scraps are read again binary per image: the largest. */
+const MAX_SOFT = 2;
+
+/**
+ * Whether a block's ink is blurred: one way or the other (across its lines or down them), its
+ * sharpest steps between neighbours (the 99th percentile) are under {@link SOFT} of its contrast
+ * (its 1st to 99th percentile grey). Sharp text of any contrast steps by most of it at its glyphs'
+ * edges (0.6–1); text under a frosted bar or smeared by a scroll's motion blur by a tenth to a quarter.
+ */
+export function softInk(grey: Grey, box: Box): boolean {
+  const { data, width } = grey;
+  const x0 = Math.max(0, box.x), y0 = Math.max(0, box.y), x1 = Math.min(grey.width, box.x + box.width) - 1, y1 = Math.min(grey.height, box.y + box.height) - 1;
+  const values = new Uint32Array(256), across = new Uint32Array(256), down = new Uint32Array(256);
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0, i = y * width + x0; x < x1; x++, i++) {
+      const p = data[i] as number;
+      values[p]!++;
+      across[Math.abs(p - (data[i + 1] as number))]!++;
+      down[Math.abs(p - (data[i + width] as number))]!++;
+      n++;
+    }
+  }
+  if (n < 100) return false;
+  const at = (hist: Uint32Array, share: number) => {
+    let k = 0;
+    for (let v = 0; v < 256; v++) if ((k += hist[v] as number) >= n * share) return v;
+    return 255;
+  };
+  const contrast = at(values, 0.99) - at(values, 0.01);
+  return contrast >= STEP && Math.min(at(across, 0.99), at(down, 0.99)) < contrast * SOFT;
+}
+
+/** Steps this share of a block's contrast or less, one way or the other, are blurred ink (softInk). */
+const SOFT = 0.4;
+
+/** The grey that parts a crop's ink from its paper best (Otsu: the largest variance between the two). */
+export function otsu(px: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of px) hist[v]!++;
+  let total = 0;
+  for (let v = 0; v < 256; v++) total += v * (hist[v] as number);
+  let below = 0, sumBelow = 0, best = -1, at = 127;
+  for (let v = 0; v < 255; v++) {
+    below += hist[v] as number;
+    sumBelow += v * (hist[v] as number);
+    const above = px.length - below;
+    if (!below || !above) continue;
+    const between = below * above * (sumBelow / below - (total - sumBelow) / above) ** 2;
+    if (between > best) [best, at] = [between, v];
+  }
+  return at;
+}
 
 /** Letters and digits read, each weighed by how sure the reader was of its word. */
 export function sureChars(words: readonly { text: string; confidence?: number }[]): number {

@@ -1,5 +1,5 @@
 // Text OCR misreads for how it looks (issue 41): a paper held up to a webcam that mirrors the
-// picture, its lines reading right to left. Each screen rendered by Chromium and read by the
+// picture, its lines reading right to left; a chat caught mid-scroll, its lines smeared by motion blur. Each screen rendered by Chromium and read by the
 // production reader (RegionReader over tesseract).
 import { describe, expect, it } from 'vitest';
 import { screenFrom, SIZES } from '../fixtures/realScreens.ts';
@@ -8,7 +8,7 @@ import { renderedRedaction } from '../support/renderedRedaction.ts';
 
 const { check } = renderedRedaction();
 const size = (name: string) => SIZES.find((s) => s.name === name) ?? (SIZES[0] as (typeof SIZES)[number]);
-const screen = (name: string, seed: number, at: string, fontPx: number) => screenFrom(LOOK_MAKERS, LOOK_OTHERS, name, { seed, size: size(at), fontPx, theme: 'light+' });
+const screen = (name: string, seed: number, at: string, fontPx: number, theme = 'light+') => screenFrom(LOOK_MAKERS, LOOK_OTHERS, name, { seed, size: size(at), fontPx, theme });
 
 describe('text that reads mirrored (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
   it('a password note held up to a mirroring webcam: read flipped back, its labels name its values', async () => {
@@ -22,6 +22,23 @@ describe('text that reads mirrored (real Chromium, real tesseract)', { timeout: 
 
   it('an ordinary note held up to it masks nothing', async () => {
     const r = await check(screen('webcam mirrored ordinary note', 2, '1440p', 13));
+    expect(r.regions).toEqual([]);
+  });
+});
+
+describe('text smeared by motion blur (real Chromium, real tesseract)', { timeout: 180_000 }, () => {
+  it('a token in a chat caught mid-scroll: its blurred line is found and read again binary', async () => {
+    // Before, at 2× the blur's halo made the line's ink look twice as tall, the reader read the
+    // crop far too small, got nothing, and the token leaked.
+    for (const [seed, at, fontPx] of [[2, '4K@2', 14], [5, 'Retina 1440×900@2', 13]] as const) {
+      const r = await check(screen('chat mid-scroll with a token', seed, at, fontPx, 'dark+'));
+      expect(r.score.secrets.length).toBe(1);
+      expect(r.leaked, `${at} ${fontPx} px`).toEqual([]);
+    }
+  });
+
+  it('an ordinary chat caught mid-scroll masks nothing', async () => {
+    const r = await check(screen('chat mid-scroll, ordinary', 2, '4K@2', 14, 'dark+'));
     expect(r.regions).toEqual([]);
   });
 });
