@@ -26,6 +26,13 @@ describe('inEnglish: a secret named in another language, as OCR reads it', () =>
     expect(said('API-Schlüssel: abc')).toBe('api key: abc');
   });
 
+  // Set J's scanned PIN letter: "Aktivierungscode Online-Banking" over its code (0 of 4 hidden).
+  it('reads an activation code by its English name', () => {
+    expect(said('Aktivierungscode Online-Banking')).toBe('activation code Online-Banking');
+    expect(said("Code d'activation : X7K2")).toBe("activation code : X7K2");
+    expect(said('Código de activación: X7K2')).toBe('activation code: X7K2');
+  });
+
   it("gives the term the box of all its words and keeps every other word as it was", () => {
     const words = line('Identifiant : ada Mot de passe : hunter2');
     const out = inEnglish(words);

@@ -44,6 +44,10 @@ const TERMS: Term[] = [
   { words: [/^(?:geheimzahl|pin-code|pincode|pin-kode|pin-koodi)$/], english: 'PIN' },
   { words: [/^code$/, /^pin$/], english: 'PIN' },
   { words: [/^codigo$/, /^pin$/], english: 'PIN' },
+  // An activation code (a bank's letter for its online banking, a licence's).
+  { words: [/^(?:aktivierungscode|aktivierungsschlussel|freischaltcode|activeringscode|aktiveringskod|aktiveringskode|aktivointikoodi)$/], english: 'activation code' },
+  { words: [/^code$/, /^(?:d'activation|dactivation)$/], english: 'activation code' },
+  { words: [/^(?:codigo|codice)$/, /^(?:de|di)$/, /^(?:activacion|ativacao|attivazione)$/], english: 'activation code' },
   // A secret key, an API key, a token.
   { words: [new RegExp(`^(?:geheimer|privater)$`), new RegExp(`^${KEY_DE}$`)], english: 'secret key' },
   { words: [/^cle$/, /^(?:secrete|privee)$/], english: 'secret key' },
