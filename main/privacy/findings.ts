@@ -1339,7 +1339,7 @@ function* capabilityLinkParts(text: string): Iterable<[number, number]> {
 }
 
 /** Words of a sentence, not of a generated passphrase (English, and the languages localWords.ts reads). */
-const SENTENCE_WORDS = new Set(['the', 'a', 'an', 'is', 'are', 'was', 'be', 'been', 'in', 'on', 'at', 'of', 'to', 'by', 'for', 'with', 'from', 'this', 'that', 'your', 'you', 'it', 'not', 'will', 'can', 'shown', 'see', 'set', 'ist', 'wird', 'im', 'der', 'die', 'das', 'und', 'nicht', 'le', 'la', 'les', 'est', 'dans', 'du', 'des', 'el', 'los', 'es', 'en', 'del', 'se', 'o', 'os', 'no', 'na', 'il', 'di', 'het', 'een', 'is', 'wordt']);
+const SENTENCE_WORDS = new Set(['the', 'a', 'an', 'is', 'are', 'was', 'be', 'been', 'in', 'on', 'at', 'of', 'to', 'by', 'for', 'with', 'from', 'this', 'that', 'your', 'you', 'it', 'not', 'will', 'can', 'shown', 'see', 'set', 'ist', 'wird', 'im', 'der', 'die', 'das', 'und', 'nicht', 'le', 'la', 'les', 'est', 'dans', 'du', 'des', 'el', 'los', 'es', 'en', 'del', 'se', 'o', 'os', 'no', 'na', 'il', 'di', 'het', 'een', 'wordt']);
 
 /** Account names people write beside a password ("admin / …", "root:…"). */
 const LOGIN_NAMES = /^(?:admin|administrator|root|superuser|sysadmin|guest|demo|test|tester|user|ubuntu|pi|postgres|mysql|sa|deploy|deployer|operator|support|service|ci|bot|webmaster|staff|editor|manager)\d{0,3}$/i;

@@ -61,8 +61,9 @@ export function unreadBlocks(grey: Grey, words: readonly (ReadWord & { confidenc
   // (A line's block only: a blurred photo of a monitor is one block as big as the photo, and read as
   // one it gave nothing where its sharper pieces were read.)
   const soft = found(SOFT_REACH).filter((b) => b.height <= SOFT_LINE && b.width >= b.height * 3 && softInk(grey, b));
-  if (!soft.length) return found(1);
-  return [...found(1).filter((b) => !soft.some((s) => overlaps(s, b))), ...soft].sort((a, b) => b.width * b.height - a.width * a.height);
+  const sharp = found(1);
+  if (!soft.length) return sharp;
+  return [...sharp.filter((b) => !soft.some((s) => overlaps(s, b))), ...soft].sort((a, b) => b.width * b.height - a.width * a.height);
 }
 
 /**
