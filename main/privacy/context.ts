@@ -4,7 +4,7 @@
 // on the next line of an 80-column terminal, a narrow pane or a table cell. Pure geometry over the
 // words OCR read; detect.ts boxes what this picks.
 import type { RedactionKind } from '../../common/privacy.ts';
-import { entropy, identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
+import { entropy, identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicIdentifier, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
 import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
 type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
@@ -678,7 +678,7 @@ export function credentialRows(words: readonly ReadWord[], lines: readonly Line[
     // in terraform's output): whether it is secret is its name's to say (namedCells), not a login's.
     if (/^[=:]/.test(c.text)) continue;
     // An identifier is no password (a payments list's customer id beside the customer's e-mail).
-    if (identifier(c.text.replace(/\s+/g, ''))) continue;
+    if (publicIdentifier(c.text.replace(/\s+/g, ''))) continue;
     // A row that names what it holds a hash or a payload ("integrity": "sha512-…" read in scraps on a
     // 4K screen) is a lock file's or a log's, not a saved password's.
     const row = cells.filter((o) => Math.abs(o.mid - c.mid) < Math.max(o.h, c.h) * 0.5).sort((a, b) => a.left - b.left).map((o) => o.text).join(' ');

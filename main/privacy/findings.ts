@@ -5,6 +5,7 @@
 // no longer matches its vendor's pattern but still looks like a key (20+ characters, mixed
 // classes, high entropy).
 import type { RedactCategory, RedactionKind } from '../../common/privacy.ts';
+import { knownPublicId } from './publicIds.ts';
 import { oneLetterOff as oneOff, seedPhrases } from './seedPhrase.ts';
 
 /** A secret found in a text: [start, end) offsets into it. */
@@ -77,7 +78,7 @@ export function keyLike(run: string): boolean {
   // beside its small letters.
   const named = /^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*[=:-](.+)$/.exec(run);
   if (named) return keyLike(named[1] as string);
-  if (identifier(run) || codeName(run)) return false;
+  if (publicIdentifier(run) || codeName(run)) return false;
   const lower = /[a-z]/.test(run), upper = /[A-Z]/.test(run), digit = /\d/.test(run);
   if (!(lower || upper)) return false;
   if (!digit && !(lower && upper)) return false;
@@ -201,6 +202,15 @@ export function identifier(run: string): boolean {
   // and a digit as a capital: "api-q94vbgztIg-BevhE" for "api-q94vbgzt9g-8cvhf")
   if (/^(?:[\w.-]*[=:])?[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{6,12}-[a-z0-9]{4,7}$/i.test(s) && !/[A-Z].*[A-Z].*[A-Z]/.test(asDigits(s.split('-').slice(-2).join('')))) return true;
   return false;
+}
+
+/**
+ * An identifier (identifier) or a public one of a well-known family known by its structure and
+ * checksum (knownPublicId: a ULID, a KSUID, a coin's address, an npub, a MAC address…). Only for
+ * the rules that judge a run by its shape alone: what a name or a vendor's prefix says secret stays so.
+ */
+export function publicIdentifier(run: string): boolean {
+  return identifier(run) || knownPublicId(run);
 }
 
 /**
@@ -368,7 +378,8 @@ const PAYLOAD_BEFORE = /(?:data:[^\s]*|base\w{2,3}[,.;]|\b(?:image|application|f
 const LOCK_ENTRY = /(?:^|\n)[^\n]*?[\w.-]+\/[\w./-]+\s+v\d+\.\d+\.\d+(?:[-+][\w.]+)?(?:\/go\.mod)?\s+(?:\S{1,3}\s+)?:?(?:[A-Za-z0-9+/]{4,}\s+){0,3}$/;
 
 /** A line that names what follows as a hash, an id or a payload (OCR's scraps of it are not keys). */
-export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|data:|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|trace|span_?id|commit|digest|checksum|hash\b|uuid|request_?id/i;
+// (And a network card's address named so: ip's "lladdr" as OCR reads it, "1laddr", "link/ether", ifconfig's "HWaddr".)
+export const NAMED_IDENTIFIER = /integrity|sha[0-9lIS]{2,3}[-:]|(?<![\w-])h[1lI|][1lI]?:|data:|base\w{2,3}[,.;]|\b(?:image|application|font)\/[\w.+-]+;|trace|span_?id|commit|digest|checksum|hash\b|uuid|request_?id|[1lLI|]laddr|link\/ether|hwaddr|\bbssid\b|mac[ -]?addr/i;
 
 /**
  * A value that stands for one in angle brackets, words inside: kubectl's "<set to the key 'password'
@@ -1038,7 +1049,9 @@ const RULES: readonly Rule[] = [
     // says trace, span, request or hash, and hex.
     // Nor a package at its version after a name ("Release: shop@3.2.0", sentry-cli's): a host is named,
     // or an address of four numbers.
-    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@([\w-]+(?:\.[\w-]+)*)/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string) && !/^v?\d+(?:\.\d+){0,2}(?:-[\w.]+)?$/.test(m[3] as string) && !identifier(m[0].replace(/: /, ':'))),
+    // Nor an image's tag before its digest ("ghcr.io/acme/api:2.14.0@sha256:…", a registry's reference):
+    // what follows the @ names a hash's algorithm, no host.
+    find: (t) => matches(t, /([\w.%+-]+): ?(?!["'“”‘’`])([^\s:@/]{3,})@([\w-]+(?:\.[\w-]+)*)/g, 2, (m) => !/^(?:sha[0-9lIS]{0,3}|md5|h[1lI])$/i.test(m[1] as string) && !/^[sS5£$]?ha(?:1|224|256|384|512|2S6)$/.test(m[3] as string) && !/^v?\d+(?:\.\d+){0,2}(?:-[\w.]+)?$/.test(m[3] as string) && !identifier(m[0].replace(/: /, ':'))),
   },
   {
     // …and when OCR lost the @ too: scheme://user:value, a value with letters in it (a port has none).
@@ -1430,7 +1443,7 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
   while (start > 0 && !/\s/.test(text[start - 1] as string)) start--;
   while (end < text.length && !/\s/.test(text[end] as string)) end++;
   const token = text.slice(start, end);
-  if (identifier(token)) return true;
+  if (publicIdentifier(token)) return true;
   // Up to three pieces either side, on its line, with no quote or comma (a value's end) between.
   const piece = /^[^\s"'`“”,;]+$/;
   const line = text.slice(Math.max(0, start - 200), start).split('\n');
@@ -1452,7 +1465,7 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
   if (pk >= 0) {
     const run = [...befores.slice(0, pk + 1).reverse(), token].join('');
     const bare = run.replace(/[^\w+/=.-]/g, '');
-    if (bare.length >= run.length * 0.9 && identifier(bare)) return true;
+    if (bare.length >= run.length * 0.9 && publicIdentifier(bare)) return true;
   }
   // A hash that wraps (break-all text, a narrow pane): where its pieces reach back to the line's
   // start, the last piece of the line above when it opens a hash named by its algorithm and breaks
@@ -1472,12 +1485,12 @@ export function inIdentifier(text: string, start: number, end: number): boolean 
   // A typed id's underscore read as a space ("pi 3QUEC…", "cus HYUo…"): its prefix and the rest are one.
   const typed = prev.at(-1);
   // (Not a prefix that is a word as well: "prod Xk9f…" is a name and a value.)
-  if (typed !== undefined && /^(?:pi|ch|cus|evt|req|acct|txn|seti|pm)$/.test(typed) && identifier(`${typed}_${token}`)) return true;
+  if (typed !== undefined && /^(?:pi|ch|cus|evt|req|acct|txn|seti|pm)$/.test(typed) && publicIdentifier(`${typed}_${token}`)) return true;
   for (let a = 0; a <= prev.length; a++) {
     for (let b = 0; b <= next.length; b++) {
       // (Not an ARN so joined: what follows one on its line is judged by inArn.)
       const joined = [...prev.slice(a), token, ...next.slice(0, b)].join('');
-      if (prev.length - a + b > 0 && prev.length - a + b + 1 <= 4 && !ARN.test(joined) && identifier(joined)) return true;
+      if (prev.length - a + b > 0 && prev.length - a + b + 1 <= 4 && !ARN.test(joined) && publicIdentifier(joined)) return true;
     }
   }
   return false;

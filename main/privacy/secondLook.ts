@@ -13,7 +13,7 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Redaction } from '../../common/privacy.ts';
 import { publicBlocks, sshKeyRows } from './context.ts';
-import { identifier, NAMED_IDENTIFIER } from './findings.ts';
+import { NAMED_IDENTIFIER, publicIdentifier } from './findings.ts';
 import { overlaps, union, type Box, type ReadWord } from './locate.ts';
 
 /** Local OCR of one image (the same reader as the first look, injected). */
@@ -1018,7 +1018,7 @@ export function tokenRuns(grey: Grey, block: Box, sure: readonly (ReadWord & { c
       const over = sure.filter((w) => overlaps(w, run));
       const span = (ws: typeof over) => ws.reduce((n, w) => n + Math.min(w.x + w.width, run.x + run.width) - Math.max(w.x, run.x), 0);
       if (span(over.filter((w) => (w.confidence ?? 100) >= SURE)) >= run.width * 0.7) continue;
-      if (span(over) >= run.width * 0.7 && over.every((w) => identifier(w.text) || wordLike(w.text))) continue;
+      if (span(over) >= run.width * 0.7 && over.every((w) => publicIdentifier(w.text) || wordLike(w.text))) continue;
       // One reading's words along it (a line of the first read, or of the second look), put together
       // as the one run of ink they are: a hash OCR cut into scraps ("1462-", "48f3-a909-…") is still
       // one, and code or a reference it read is what the rules judged.
@@ -1054,7 +1054,7 @@ function readings<T extends ReadWord>(over: readonly T[]): T[][] {
  */
 function readAsOne(ws: readonly ReadWord[]): boolean {
   const text = ws.map((w) => w.text).join('');
-  if (identifier(text) || ws.every((w) => wordLike(w.text))) return true;
+  if (publicIdentifier(text) || ws.every((w) => wordLike(w.text))) return true;
   const t = text.replace(/^\W+|\W+$/g, '');
   // (A setting's name in capitals and a number: "_SOURCE_REALTIME_TIMESTAMP=1765000054019555". The
   // rules judged what it says; the ink of a number is no token's.)
