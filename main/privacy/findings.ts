@@ -73,6 +73,12 @@ export function entropy(s: string): number {
  */
 export function keyLike(run: string): boolean {
   if (run.length < 20) return false;
+  // A value its own name in the run says is an id ("event_id=2tPO6MTIWUWY…", a log's field; "_id=…"
+  // where OCR put a space before the underscore), and nothing in the name says secret: an identifier
+  // of whatever alphabet (a KSUID OCR read a character long, a nanoid), as namedIdentifierBefore
+  // judges a value after its name and a space.
+  const id = /^_*([A-Za-z][\w.]*)[=:]["']?[^=:]+$/.exec(run);
+  if (id && identifierName(id[1] as string)) return false;
   // A name in capitals and its value, run together by the = between them ("_SYSTEMD_UNIT=nginx.service",
   // a log's field; its = read as a dash): the value is what may be a key, not the name's capitals
   // beside its small letters.

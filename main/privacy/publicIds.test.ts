@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findSecrets } from './detect.ts';
 import { keyLike, NAMED_IDENTIFIER, ruleFindings } from './findings.ts';
-import { bech32Valid, coinAddress, ethAddress, generatedName, imageReference, knownPublicId, ksuid, macAddress, ulid } from './publicIds.ts';
+import { bech32Valid, coinAddress, ethAddress, generatedName, graphNodeId, imageReference, knownPublicId, ksuid, macAddress, mediaId, peerId, ulid } from './publicIds.ts';
 
 const found = async (text: string) => (await findSecrets(text)).findings.map((f) => ({ rule: f.rule, text: text.slice(f.start, f.end) }));
 const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
@@ -65,6 +65,11 @@ describe('public identifiers by their structure', () => {
     expect(ksuid('zSmztyv3CH0i9m71JY7iJQ579u3')).toBe(false);
     const id = newKsuid();
     expect((await found(`client secret: ${id}`)).map((f) => f.text)).toContain(id);
+    // A value its own name in the run calls an id is an id, however OCR read it (three characters too
+    // many for a KSUID); not one a session's, a key's or a token's name calls so.
+    expect(keyLike('event_id=2tPO6MTIWUWYKvVQQcKGJIJt1d97JN')).toBe(false);
+    expect(keyLike('REQUEST_ID=2tPO6MTIWUWYKvVQQcKGJIJt1d97JN')).toBe(false);
+    for (const name of ['session_id', 'api_key_id', 'token_id', 'SECRET_ID']) expect(keyLike(`${name}=2tPO6MTIWUWYKvVQQcKGJIJt1d97JN`)).toBe(true);
   });
 
   it("a Bitcoin address is known by its checksum, also with OCR's l for 1; a WIF key or an xprv is still found", async () => {
@@ -129,5 +134,17 @@ describe('public identifiers by their structure', () => {
     expect(generatedName('summer-Hgf2x9')).toBe(false);
     expect(knownPublicId('1d=2BFDZEeltNLgdRZZGNRsTVEpdHP')).toBe(true);
     expect(knownPublicId('token=2BFDZEeltNLgdRZZGNRsTVEpdHP')).toBe(false);
+  });
+
+  it("a YouTube channel's, a Spotify item's, a GitHub node's and a libp2p peer's ids are no keys; a token of their length is", async () => {
+    for (const id of ['UCBJycsmduvYEL83R_U4JriQ', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC', 'PR_kwDOHdd8Ks5Kj3Ab9x', 'MDQ6VXNlcjU4MzIzMQ==', '12D3KooWD3eckifWpRn9wQpMG9R9hX3sD158z7EqHWmweQAJU5SA', 'k51qzi5uqu5dlvj2baxnqndepeb86cbk3ng7n3i46uzyxzyqj2xjonzllnv0v8', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8']) {
+      expect(knownPublicId(id)).toBe(true);
+      expect(await found(`id ${id} ok`)).toEqual([]);
+    }
+    // (A channel id's last character carries two bits of its 16 bytes: a random 24 after UC mostly does not fit.)
+    expect(mediaId('UCBJycsmduvYEL83R_U4JriZ')).toBe(false);
+    expect(graphNodeId('MDQ6VXNlcjU4MzIzMQ')).toBe(true);
+    expect(graphNodeId('MTk4NzY1NDMyMTA5ODc2NTQzMjE=')).toBe(false);
+    expect(peerId('12D3KooWD3eckifWpRn9wQpMG9R9hX3sD158z7EqHWmweQAJU5SA')).toBe(true);
   });
 });

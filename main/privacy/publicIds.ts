@@ -3,7 +3,8 @@
 // ULIDs (a time and randomness in Crockford's base32), KSUIDs (the same in base62), coin addresses
 // (base58check, with a double SHA-256 checksum; bech32 and bech32m, with a BCH checksum), Nostr's
 // public keys and note ids (npub1…, note1…), Ethereum addresses (0x and 40 hex), an image's
-// reference by digest (name@sha256:…), MAC addresses, the names Kubernetes generates for a workload's objects.
+// reference by digest (name@sha256:…), MAC addresses, the names Kubernetes generates for a workload's
+// objects, a YouTube channel's and a Spotify item's ids, GitHub's node ids, libp2p's peer ids.
 //
 // Each is judged as OCR reads it: a 0 read as O, a 1 as l or I, a checksum that fails by one misread
 // character. These only say that a run is no key to the shape rules (the entropy rule, a row's cell,
@@ -17,7 +18,7 @@ export function knownPublicId(run: string): boolean {
   // (Quotes, brackets and a trailing comma round it; OCR's ellipsis or a bracket for the last glyph.)
   const s = run.replace(/^["'“”‘’(<[{]+|["'“”‘’)>\]},;.…]+$/g, '');
   if (s.length < 8) return false;
-  if (macAddress(s) || generatedName(s)) return true;
+  if (macAddress(s) || generatedName(s) || mediaId(s) || graphNodeId(s) || peerId(s)) return true;
   const value = unnamed(s);
   if (value === undefined || value.length < 20) return false;
   return ulid(value) || ksuid(value) || coinAddress(value) || ethAddress(value) || imageReference(value);
@@ -101,9 +102,9 @@ function base58check(s: string): Buffer | undefined {
 
 /**
  * Version bytes of pay-to addresses (21 bytes with the hash): Bitcoin's 1… and 3… (and testnet's m,
- * n, 2), Litecoin's L… and M…, Dogecoin's D… and A…/9…. A private key's (WIF: 0x80, 0xef) is not one.
+ * n, 2), Litecoin's L… and M…, Dogecoin's D… and A…/9…, Tron's T…. A private key's (WIF: 0x80, 0xef) is not one.
  */
-const ADDRESS_VERSIONS = new Set([0x00, 0x05, 0x6f, 0xc4, 0x30, 0x32, 0x1e, 0x16]);
+const ADDRESS_VERSIONS = new Set([0x00, 0x05, 0x6f, 0xc4, 0x30, 0x32, 0x1e, 0x16, 0x41]);
 
 /** Characters OCR reads for one base58 has (it has no 0, O, I or l) and for one it may have read wrong. */
 const BASE58_READ: Record<string, string> = { '0': 'oQD', O: 'oQD', I: '1iLjT', l: '1iLj', '|': '1iL', '!': '1i', S: '5', '5': 'S', B: '8', '8': 'B', Z: '2', '2': 'Z', g: '9q', q: 'g9', '9': 'gq', u: 'v', v: 'u', U: 'V', V: 'U', c: 'e', e: 'c', n: 'h', h: 'bn', b: 'h6', '6': 'bG', G: '6' };
@@ -112,7 +113,7 @@ const BASE58_READ: Record<string, string> = { '0': 'oQD', O: 'oQD', I: '1iLjT', 
 function base58Address(s: string): boolean {
   // (Base58 of 25 random bytes has both cases: a run of one case, a hash in hex, is none.)
   // (Its leading 1 as OCR reads it, l or I, is put back as the other misreads are.)
-  if (s.length < 26 || s.length > 35 || !/^[13mn2LMDA9lI|]/.test(s) || !/[a-z]/.test(s) || !/[A-Z]/.test(s)) return false;
+  if (s.length < 26 || s.length > 35 || !/^[13mn2LMDA9TlI|]/.test(s) || !/[a-z]/.test(s) || !/[A-Z]/.test(s)) return false;
   const ok = (t: string) => {
     const p = base58check(t);
     return p !== undefined && p.length === 21 && ADDRESS_VERSIONS.has(p[0] as number);
@@ -270,4 +271,36 @@ export function generatedName(s: string): boolean {
   if (!m) return false;
   const suffix = m[1] as string;
   return /\d/.test(suffix) && /[a-z]/.test(suffix) && [...suffix].filter((c) => !K8S.includes(c)).length <= (suffix.length >= 8 ? 1 : 0);
+}
+
+/**
+ * A video platform's or a music service's public id: a YouTube channel's (UC and 22 characters of
+ * base64url, 16 bytes, so its last one of A, Q, g or w) and a Spotify URI's (spotify:track:<22 of base62>).
+ */
+export function mediaId(s: string): boolean {
+  return /^UC[A-Za-z0-9_-]{21}[AQgw]$/.test(s) || /^spotify:(?:track|album|artist|playlist|episode|show|user|audiobook|chapter):[A-Za-z0-9]{22}$/.test(s);
+}
+
+/**
+ * GitHub's GraphQL node id, what its API and a page's source show for a user, a repository, an issue:
+ * a type's prefix and base64 of its database id ("PR_kwDOHdd8Ks5Kj3Ab", "U_kgDOABCDEF"), or the older
+ * base64 of "<n>:<Type><number>" ("MDQ6VXNlcjU4MzIzMQ==", "04:User583231"), which decodes to that.
+ */
+export function graphNodeId(s: string): boolean {
+  if (/^[A-Z]{1,5}_k[gw]D[O-Z][A-Za-z0-9_-]{4,40}$/.test(s)) return true;
+  if (!/^M[A-Za-z0-9+/]{10,60}={0,2}$/.test(s)) return false;
+  return /^\d{2,3}:[A-Z][A-Za-z]+\d+$/.test(Buffer.from(s, 'base64').toString('latin1'));
+}
+
+/**
+ * A libp2p peer's id (an IPFS node's, in its logs and its swarm's addresses): an Ed25519 key's,
+ * "12D3KooW" and 44 characters of base58; and an IPNS name for such a key in base36 ("k51qzi5uqu5…").
+ * (Nine in ten characters right, as OCR reads them.)
+ */
+export function peerId(s: string): boolean {
+  const m = /^(?:12D3K[o0O][o0O]W(\S{42,46})|k5[1l]qz[i1l]5uqu5(\S{48,54}))$/.exec(s);
+  if (!m) return false;
+  const rest = (m[1] ?? m[2]) as string;
+  const alphabet = m[1] ? BASE58 : '0123456789abcdefghijklmnopqrstuvwxyz';
+  return [...rest].filter((c) => alphabet.includes(c)).length >= rest.length * 0.9;
 }
