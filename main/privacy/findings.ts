@@ -73,12 +73,6 @@ export function entropy(s: string): number {
  */
 export function keyLike(run: string): boolean {
   if (run.length < 20) return false;
-  // A value its own name in the run says is an id ("event_id=2tPO6MTIWUWY…", a log's field; "_id=…"
-  // where OCR put a space before the underscore), and nothing in the name says secret: an identifier
-  // of whatever alphabet (a KSUID OCR read a character long, a nanoid), as namedIdentifierBefore
-  // judges a value after its name and a space.
-  const id = /^_*([A-Za-z][\w.]*)[=:]["']?[^=:]+$/.exec(run);
-  if (id && identifierName(id[1] as string)) return false;
   // A name in capitals and its value, run together by the = between them ("_SYSTEMD_UNIT=nginx.service",
   // a log's field; its = read as a dash): the value is what may be a key, not the name's capitals
   // beside its small letters.
@@ -1210,7 +1204,7 @@ const RULES: readonly Rule[] = [
     // its name on its line says it is an identifier ("Bitcoin address: belgpjnw…" as OCR read bc1q…).
     // Nor a run on an SSH public key's line (a piece of an ARN: ruleFindings), nor a value whose name
     // says it is public or data, on its line or the line its quoted value started on (publicValue).
-    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !publicValue(m.input, m.index) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+    find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !publicValue(m.input, m.index) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && !idNamedRun(m.input, m.index, m[0]) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
   },
   {
     category: 'contact',
@@ -1228,6 +1222,21 @@ const RULES: readonly Rule[] = [
     }),
   },
 ];
+
+/**
+ * Whether a run is a value its own name in the run calls an id ("event_id=2tPO6MTIWUWY…", a log's
+ * field; "REQUEST_ID=…") and nothing in the name says secret: an identifier of whatever alphabet (a
+ * KSUID OCR read a character long, a nanoid), as namedIdentifierBefore judges a value after its name
+ * and a space. A name of one part takes the word before it on its line, where OCR split the name at
+ * its underscore: "event _id=" is an event's id, "AWS ACCESS KEY ID=" a key's.
+ */
+function idNamedRun(text: string, at: number, run: string): boolean {
+  const m = /^_*([A-Za-z][\w.]*)[=:]["']?[^=:]+$/.exec(run);
+  if (!m) return false;
+  let name = m[1] as string;
+  if (nameParts(name).length === 1) name = `${/(\S+)[ \t]+$/.exec(text.slice(text.lastIndexOf('\n', at - 1) + 1, at))?.[1] ?? ''} ${name}`;
+  return identifierName(name);
+}
 
 /** A cookie's attributes, not cookies: when it expires, where it is sent, how. */
 const COOKIE_ATTRIBUTE = /^(?:expires|path|domain|max-age|samesite|secure|httponly|priority|partitioned|version|comment)$/i;

@@ -60,7 +60,7 @@ export function ulid(v: string): boolean {
   // A time from 2000 to 2100: its ten characters read as a number of milliseconds.
   let ms = 0;
   for (const c of t.slice(0, 10)) ms = ms * 32 + Math.max(0, CROCKFORD.indexOf(c));
-  return ms >= Date.UTC(2000, 0, 1) && ms < Date.UTC(2100, 0, 1) && /\d/.test(t.slice(10)) && /[A-Z]/.test(t.slice(10));
+  return ms >= Date.UTC(2000, 0, 1) && ms < Date.UTC(2100, 0, 1);
 }
 
 /**
