@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, identifier, inIdentifier, keyLike, luhnValid, publicValue, ruleFindings, webAddress } from './findings.ts';
+import { ibanValid, identifier, inIdentifier, keyLike, luhnValid, publicValue, ruleFindings, secretName, webAddress } from './findings.ts';
 
 // Every category on, and the text each finding of one rule covers.
 const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
@@ -931,6 +931,8 @@ describe('ruleFindings: codes listed after the caption that names them on its li
   it('takes each code of the list, to the first word that is none', () => {
     expect(found('backup codes: 64217807, 26230075 (used 1 of 5)')).toEqual(['64217807', '26230075']);
     expect(found('Recovery codes 4821-0931 7730-1184')).toEqual(['4821-0931', '7730-1184']);
+    // Set K's Aegis entry: a remark in brackets between the caption and its colon.
+    expect(found('Backup codes (Discord): Okby663i')).toEqual(['Okby663i']);
   });
   it('leaves words and short numbers after such a caption', () => {
     expect(found('backup codes: used 1 of 5')).toEqual([]);
@@ -987,5 +989,113 @@ describe("ruleFindings: a value after an HTTP request's Authorization", () => {
     expect(foundBy('curl -s https://api.assemblyai.com/v2/transcript -H "authorization: ba4b1d9feff6d953b5833d2f86342deb" -d', 'named')).toEqual(['ba4b1d9feff6d953b5833d2f86342deb']);
     expect(ruleFindings('authorization_endpoint: https://accounts.google.com/o/oauth2/v2/auth', ALL)).toEqual([]);
     expect(ruleFindings('grant_type=authorization_code', ALL)).toEqual([]);
+  });
+});
+
+// Set K's Airbnb host thread and TUHH letter: a code said in a sentence that names what it opens,
+// or a PIN a few words before its colon (0 of 6 door and alarm codes, 1 of 6 PINs hidden).
+describe('ruleFindings: a code said in a sentence that names what it opens', () => {
+  const found = (t: string) => foundBy(t, 'code-said');
+  it('takes the number after "code" where the sentence names a door, a keypad, a lockbox', () => {
+    expect(found('The building door has a keypad: code 71721 then #. The flat is on the 3rd floor, left.')).toEqual(['71721']);
+    expect(found('the lockbox combination is 0451, top left')).toEqual(['0451']);
+  });
+  it('takes the number one disarms, unlocks or opens with, or punches in at a keypad', () => {
+    expect(found('If the alarm beeps, disarm with 8456 on the panel behind the door.')).toEqual(['8456']);
+    expect(found('open the gate by typing 1234')).toEqual(['1234']);
+    expect(found('punch in 4821 at the keypad')).toEqual(['4821']);
+  });
+  it('takes a PIN named a few words before its colon or "is"', () => {
+    expect(found('PIN für den Studierendenausweis: 9107')).toEqual(['9107']);
+    expect(found('the PIN you chose is 4821')).toEqual(['4821']);
+  });
+  it('leaves an error code, a year, a count and a number with no word that names it', () => {
+    expect(found('The error code 4012 when opening the door')).toEqual([]);
+    expect(found('Enter 2024 in the year field')).toEqual([]);
+    expect(found('open the report with 2024 data')).toEqual([]);
+    expect(found('PIN attempts remaining: 3; PIN length: 6; PIN changed on: 2026-01-01')).toEqual([]);
+    expect(found('call the building manager on 5551234, the door is green')).toEqual([]);
+    expect(found('punch in 2000 points at the door to win')).toEqual([]);
+  });
+});
+
+// Set K's Minecraft chat: a login without its slash, a digit first ("1bFuw2ro-HQB" as OCR read
+// lbFuw2rO-HQB), and AuthMe's /register, a text cursor after it (0 of 4 hidden).
+describe('ruleFindings: a game server login and /register', () => {
+  const found = (t: string) => foundBy(t, 'auth-command');
+  it('takes a password that starts with a digit, and each of /register’s', () => {
+    expect(found('<ada> login 1bFuw2ro-HQB')).toEqual(['1bFuw2ro-HQB']);
+    expect(found('/register Harbor287Hiyy_')).toEqual(['Harbor287Hiyy']);
+    expect(found('/register Abc12345x Abc12345x')).toEqual(['Abc12345x', 'Abc12345x']);
+  });
+  it('leaves a count, and register in a sentence', () => {
+    expect(found('please register 2025plans')).toEqual([]);
+    expect(found('> login 3rdparty')).toEqual([]);
+  });
+});
+
+// Set K's Minecraft chat: "rcon for the admin panel is QfmMfTKaCSHsSyDb btw" — a noun that names a
+// credential, and a generated value of letters alone (its digits read as letters; 0 of 2 hidden).
+describe('ruleFindings: a credential named by what it opens, in a sentence', () => {
+  it('takes the value after "rcon … is", letters alone too; not a name in camelCase', () => {
+    expect(foundBy('<ada> whatever. rcon for the admin panel is QfmMfTKaCSHsSyDb btw, dont share', 'named-said')).toEqual(['QfmMfTKaCSHsSyDb']);
+    expect(foundBy('the panel for the admin is getUserNameFromDatabase', 'named-said')).toEqual([]);
+    expect(foundBy('rcon.port=25575 enable-rcon=true', 'named-said')).toEqual([]);
+  });
+  it('reads a compound name in its parts: preauthkeys, authkey, masterkey; not monkey or hotkey', () => {
+    expect(secretName('preauthkeys')).toBe(true);
+    expect(secretName('masterkey')).toBe(true);
+    expect(secretName('admin macaroon')).toBe(true);
+    expect(secretName('monkey')).toBe(false);
+    expect(secretName('hotkeys')).toBe(false);
+  });
+});
+
+// Set K's Zulip channel: a YubiKey's OTP posted by a touch of the key, as OCR read it (0 of 4 hidden).
+describe('ruleFindings: a YubiKey one-time password', () => {
+  const found = (t: string) => foundBy(t, 'modhex-otp');
+  it('takes 36–48 letters of modhex, a few misread', () => {
+    expect(found('ccccccfftjtcefnuceidgujlcfdkrbtrvjglibikhvcg')).toEqual(['ccccccfftjtcefnuceidgujlcfdkrbtrvjglibikhvcg']);
+    expect(found('Linus T 15:02\ncececcfiicemuceldgulicfakbrviglioikhveg')).toEqual(['cececcfiicemuceldgulicfakbrviglioikhveg']);
+  });
+  it('leaves a browser extension’s id, the alphabet and a long word', () => {
+    expect(found('chrome-extension://aapbdbdomjkkjkaonfhkkikfgjllcleb/index.html')).toEqual([]);
+    expect(found('abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq')).toEqual([]);
+    expect(found('pneumonoultramicroscopicsilicovolcanoconiosis')).toEqual([]);
+  });
+});
+
+// Set K's Ride The Lightning page: LND's admin macaroon in hex under its caption (0 of 2 hidden).
+describe('ruleFindings: a macaroon by its first bytes', () => {
+  const found = (t: string) => foundBy(t, 'macaroon');
+  it('takes hex that starts 0201 and base64 that starts AgE, long as a macaroon is', () => {
+    const hex = `0201036c6e6402f801030a10${'4b34fff63cd0ad8e9f5e770aa9af7dbf'.repeat(4)}`;
+    expect(found(hex)).toEqual([hex]);
+    const b64 = `AgEDbG5kAvgBAwoQ${'S0z/9jzQrY6fXncKqa99v+'.repeat(4)}`;
+    expect(found(b64)).toEqual([b64]);
+  });
+  it('leaves a sha256 and short hex that happen to start so', () => {
+    expect(found('0201a7c3e0c2f1d4b5a6978877665544332211000ffeeddccbbaa99887766554')).toEqual([]);
+    expect(found('AgEDbG5k')).toEqual([]);
+  });
+});
+
+// Set K's headscale in tmux: "preauthkeys list" prints a table whose "Key" column holds the keys,
+// 48 hex each — a hash to every other rule (0 of 4 hidden).
+describe('ruleFindings: a text table’s column named secret', () => {
+  const found = (t: string) => foundBy(t, 'table-column');
+  it('takes the cells under "Key" and "Token", hex too', () => {
+    const table = 'ID | Key | Reusable | Ephemeral | Used | Expiration | Tags\n1 | 5673cel61c3b564T9165665bc14edcdeb7469eadfal6doc] | true | false | false | 2026-12-20 10:00:00 | tag:server\n2 | 7fecle6915eb705cfc345c207257c80db52342afd532c269 | false | false | false | 2026-12-25 10:00:00 | tag:server\nada@hs:~$';
+    expect(found(table)).toEqual(['5673cel61c3b564T9165665bc14edcdeb7469eadfal6doc]', '7fecle6915eb705cfc345c207257c80db52342afd532c269']);
+    expect(found('| Name | Token | Scope |\n| ci | a1b2c3d4e5f6a7b8c9d0 | repo |')).toEqual(['a1b2c3d4e5f6a7b8c9d0']);
+  });
+  it('counts from the right where OCR lost the header’s first caption, and joins a cell it read a space into', () => {
+    const table = '| Key | Reusable | Ephemeral | Used | Expiration | Tags\n1 | 225102017ec6fe21bs2f7fecd102defI2bdd7d432495€741 | true | false | false | 2026-12-12 10:00:60 | tag:server\n2 | 57995125060622971a4700a1250109e2a51F Ffcb71561cba | false | false | false | 2026-12-15 10:00:60 | tag:server';
+    expect(found(table)).toEqual(['225102017ec6fe21bs2f7fecd102defI2bdd7d432495€741', '57995125060622971a4700a1250109e2a51F Ffcb71561cba']);
+  });
+  it('leaves a table of keys and values, a key id’s column and cells of words', () => {
+    expect(found('| Key | Value | Note |\n| API_TOKEN | abc123def456ghi789 | x |')).toEqual([]);
+    expect(found('| Name | Key ID | Created |\n| ci | 3f2a9c1b4d5e6f708192 | today |')).toEqual([]);
+    expect(found('| Name | Token | Scope |\n| ci | not shown again | repo |')).toEqual([]);
   });
 });

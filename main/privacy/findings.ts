@@ -420,8 +420,23 @@ function nameParts(name: string): string[] {
     .replace(/(?<=[a-z0-9])(?=[A-Z])/g, ' ')
     .split(/[^A-Za-z0-9]+/)
     .map((p) => p.toLowerCase())
-    .filter(Boolean);
+    .filter(Boolean)
+    .flatMap(compoundParts);
 }
+
+/**
+ * A compound written as one word, as a command or a config names a secret ("preauthkeys",
+ * "authkey", "masterkey", "apitoken", "adminpassword"): a word that says who or what the secret is
+ * for, then key, token, secret or password. Only those first words: "monkey", "hotkey" and "turkey"
+ * stay one word.
+ */
+function compoundParts(p: string): string[] {
+  const m = /^([a-z]{2,}?)(keys?|tokens?|secrets?|passwords?|passwd|passphrase)$/.exec(p);
+  if (!m || !COMPOUND_HEADS.has(m[1] as string)) return [p];
+  // ("preauth": before and "auth", a part that says secret of its own.)
+  return [...(m[1] === 'preauth' ? ['pre', 'auth'] : [m[1] as string]), m[2] as string];
+}
+const COMPOUND_HEADS = new Set(['api', 'app', 'auth', 'preauth', 'access', 'master', 'private', 'priv', 'secret', 'client', 'deploy', 'runner', 'bot', 'session', 'admin', 'root', 'service', 'signing', 'encryption', 'enc', 'license', 'licence', 'product', 'join', 'enroll', 'enrollment', 'registration', 'bootstrap', 'cluster', 'node', 'agent', 'device', 'shared', 'host', 'user', 'refresh', 'bearer', 'unseal', 'recovery', 'rcon', 'wifi', 'wlan', 'db', 'database', 'smtp', 'mail', 'ftp', 'vpn']);
 
 /**
  * Parts of a name that say what follows is secret; the longer ones as OCR reads them too (one letter
@@ -429,8 +444,11 @@ function nameParts(name: string): string[] {
  * password, passwd, pwd, secret, token, api key, auth, credential, creds, private key, priv key) and an
  * HTTP request's Authorization header.
  */
-const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys', 'authorization', 'privkey']);
-const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature', 'tokens'];
+// (And nouns that name a credential by what it opens: a game server's remote console password
+// ("rcon"), a bearer credential of LND and other services (a macaroon), a passcode, a pre-shared key,
+// a vault's unseal key or share.)
+const SECRET_PARTS = new Set(['token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'passwort', 'passphrase', 'pass', 'pwd', 'pw', 'credential', 'credentials', 'creds', 'apikey', 'auth', 'authtoken', 'private', 'privatekey', 'signature', 'key', 'keys', 'authorization', 'privkey', 'rcon', 'macaroon', 'macaroons', 'passcode', 'psk', 'unseal']);
+const SECRET_PARTS_LONG = ['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'signature', 'tokens', 'macaroon', 'passcode'];
 /**
  * Parts that say it is a public identifier or a setting about a secret, not the secret: a hash, an
  * id, an address, a fingerprint, a cache key; a length, a time to live, a URL.
@@ -865,6 +883,39 @@ const RULES: readonly Rule[] = [
     find: (t) => matches(t, /\beyJ[A-Za-z0-9_-]{5,}(?:[.,][A-Za-z0-9_-]{4,}){0,2}/g, 0, (m) => !/(?:^|[^\w.])pk[.,]\s?$/.test(m.input.slice(Math.max(0, m.index - 4), m.index))),
   },
   {
+    // A value in a text table's column whose header names a secret ("ID | Key | Reusable | …" over
+    // headscale's pre-auth keys, "| name | token |" in a Markdown table): each row's cell in that
+    // column, when it is one run of a key's alphabet with letters and digits — hex too, which alone
+    // passes for a hash: the header says what it is.
+    category: 'passwords',
+    kind: 'secret',
+    rule: 'table-column',
+    find: (t) => tableColumns(t),
+  },
+  {
+    // A YubiKey's one-time password, typed by the key wherever the cursor is (a chat, a terminal):
+    // 44 characters of modhex (cbdefghijklnrtuv, the letters a keyboard of any layout types alike),
+    // its first twelve the key's id — a run of small letters no language has a word of. As OCR reads
+    // it: 36–48 letters (some lost), a few read as others (an a for a c, an o for a b), nine in ten modhex.
+    category: 'keys',
+    kind: 'password',
+    rule: 'modhex-otp',
+    find: (t) => matches(t, /(?<![A-Za-z0-9])[a-z]{36,48}(?![A-Za-z0-9])/g, 0, (m) => m[0].replace(/[^cbdefghijklnrtuv]/g, '').length >= m[0].length * 0.88 && new Set(m[0]).size >= 8),
+  },
+  {
+    // A macaroon (LND's admin.macaroon, a bakery's credential), hex or base64: version 2's fields
+    // first — 02, then the location's field 01 and its length — so hex starts "0201" and base64
+    // "AgE"; a bearer credential, spent by whoever has it. Long: 100 characters and more of hex
+    // (a hash is 40–128), 70 and more of base64.
+    category: 'keys',
+    kind: 'secret',
+    rule: 'macaroon',
+    find: (t) => [
+      ...matches(t, /(?<![0-9A-Za-z])0201[0-9a-fA-F]{2}[0-9a-fA-F\s]{94,}/g, 0, (m) => m[0].replace(/\s/g, '').length >= 100 && !/\s\S{1,3}\s/.test(m[0])),
+      ...matches(t, /(?<![0-9A-Za-z+/])AgE[A-Za-z0-9+/_-]{67,}={0,2}/g),
+    ],
+  },
+  {
     category: 'keys',
     kind: 'private key',
     rule: 'pem',
@@ -940,7 +991,7 @@ const RULES: readonly Rule[] = [
       // What a code opens, named alone before it with a colon or a dash between, as a note lists
       // them ("Garage door: 7131", "Bike lock — 4852"); not a file's name and line ("yarn.lock:1042").
       const opens = String.raw`(?:(?:d|cl)oor|gate|alarm|garage|lock|padlock|locker|safe|keypad)`;
-      return [
+      const found = [
         // (Its "is" or colon may be left out: "Alarm code 675492 (then #)".)
         ...matches(t, new RegExp(String.raw`\b${kind}\s+(?:code|pin|passcode)\b(?:[^\n\d]{0,20}?(?:is|:))?\s*(\d{3}[ -]?\d{3}|\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
         ...matches(t, new RegExp(String.raw`(?<![\w./-])${opens}[ \t]*(?:[:=—–-][ \t]*){1,2}(\d{4,8})\b(?![.,/:-]\d)`, 'gi'), 1),
@@ -951,7 +1002,10 @@ const RULES: readonly Rule[] = [
           const before = m.input.slice(0, m.index).split('\n').slice(-3).join('\n');
           return new RegExp(String.raw`\b${kind}[\s-]+(?:code|pin|passcode)s?\b`, 'i').test(before);
         }),
+        ...codesInSentences(t),
       ];
+      // (Each number once: a sentence's code may be named both ways, "The gate code is 4821".)
+      return found.filter(([a, b], i) => found.findIndex(([c, d]) => c === a && d === b) === i);
     },
   },
   {
@@ -1032,10 +1086,17 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'auth-command',
-    find: (t) => matches(t, /(?:^|[|>:\]$#%][ \t]*|[ \t]\/)[ \t]*\/?(?:(?:msg\s+)?(?:nickserv|ns)\s+identify|identify|oper|pass|auth|login)\s+(?:[\w.@-]{1,32}\s+)?["'`]?([^\s"'`]{6,64})["'`]?[ \t]*(?=$|\n)/gim, 1, (m) => {
-        const v = m[1] as string;
-        return passwordShaped(v) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v)) && /[A-Za-z]/.test(v) && !/[/\\]|^\d|^[\w.+-]+@[\w-]+\.[\w.]+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$/.test(v) && !/^[a-z]+(?:[-_.][a-z]+)*$/i.test(v);
-      }),
+    // (A game server's /register and /login take the password, twice for /register; the line's last
+    // argument is one of them. A text cursor after it, "_", is the field's, not the password's.)
+    find: (t) => {
+      const shaped = (v: string) => passwordShaped(v) && (/\d/.test(v) || /[^A-Za-z0-9]/.test(v)) && /[A-Za-z]/.test(v) && !/[/\\]|^\d+[a-z]*$|^[\w.+-]+@[\w-]+\.[\w.]+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$/.test(v) && !/^[a-z]+(?:[-_.][a-z]+)*$/i.test(v);
+      return [
+        // (A digit first is a password's as often as not, "1bFuw2ro-HQB"; digits and a word only are a count, "3rdparty".)
+        ...matches(t, /(?:^|[|>:\]$#%][ \t]*|[ \t]\/)[ \t]*(?:\/?(?:(?:msg\s+)?(?:nickserv|ns)\s+identify|identify|oper|pass|auth|login)|\/(?:register|reg|changepassword|changepw)(?:\s+\S{6,64})?)\s+(?:[\w.@-]{1,32}\s+)?["'`]?([^\s"'`]{6,64}?)["'`]?_?[ \t]*(?=$|\n)/gim, 1, (m) => shaped(m[1] as string)),
+        // (/register's first password, where the line repeats it.)
+        ...matches(t, /(?:^|[|>:\]$#%][ \t]*|[ \t])\/(?:register|reg|changepassword|changepw)\s+["'`]?([^\s"'`]{6,64})["'`]?(?=\s+\S{6,64}_?[ \t]*(?:$|\n))/gim, 1, (m) => shaped(m[1] as string)),
+      ];
+    },
   },
   {
     // user:password@host in any URL, even when OCR garbled its scheme (secretlint needs it exact).
@@ -1407,12 +1468,129 @@ function namedInClause(clause: string): boolean {
 function saidValue(value: string): boolean {
   const v = value.replace(/[.,;:!?)]+$/, '');
   if (v.length < 6 || !passwordShaped(v) || /^[A-Za-z_$][\w$.]*\(|\$\{|^\d{1,2}:\d{2}/.test(v)) return false;
-  return /\d/.test(v) && /[A-Za-z]/.test(v) || /[^A-Za-z0-9]/.test(v.slice(1)) && /[A-Za-z]/.test(v);
+  return /\d/.test(v) && /[A-Za-z]/.test(v) || /[^A-Za-z0-9]/.test(v.slice(1)) && /[A-Za-z]/.test(v) || generatedLetters(v);
 }
+
+/**
+ * Letters alone, as a generator mixes them ("QfmMfTKaCSHsSyDb", a game server's rcon password; its
+ * digits read as letters too): ten or more, both cases changing often, few vowels — not a name in
+ * camelCase or PascalCase ("getHTTPResponseCode"), whose words have their vowels.
+ */
+export function generatedLetters(v: string): boolean {
+  if (!/^[A-Za-z]{10,64}$/.test(v) || !/[a-z]/.test(v) || !/[A-Z]/.test(v.slice(1))) return false;
+  const switches = (v.match(/[a-z](?=[A-Z])|[A-Z](?=[a-z])/g) ?? []).length;
+  return switches >= 4 && v.replace(/[^aeiouAEIOU]/g, '').length < v.length * 0.25;
+}
+
+/** What a code opens, or the act of opening it, as a sentence names it (codesInSentences). */
+const OPENS = String.raw`(?:(?:d|cl)oors?|gates?|keypads?|key ?pads?|alarms?|lock ?box(?:es)?|key ?safes?|key ?box(?:es)?|safes?|garages?|padlocks?|locks?|lockers?|buildings?|entrance|entry|intercom|buzzer|disarm|unlock|deactivate)`;
+/** Words before "code" that make it no code to keep: a place's, an error's, a product's, a discount's. */
+const NOT_CODE = /\b(?:zip|postal|post|postcode|area|country|dialing|dialling|error|status|exit|return|response|http|source|promo|promotional|discount|coupon|voucher|gift|product|item|tracking|reference|ref|order|booking|qr|bar|color|colour|course|class|tax|sort|swift|bank|branch|airport|language|region|currency|dress)\s*$/i;
+/** A number a code is: 4–8 digits, or two groups of three; not a date's, a decimal's or a time's part. */
+const CODE_NUMBER = String.raw`(?<![\w.,/-])(\d{3}[ -]\d{3}|\d{4,8})(?![\w]|[.,/:-]\d)`;
+
+/**
+ * Codes that open something, said in a sentence of a message: a number after "code", "PIN" or
+ * "combination" where the sentence says what it opens ("The building door has a keypad: code
+ * 71721 then #", "the lockbox combination is 4821"), a number after the act of opening with it
+ * ("disarm with 8456 on the panel", "unlock the gate by typing 1234"), a number to enter where the
+ * sentence names what it opens ("punch in 4821 at the keypad"), and a PIN or passcode named a few
+ * words before its colon or "is" ("PIN for the student card: 9107"). A number needs such words next
+ * to it; one alone, or after a zip, an error or an order code, is none.
+ */
+function* codesInSentences(text: string): Iterable<[number, number]> {
+  for (const sentence of text.matchAll(/[^\n.!?;]+(?:[.!?;](?=\d)[^\n.!?;]*)*/g)) {
+    const s = sentence[0];
+    const at = sentence.index;
+    const opens = new RegExp(String.raw`\b${OPENS}\b`, 'i').test(s);
+    const yielded = new Set<number>();
+    const take = function* (m: RegExpExecArray, v = m.at(-1) as string) {
+      const from = at + m.index + m[0].length - v.length;
+      if (yielded.has(from)) return;
+      yielded.add(from);
+      yield [from, from + v.length] as [number, number];
+    };
+    // (a) "code", "PIN", "passcode", "combination" right before it ("code 71721", "PIN is 4821", "combination: 0451").
+    for (const m of s.matchAll(new RegExp(String.raw`\b(code|combination|combo|pin|passcode|pin[- ]?code)\s*(?:(?:is|was|=|:|-)\s*)?${CODE_NUMBER}`, 'gi'))) {
+      const named = m[1] as string;
+      if (/^(?:code|combination|combo)$/i.test(named) && (!opens || NOT_CODE.test(s.slice(0, m.index)))) continue;
+      yield* take(m);
+    }
+    // (b) The act of opening with it: "disarm with 8456", "unlock it using 1234", "open the gate by typing 1234".
+    for (const m of s.matchAll(new RegExp(String.raw`\b(?:disarm|unlock|unset|deactivate|open)\b[^\d]{0,40}?\b(?:with|using|via|by\s+(?:entering|typing|pressing|dialing|dialling|punching\s+in|keying\s+in))\s+(?:(?:the|code|pin|passcode)\s+){0,2}${CODE_NUMBER}`, 'gi'))) {
+      if (/^(?:open)/i.test(m[0]) && !opens) continue;
+      yield* take(m);
+    }
+    // (c) A number to enter where the sentence names what it opens: "punch in 4821 at the keypad", "enter 1234 to disarm".
+    if (opens) for (const m of s.matchAll(new RegExp(String.raw`\b(?:enter|type|press|dial|punch\s+in|key\s+in|tap\s+in)\s+${CODE_NUMBER}(?!\s*(?:times|seconds|secs|minutes|mins|points|coins|credits|px|ms|mb|gb|kb|km|m|%))`, 'gi'))) yield* take(m);
+    // (d) A PIN or passcode named a few words before its colon or "is" ("PIN for the student card: 9107").
+    for (const m of s.matchAll(new RegExp(String.raw`\b(?:pin|pins|passcode|puk2?|pin[- ]?code)\b([^\d:\n]{1,40}?)(?::|\s(?:is|was))\s*${CODE_NUMBER}`, 'gi'))) {
+      const between = m[1] as string;
+      if (between.trim().split(/\s+/).length > 6 || CLAUSE_NOT_SECRET.test(between) || /\b(?:attempts?|tries|remaining|digits?|characters?|count|number of)\b/i.test(between)) continue;
+      yield* take(m);
+    }
+  }
+}
+
+/** A text table's column separator as OCR reads it: a bar, a box-drawing bar, a broken bar. */
+const TABLE_BAR = /\s[|│┃¦]\s|^[|│┃¦]\s|\s[|│┃¦]$/;
+
+/**
+ * The cells of text tables' columns whose header names a secret (the table-column rule). A header is
+ * a line of three cells or more between bars, each a caption (a few words, no digits); a column's
+ * header names a secret when its words do (secretName: "Token", "API key", "Secret") or it is "Key"
+ * alone — not in a table of keys and values, whose Key column holds names. The rows are the lines
+ * below with as many cells, give or take one, down to the first that has not.
+ */
+function* tableColumns(text: string): Iterable<[number, number]> {
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += l.length + 1;
+  }
+  const cellsOf = (line: string) => {
+    const out: Array<{ text: string; from: number }> = [];
+    const re = /[^|│┃¦]+/g;
+    for (const m of line.matchAll(re)) {
+      const lead = (/^\s*/.exec(m[0]) as RegExpExecArray)[0].length;
+      out.push({ text: m[0].trim(), from: m.index + lead });
+    }
+    return out.filter((c, i, all) => c.text || (i > 0 && i < all.length - 1));
+  };
+  for (let li = 0; li < lines.length; li++) {
+    const head = lines[li] as string;
+    if (!TABLE_BAR.test(head)) continue;
+    const heads = cellsOf(head);
+    if (heads.length < 3 || !heads.every((c) => /^[A-Za-z][A-Za-z ._/-]{0,30}$/.test(c.text) && c.text.split(/\s+/).length <= 3)) continue;
+    const kv = heads.some((c) => /^values?$/i.test(c.text));
+    const secret = heads.map((c) => !PUBLIC_HEADER.test(c.text) && (secretName(c.text) || (!kv && /^keys?$/i.test(c.text))));
+    if (!secret.some(Boolean)) continue;
+    for (let ri = li + 1; ri < lines.length; ri++) {
+      const row = lines[ri] as string;
+      const cells = cellsOf(row);
+      if (!TABLE_BAR.test(row) || Math.abs(cells.length - heads.length) > 1) break;
+      // (A cell more or less than the header — its first caption, "ID", lost to OCR — counts from the right.)
+      const shift = cells.length - heads.length;
+      for (const [ci, c] of cells.entries()) {
+        if (!secret[ci - shift]) continue;
+        // (A scrap OCR read at its end, "]" for a "c", is the value's; so is a space it read inside, two at most.)
+        const v = c.text.replace(/[\]|[¢£€]$/, '');
+        const packed = v.replace(/[¢£€]|\s/g, '');
+        if ((v.match(/\s/g) ?? []).length > 2 || packed.length < 12 || !/^[A-Za-z0-9+/=_.~-]+$/.test(packed) || !/\d/.test(packed) || !/[A-Za-z]/.test(packed) || dottedName(packed)) continue;
+        yield [(starts[ri] as number) + c.from, (starts[ri] as number) + c.from + c.text.length];
+      }
+    }
+  }
+}
+/** A column header that names a public thing: an id, a fingerprint, a hash, a public key. */
+const PUBLIC_HEADER = /\b(?:ids?|identifier|public|pub|fingerprint|hash|digest|sha\d*|names?|types?|prefix|hint)\b/i;
 
 /** Codes after the caption that names them on their line (the code-list rule). */
 function* codeLists(text: string): Iterable<[number, number]> {
-  for (const m of text.matchAll(/\b(?:recovery|backup|scratch|emergency|one[- ]time|2fa|mfa)\s+codes?\b\s*[:=-]?\s*/gi)) {
+  // (A remark in brackets may stand between the caption and its colon: "Backup codes (Discord): 0kby663i".)
+  for (const m of text.matchAll(/\b(?:recovery|backup|scratch|emergency|one[- ]time|2fa|mfa)\s+codes?\b(?:\s*\([^)\n]{1,30}\))?\s*[:=-]?\s*/gi)) {
     let at = m.index + m[0].length;
     for (;;) {
       const c = /^["'`(]?([A-Za-z0-9]{3,8}(?:[- ][A-Za-z0-9]{3,8})?|[A-Za-z0-9]{6,12})["'`)]?(?=[,;\s]|$)/.exec(text.slice(at));
