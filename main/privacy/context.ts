@@ -115,17 +115,24 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
-const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|access token|api[- _]?key|api token|client secret|private key|(?:recovery|restore|backup|rescue|emergency|reset|unlock) (?:codes?|keys?)|security keys?|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
+// (And the nouns of credentials that open one thing: an SNMP community string, a macaroon, a
+// vault's unseal key or key share, a game server's rcon password; and an account's number, which
+// names digits: a bank account's, a VPN's account that is its login.)
+const LABEL = new RegExp(String.raw`\b(one[- ]time password|one[- ]time code|verification code|security code|2fa code|secret access key|secret[- ]key|access key id|access key|access token|api[- _]?key|api token|client secret|private key|(?:recovery|restore|backup|rescue|emergency|reset|unlock|unseal) (?:codes?|keys?)|key shares?|security keys?|community strings?|macaroons?|rcon(?: password)?|account (?:number|no\.?)|passwords?|passwort|passphrase|passcode|pin|secret|[tf]okens?|credentials?|otp|totp|iban|${CVC})\b:?`, 'gi');
 /** The first word of an action link beside a caption. */
 const ACTION = /^(?:generate|regenerate|copy|show|hide|reveal|edit|rotate|roll|reset|manage|view|revoke|delete|remove)$/i;
 /** Captions over a list of values, one a line. */
 const LIST = /codes|keys|[tf]okens|passwords/i;
 const OTP = new RegExp(String.raw`one[- ]time|verification|security code|2fa|otp|totp|\b${CVC}\b|pin|passcode`, 'i');
+/** Captions of an account's number: digits, in groups or not. */
+const ACCOUNT = /account (?:number|no)/i;
 
 /** Whether the text under a label looks like the secret it names, not prose, a URL, an e-mail or a date. */
 export function secretValue(value: string, label: string): boolean {
   const v = value.trim();
   if (OTP.test(label)) return /^\d{3}[ -]?\d{3}$|^\d{3,8}$/.test(v);
+  // (An account's number: 6–20 digits, in groups as an app prints it to be read, "0765 4127 2184 7094".)
+  if (ACCOUNT.test(label)) return /^\d[\d -]*\d$/.test(v) && v.replace(/\D/g, '').length >= 6 && v.replace(/\D/g, '').length <= 20 && !/^\d{1,4}[-/]\d{1,2}[-/]\d{1,4}$/.test(v);
   // An account number under or beside "IBAN": its shape, however OCR read its groups (a Z read as 2
   // fails the check digits; a group read short, "RCO" or "I", breaks the groups of four; a J read
   // as ")", "WQM)").
@@ -203,17 +210,20 @@ export function labelledValue(value: string, label: string, strict = false): boo
   // "A3-CTNZNB-JHSSRQ- LLKSV - 5VSH-V87WA-APYMD".)
   value = value.replace(/(?<=[A-Za-z0-9])\s*-\s*(?=[A-Za-z0-9])/g, '-');
   if (!strict && secretValue(value, label)) return true;
-  if (OTP.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !secretName(label)) return false;
+  // (Its name without a remark in brackets: "Client Secret (copy it now, it will not be shown again)".)
+  if (OTP.test(label) || ACCOUNT.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !secretName(label.replace(/\([^)]*\)?/g, ' '))) return false;
   const v = value.trim();
   if (groupedValue(v)) return true;
-  // (OCR splits a long run at a character it is unsure of: up to three pieces.)
+  // (OCR splits a long run at a character it is unsure of: up to three pieces; up to five in a long
+  // one whose pieces have digits, all but one — a hex key read in four, "4120…eBbc 1325436502085 131db144cA7 T6550".)
   const pieces = v.split(/\s+/);
   // (A few misread signs are misreads, not what makes it something else: up to one in twelve, a long
-  // hex key with three f's read as "£".)
+  // hex key with three f's read as "£"; one in a short password, "qdfi1TLB1AL1£h3".)
   const joined = pieces.join(''), signs = (joined.match(MISREAD) ?? []).length;
-  const packed = joined.length >= 16 && signs <= Math.max(1, Math.floor(joined.length / 12)) ? joined.replace(MISREAD, '') : joined;
+  const packed = joined.length >= 8 && signs <= Math.max(1, Math.floor(joined.length / 12)) ? joined.replace(MISREAD, '') : joined;
+  const split = pieces.length > 3 && !(pieces.length <= 5 && packed.length >= 24 && pieces.filter((p) => !/\d/.test(p)).length <= 1);
   // (A colon inside joins a token's parts, "2/<id>/<id>:<hex>"; not one at either end, a name's.)
-  if (pieces.length > 3 || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+(?::[A-Za-z0-9+/=_.~-]+)*$/.test(packed)) return false;
+  if (split || packed.length < 8 || packed.length > 200 || !/^[A-Za-z0-9+/=_.~-]+(?::[A-Za-z0-9+/=_.~-]+)*$/.test(packed)) return false;
   if (/^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$|^v?\d+(?:\.\d+)+$/.test(packed)) return false;
   return /\d/.test(packed) && /[A-Za-z]/.test(packed);
 }
@@ -248,22 +258,42 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const gap = (p: number, q: number) => (words[q] as ReadWord).x - ((words[p] as ReadWord).x + (words[p] as ReadWord).width);
       const first = inRow.indexOf(cell[0] as number), last = inRow.indexOf(cell.at(-1) as number);
       let from = -1;
+      /** A second label joined to this one by a slash ("Password / PIN"): a value fits either. */
+      let also: string | undefined;
       if (first >= 0 && last >= first) {
         // A parenthetical after the label is the label's ("Security code (CVV)", "Password (optional)",
-        // "CVC (3 digits)" with its "(3" read as "@", "Secret (read-only, managed by config)"): up to five
-        // words on, the last ending in ")".
-        const paren: number[] = [];
-        // (A form's mark of a required field after its caption, "API Token *", is the caption's.)
-        if (/^[*✱]$/.test((words[inRow[last + 1] as number] as ReadWord | undefined)?.text ?? '') && gap(inRow[last] as number, inRow[last + 1] as number) < h * 1.2) cell.push(inRow[last + 1] as number);
-        for (let j = last + 1; j < inRow.length && j <= last + 5; j++) {
-          const t = (words[inRow[j] as number] as ReadWord).text;
-          if (gap(inRow[j - 1] as number, inRow[j] as number) >= h * 1.2) break;
-          if (!paren.length && !t.startsWith('(') && t.length > 2) break;
-          paren.push(inRow[j] as number);
-          if (t.endsWith(')')) {
-            cell.push(...paren);
-            break;
+        // "CVC (3 digits)" with its "(3" read as "@", "Secret (read-only, managed by config)"): up to
+        // twelve words on, the last ending in ")".
+        // (A form's mark of a required field after its caption, "API Token *", is the caption's, and
+        // so is an info icon, "ⓘ" as OCR reads it: "©", "®", "@", "(i)" — after a parenthetical
+        // is looked for, whose "(3" OCR reads as "@" too.)
+        // (So is a second label joined to it by a slash, "Password / PIN" over a column of both.)
+        // (A remark in brackets too: "Client Secret (copy it now, it will not be shown again)".)
+        const parenFrom = (tail: number): boolean => {
+          const paren: number[] = [];
+          for (let j = tail + 1; j < inRow.length && j <= tail + 12; j++) {
+            const t = (words[inRow[j] as number] as ReadWord).text;
+            if (gap(inRow[j - 1] as number, inRow[j] as number) >= h * 1.2) break;
+            if (!paren.length && !t.startsWith('(') && t.length > 2) break;
+            paren.push(inRow[j] as number);
+            if (t.endsWith(')')) {
+              cell.push(...paren);
+              return true;
+            }
           }
+          return false;
+        };
+        const mark = (j: number) => /^(?:[*✱©®ⓘ@]|\(i\))$/.test((words[inRow[j] as number] as ReadWord | undefined)?.text ?? '') && gap(inRow[j - 1] as number, inRow[j] as number) < h * 1.2;
+        if (!parenFrom(last)) {
+          let tail = last;
+          if (mark(tail + 1)) cell.push(inRow[++tail] as number);
+          const joinedLabel = /^[/&]$|^or$/i.test((words[inRow[tail + 1] as number] as ReadWord | undefined)?.text ?? '') ? new RegExp(`^(?:${LABEL.source})$`, 'i').exec((words[inRow[tail + 2] as number] as ReadWord | undefined)?.text ?? '') : null;
+          if (joinedLabel && gap(inRow[tail] as number, inRow[tail + 1] as number) < h * 1.2 && gap(inRow[tail + 1] as number, inRow[tail + 2] as number) < h * 1.2) {
+            cell.push(inRow[tail + 1] as number, inRow[tail + 2] as number);
+            tail += 2;
+            also = joinedLabel[1] as string;
+          }
+          if (tail > last) parenFrom(tail);
         }
         // A caption may say whose secret it is in a word or three before ("Card security code",
         // "Signing Secret", "Admin API Key", "Generated app password"): words that start their
@@ -326,7 +356,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
           reach = Math.max(reach, w.x + w.width);
         }
         const text = value.map((i) => (words[i] as ReadWord).text).join(' ');
-        if ((!headed && besideValue(text, m[0])) || labelledValue(text, name, headed)) out.push({ words: value, kind, rule: 'beside' });
+        if ((!headed && (besideValue(text, m[0]) || (also !== undefined && besideValue(text, also)))) || labelledValue(text, name, headed)) out.push({ words: value, kind, rule: 'beside' });
       }
       let lastBottom = line.bottom;
       for (let k = li + 1; k < lines.length; k++) {
@@ -345,7 +375,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         const value = inCol.map((i) => (words[i] as ReadWord).text).join(' ');
         // Another label in the column ends it (the next caption of a detail view), one that names a
         // public thing too ("App ID" under a section's heading "App Credentials").
-        if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0])) break;
+        if (new RegExp(LABEL.source, 'i').test(value) && !secretValue(value, m[0]) && !(also !== undefined && secretValue(value, also))) break;
         if (publicCaption(value)) break;
         // …and so does another variable's name in capitals ("TWILIO_ACCOUNT_SID" under "SECRET_KEY_BASE").
         if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value.trim())) break;
@@ -372,7 +402,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         let end = 1;
         while (end < own.length && gapAt(end) < h * 1.2) end++;
         const head = own.slice(0, end);
-        const whole = !headed && secretValue(value, m[0]);
+        const whole = !headed && (secretValue(value, m[0]) || (also !== undefined && secretValue(value, also)));
         const ok = whole || (head.length > 0 && labelledValue(head.map((i) => (words[i] as ReadWord).text).join(' '), name, headed));
         if (ok) out.push({ words: whole ? inCol : head, kind, rule: caption ? 'caption' : 'column' });
         lastBottom = below.bottom;
@@ -925,6 +955,25 @@ const PROMPT = /(?:^|\s)(?:PS\s+\S*>|\S*[$#%>])\s+(\S.*)$/;
 /** Commands that print a variable or a file as it is. */
 const PRINTS = /^(?:echo|printenv|printf(?:\s+\S+)?|print|cat|type|gc|get-content|write-output|write-host|more|head)\s+/i;
 
+/** A command's words that make or show a secret, and those that list, remove or explain one. */
+const MAKES = /^(?:create|generate|gen|new|issue|mint|add|rotate|regenerate|roll|reset|print|show|reveal|get|display)$/i;
+const NOT_MAKES = /^(?:list|ls|revoke|delete|del|rm|remove|expire|describe|help|inspect|status|info|verify|check|validate|import|login|logout|use)$/i;
+
+/**
+ * Whether a command line makes or prints a secret: before its flags, a word that names one
+ * (secretName, a compound read in parts: "preauthkeys" is pre-auth keys, "apitoken") and a verb that
+ * makes or shows it — "headscale preauthkeys create --user homelab", "vault token create",
+ * "kubeadm token create", "gcloud auth print-access-token" — not one that lists or revokes them.
+ */
+export function makesSecret(typed: string): boolean {
+  const words = typed.split(/\s+/);
+  const end = words.findIndex((w) => /^-/.test(w));
+  const command = (end < 0 ? words : words.slice(0, end)).slice(0, 6).flatMap((w) => w.split(/[-_]/)).filter(Boolean);
+  if (command.some((w) => NOT_MAKES.test(w) || w.includes('='))) return false;
+  const named = command.some((w, i) => secretName(w) || (i > 0 && secretName(`${command[i - 1] as string} ${w}`)));
+  return named && command.some((w) => MAKES.test(w));
+}
+
 /**
  * The output of a command that prints a variable or a file whose name says secret — "echo
  * $GITHUB_TOKEN", PowerShell's "$env:PULUMI_ACCESS_TOKEN", "cat ~/.config/hub/token": the lines
@@ -937,11 +986,12 @@ export function printedValues(words: readonly ReadWord[], lines: readonly Line[]
   const text = (ws: readonly number[]) => ws.map((i) => (words[i] as ReadWord).text).join(' ');
   lines.forEach((line, li) => {
     const typed = PROMPT.exec(text(line.words))?.[1];
-    if (!typed || /[=|<]/.test(typed)) return;
+    // (Not a pipe, a redirect or an assignment; a flag's value after = is a command's that makes a key.)
+    if (!typed || /[|<]/.test(typed) || (/=/.test(typed) && !makesSecret(typed))) return;
     // (OCR reads the $ as an S now and then: "Senv:PULUMI ACCESS TOKEN"; an underscore as a space.)
     const name = typed.replace(PRINTS, '').replace(/^["'${(]*(?:S(?=env:))?(?:env:)?/i, '').replace(/["'})]+$/, '');
     // (One name: a variable's or a file's, or a variable's in capitals OCR split at its underscores — not a command's words and flags.)
-    if (!/^[A-Za-z_~./][\w.:/~-]*$|^[A-Z][A-Z0-9]*(?: [A-Z0-9]+){1,4}$/.test(name) || !secretName(name.replace(/\s+/g, '_'))) return;
+    if (!(/^[A-Za-z_~./][\w.:/~-]*$|^[A-Z][A-Z0-9]*(?: [A-Z0-9]+){1,4}$/.test(name) && secretName(name.replace(/\s+/g, '_'))) && !makesSecret(typed)) return;
     let bottom = line.bottom;
     for (let k = li + 1, seen = 0; k < lines.length && seen < 3; k++) {
       const below = lines[k] as Line;

@@ -763,3 +763,78 @@ describe('namedNearby: a value named an identifier on its line', () => {
   });
 });
 
+
+// Set K's captions of credentials no caption rule knew: an SNMP community string and a RADIUS
+// secret beside their captions, an info icon after "Voicemail PIN", a column headed "Password / PIN",
+// a client secret under a long remark in brackets, read in four pieces, an account's number in
+// groups of four, LND's macaroon under "Admin macaroon (hex)".
+describe('labelledBelow: captions of credentials', () => {
+  /** Words at their x on a line; a row is a line's words, cells `gap` apart. */
+  const row = (line: number, y: number, cells: Array<[number, string]>) =>
+    cells.flatMap(([x0, cell]) => {
+      let x = x0;
+      return cell.split(' ').map((text) => {
+        const w = { text, line, x, y, width: text.length * 8, height: 14 };
+        x += text.length * 8 + 5;
+        return w;
+      });
+    });
+  const found = async (words: ReadWord[]) => {
+    const { labelledBelow } = await import('./context.ts');
+    return labelledBelow(words).map((f) => f.words.map((i) => words[i]?.text).join(' '));
+  };
+  it('takes a value beside "Community String", beside a caption with an info icon, and nothing beside "Version"', async () => {
+    expect(await found([...row(0, 40, [[40, 'Version'], [260, 'SNMPv1 / v2c']]), ...row(1, 80, [[40, 'Community String'], [260, 'ASoR7k10ea5R8]']])])).toEqual(['ASoR7k10ea5R8]']);
+    expect(await found(row(0, 40, [[40, 'Voicemail PIN ©'], [260, '1280']]))).toEqual(['1280']);
+    expect(await found(row(0, 40, [[40, 'Community String'], [260, 'public']]))).toEqual([]);
+  });
+  it('takes each value under "Password / PIN", a password and a PIN alike', async () => {
+    const sheet = [
+      ...row(0, 40, [[40, 'Service'], [240, 'Login'], [440, 'Password / PIN'], [640, 'Notes']]),
+      ...row(1, 70, [[40, 'Netflix'], [240, 'family@byron.name'], [440, 'CopperHarbor8200']]),
+      ...row(2, 100, [[40, 'Sparkasse card'], [240, 'Girocard'], [440, '1678'], [640, 'PIN']]),
+      ...row(3, 130, [[40, 'Chase checking'], [240, 'routing 061294253'], [440, '849886658']]),
+      ...row(4, 160, [[40, 'Router'], [240, 'admin'], [440, 'zkel40QOUXEGSONX']]),
+    ];
+    expect(await found(sheet)).toEqual(expect.arrayContaining(['CopperHarbor8200', '1678', '849886658', 'zkel40QOUXEGSONX']));
+    expect(await found(sheet)).not.toContain('061294253');
+  });
+  it('takes a hex secret in four pieces under a caption with a long remark in brackets', async () => {
+    const page = [
+      ...row(0, 40, [[40, 'Client ID 308cda86-1ceb-4c97-a936-1742924b5ba2']]),
+      ...row(1, 70, [[40, 'Client Secret (copy it now, it will not be shown again)']]),
+      ...row(2, 100, [[40, '4120176321540462c724999dc994eBbc 1325436502085 131db144cA7 T6550']]),
+    ];
+    expect(await found(page)).toEqual(['4120176321540462c724999dc994eBbc 1325436502085 131db144cA7 T6550']);
+    expect(await found([...page.slice(0, -4), ...row(2, 100, [[40, 'rotated every ninety days by ops']])])).toEqual([]);
+  });
+  it('takes an account number in groups under "Account number", and a macaroon under its caption', async () => {
+    expect(await found([...row(0, 40, [[40, 'Account number']]), ...row(1, 70, [[40, '0765 4127 2184 7094'], [400, 'ou']])])).toEqual(['0765 4127 2184 7094']);
+    expect(await found([...row(0, 40, [[40, 'Account number']]), ...row(1, 70, [[40, 'Paid until 24 January 2027']])])).toEqual([]);
+    const hex = '0201036c6e6402f801030a104b34fff63cd0ad8edf5e770aadaf7dbfed35166cfc6dd62cf2e52d959f9b8a09eec9';
+    expect(await found([...row(0, 40, [[40, 'Admin macaroon (hex)']]), ...row(1, 70, [[40, hex]])])).toEqual([hex]);
+  });
+});
+
+// Set K's headscale in tmux: the key printed after "headscale preauthkeys create", 48 hex alone on its line.
+describe('printedValues: what a command that makes a key prints', () => {
+  const lines = (rows: string[]) => rows.flatMap((r, li) => {
+    let x = 10;
+    return r.split(' ').map((text) => {
+      const w = { text, line: li, x, y: 10 + li * 20, width: text.length * 8, height: 14 };
+      x += text.length * 8 + 8;
+      return w;
+    });
+  });
+  it('takes the line under a command that creates or prints a key, not under one that lists them', async () => {
+    const { printedValues, makesSecret } = await import('./context.ts');
+    const hex = '44b9896b89572b38166748423209c1aBaa5TdSebaddc33fb';
+    const under = (command: string) => printedValues(lines([`ada@hs:~$ ${command}`, hex, 'ada@hs:~$'])).length;
+    expect(under('headscale preauthkeys create --user homelab --reusable --expiration 24h')).toBe(1);
+    expect(under('vault token create -policy=ci')).toBe(1);
+    expect(under('headscale preauthkeys list --user homelab')).toBe(0);
+    expect(under('git rev-parse HEAD')).toBe(0);
+    expect(makesSecret('kubeadm token create --print-join-command')).toBe(true);
+    expect(makesSecret('docker create --name web nginx')).toBe(false);
+  });
+});
