@@ -1042,6 +1042,12 @@ describe('ruleFindings: a credential named by what it opens, in a sentence', () 
     expect(foundBy('the panel for the admin is getUserNameFromDatabase', 'named-said')).toEqual([]);
     expect(foundBy('rcon.port=25575 enable-rcon=true', 'named-said')).toEqual([]);
   });
+  // Set K's Zulip channel: an unseal key share OCR read in pieces under a red ellipse.
+  it('takes a key share read in pieces after its colon; not words after a name', () => {
+    expect(foundBy('key share 2 of 3: bH/ i +cluSBaXmt jXg2uulT8D14cngeX PPI 1NDGSOFP', 'named-said')).toEqual(['bH/ i +cluSBaXmt jXg2uulT8D14cngeX PPI 1NDGSOFP']);
+    expect(foundBy('API key: see the docs page 2 for details', 'named-said')).toEqual([]);
+    expect(secretName('key share')).toBe(true);
+  });
   it('reads a compound name in its parts: preauthkeys, authkey, masterkey; not monkey or hotkey', () => {
     expect(secretName('preauthkeys')).toBe(true);
     expect(secretName('masterkey')).toBe(true);

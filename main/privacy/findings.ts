@@ -474,6 +474,8 @@ export function secretName(name: string): boolean {
   if (!parts.length || parts.length > 6) return false;
   if (parts.some((p) => NOT_SECRET_PARTS.has(p)) || hashName(name) || publicKeyName(parts)) return false;
   return parts.some((p, i) => {
+    // (A share of a key is the key's secret: Shamir's "key share", a vault's "unseal share".)
+    if ((p === 'key' || p === 'keys' || p === 'unseal') && /^shares?$/.test(parts[i + 1] ?? '')) return true;
     if (!secretPart(p)) return false;
     if (p !== 'key' && p !== 'keys') return true;
     // "key" needs a word before it that qualifies it (api, app, access, mailgun, SECRET…): its own
@@ -1057,7 +1059,15 @@ const RULES: readonly Rule[] = [
     category: 'passwords',
     kind: 'password',
     rule: 'named-said',
-    find: (t) => matches(t, /(?:^|[.!?;]\s+|\n)([^\n.!?;:]{3,90}?)([:,]|\s+(?:is|was|=))\s+["'`“]?([^\s"'`”]{6,64})/g, 3, (m) => namedInClause(m[1] as string) && saidValue(m[3] as string) && (m[2] !== ',' || randomValue(m[3] as string))),
+    // (A key OCR read in pieces after the colon, "key share 2 of 3: bH/ i +cluSBaXmt jXg2uulT8D14cngeX PPI 1NDGSOFP":
+    // the pieces to the line's end, when joined they read as a key and few of them are words.)
+    find: (t) => [
+      ...matches(t, /(?:^|[.!?;]\s+|\n)([^\n.!?;:]{3,90}?)([:,]|\s+(?:is|was|=))\s+["'`“]?([^\s"'`”]{6,64})/g, 3, (m) => namedInClause(m[1] as string) && saidValue(m[3] as string) && (m[2] !== ',' || randomValue(m[3] as string))),
+      ...matches(t, /(?:^|[.!?;]\s+|\n)([^\n.!?;:]{3,90}?):[ \t]+((?:[A-Za-z0-9+/=_-]+[ \t]+){1,5}[A-Za-z0-9+/=_-]+)[ \t]*(?=\n|$)/g, 2, (m) => {
+        const pieces = (m[2] as string).split(/[ \t]+/);
+        return pieces.filter((p) => /^[a-z]{3,}$|^[A-Z][a-z]{2,}$/.test(p)).length <= 1 && keyLike(pieces.join('')) && namedInClause(m[1] as string);
+      }),
+    ],
   },
   {
     // A card's verification code after its name: "CVC 457", "cvv: 700", "security code is 0123", "the
