@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { captionOf, combineReads, flattenPaper, readingQuality, secondLook, softInk, tokenRuns, unreadBlocks, type Grey } from './secondLook.ts';
+import { captionOf, combineReads, flattenPaper, greyOf, markShare, readingQuality, secondLook, softInk, tokenRuns, unmark, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -187,6 +187,24 @@ describe('blurred ink', () => {
     const blocks = unreadBlocks(faint, []);
     expect(blocks.some((b) => b.x <= 48 && b.x + b.width >= 330)).toBe(true);
     expect(unreadBlocks(line(30, 240, 0), [])).toEqual([{ x: 40, y: 16, width: 304, height: 24 }]);
+  });
+});
+
+describe('coloured marks', () => {
+  // A screenshot tool's red pen: an ellipse drawn through a chat's lines joined them into one shape.
+  it('marks coloured pixels, not grey or black ones (nor anti-aliased black on white)', async () => {
+    const rgb = Buffer.from([224, 32, 27, 255, 235, 59, 40, 40, 40, 128, 128, 128, 250, 244, 246, 0, 0, 238]);
+    const grey = await greyOf(sharp(rgb, { raw: { width: 6, height: 1, channels: 3 } }).png());
+    expect([...(grey.marks ?? [])]).toEqual([1, 1, 0, 0, 0, 1]);
+    expect(markShare(grey, { x: 0, y: 0, width: 6, height: 1 })).toBeCloseTo(0.5);
+  });
+
+  it('makes a crop’s coloured pixels its paper, and leaves its ink', () => {
+    // A 4×2 crop at (1, 0) of a 6-wide image: paper 240, ink 20, a pen's pixels (grey 90) marked.
+    const marks = new Uint8Array([0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0]);
+    const px = new Uint8Array([240, 90, 240, 20, 240, 240, 90, 90]);
+    unmark(px, marks, 6, { x: 1, y: 0, width: 4, height: 2 });
+    expect([...px]).toEqual([240, 240, 240, 20, 240, 240, 240, 240]);
   });
 });
 

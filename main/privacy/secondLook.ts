@@ -19,7 +19,16 @@ import { overlaps, union, type Box, type ReadWord } from './locate.ts';
 /** Local OCR of one image (the same reader as the first look, injected). */
 type Read = (image: { data: Uint8Array; mime: string }) => Promise<{ ok: true; words: ReadWord[]; size: { width: number; height: number } } | { ok: false }>;
 
-export type Grey = { data: Uint8Array; width: number; height: number };
+export type Grey = {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** 1 where the pixel is coloured (its channels MARK or more apart): an annotation's stroke, a highlighter's, a focus ring's — or coloured text. */
+  marks?: Uint8Array;
+};
+
+/** Channels this far apart make a pixel coloured (a red pen's (220, 30, 30) is 190 apart, a grey's 0, anti-aliased black on white under 10). */
+const MARK = 80;
 
 const CELL = 8;
 /** A step this large between neighbours is a glyph's edge (light grey #ccc on white is 51). */
@@ -41,8 +50,19 @@ const MAX_SHARE = 0.3;
 const MAX_READS = 12;
 
 export async function greyOf(pixels: Sharp): Promise<Grey> {
-  const { data, info } = await pixels.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const [{ data, info }, colour] = await Promise.all([
+    pixels.clone().flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true }),
+    pixels.clone().flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true }),
+  ]);
+  const grey: Grey = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const channels = colour.info.channels;
+  if (channels < 3 || colour.info.width !== info.width || colour.info.height !== info.height) return grey;
+  const rgb = colour.data, marks = new Uint8Array(info.width * info.height);
+  for (let i = 0, p = 0; i < marks.length; i++, p += channels) {
+    const r = rgb[p] as number, g = rgb[p + 1] as number, b = rgb[p + 2] as number;
+    if (Math.max(r, g, b) - Math.min(r, g, b) >= MARK) marks[i] = 1;
+  }
+  return { ...grey, marks };
 }
 
 /** Blocks of glyph-like ink that no sure word covers, largest first. */
@@ -226,7 +246,7 @@ function wholeRows(grey: Grey, b: Box): Box {
  * grey: a light note on a dark page would be one "line" as tall as the note (its fill is not the
  * page), and a fill's row crosses two edges, its sides.
  */
-export function runHeight(grey: Grey, box: Box, turned = false): number {
+export function runHeight(grey: Grey, box: Box, turned = false, /** Pixels not ink (coloured marks made paper). */ skip?: Uint8Array): number {
   const { data, width } = grey;
   const x0 = Math.max(0, box.x), y0 = Math.max(0, box.y), x1 = Math.min(grey.width, box.x + box.width), y1 = Math.min(grey.height, box.y + box.height);
   const [a0, a1, b0, b1, step] = turned ? [x0, x1, y0, y1, width] : [y0, y1, x0, x1, 1];
@@ -237,7 +257,7 @@ export function runHeight(grey: Grey, box: Box, turned = false): number {
     if (a < a1) {
       for (let b = b0; b < b1 - 1 && n < 4; b++) {
         const i = turned ? b * width + a : a * width + b;
-        if (Math.abs((data[i] as number) - (data[i + step] as number)) >= STEP * 2) n++;
+        if (Math.abs((data[i] as number) - (data[i + step] as number)) >= STEP * 2 && !(skip && (skip[i] || skip[i + step]))) n++;
       }
     }
     if (n >= 4 && start < 0) start = a;
@@ -296,7 +316,7 @@ export function skewOf(grey: Grey, box: Box): number {
 }
 
 /** How a block is read when its plain reading is poor: mirrored left to right, or its ink and paper parted at one grey (binary). */
-type Variant = { mirror?: boolean; binary?: boolean };
+type Variant = { mirror?: boolean; binary?: boolean; /** Coloured pixels made paper (a pen's ellipse through the lines, a highlighter's edge). */ unmarked?: boolean };
 
 /**
  * The block's pixels made easy to read: contrast stretched, dark text on light, short lines enlarged
@@ -306,7 +326,7 @@ type Variant = { mirror?: boolean; binary?: boolean };
 async function lookAgain(grey: Grey, box: Box, angle: number, how: Variant = {}): Promise<Look> {
   const sideways = Math.abs(angle) === 90;
   // (Not a slanted block: its rows are not its lines.)
-  const tall = angle && !sideways ? 0 : runHeight(grey, box, sideways);
+  const tall = angle && !sideways ? 0 : runHeight(grey, box, sideways, how.unmarked ? grey.marks : undefined);
   const pad = tall >= BIG_LINE ? Math.round(tall * 0.25) : 8;
   const crop = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: 0, height: 0 };
   crop.width = Math.min(grey.width, box.x + box.width + pad) - crop.x;
@@ -327,6 +347,7 @@ async function lookAgain(grey: Grey, box: Box, angle: number, how: Variant = {})
     return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   };
   if (!inkIsDark(px, crop.width, crop.height, sum / px.length)) for (let i = 0; i < px.length; i++) px[i] = 255 - (px[i] as number);
+  if (how.unmarked && grey.marks) unmark(px, grey.marks, grey.width, crop);
   // Very large type (a slide, a Large Type window: lines 60–200 px tall) is read smaller, its lines
   // about FIT_LINE tall: tesseract reads such lines badly or not at all at their own size. Made
   // smaller before the paper is flattened: a stroke wider than the paper's square would turn paper.
@@ -358,6 +379,33 @@ async function lookAgain(grey: Grey, box: Box, angle: number, how: Variant = {})
   }
   const { data, info } = await img.png().toBuffer({ resolveWithObject: true });
   return { png: data, scale, crop, size: { width, height }, out: { width: info.width, height: info.height }, mirror: how.mirror === true };
+}
+
+/**
+ * The crop's coloured pixels (`marks`) made its paper: the grey most of its uncoloured pixels have
+ * (ink dark on light here, so the paper is the lighter half's most common grey). A red pen's ellipse
+ * drawn through the lines, a highlighter's or a focus ring's edge is gone; grey and black ink stay.
+ */
+export function unmark(px: Uint8Array, marks: Uint8Array, stride: number, crop: Box): void {
+  const bins = new Uint32Array(256);
+  for (let y = 0; y < crop.height; y++) {
+    for (let x = 0; x < crop.width; x++) if (!marks[(crop.y + y) * stride + crop.x + x]) bins[px[y * crop.width + x] as number]!++;
+  }
+  let paper = 255;
+  for (let v = 255, best = -1; v >= 128; v--) if ((bins[v] as number) > best) [best, paper] = [bins[v] as number, v];
+  for (let y = 0; y < crop.height; y++) {
+    for (let x = 0; x < crop.width; x++) if (marks[(crop.y + y) * stride + crop.x + x]) px[y * crop.width + x] = paper;
+  }
+}
+
+/** Share of a box's pixels that are coloured. */
+export function markShare(grey: Grey, box: Box): number {
+  const marks = grey.marks;
+  if (!marks) return 0;
+  const x0 = Math.max(0, box.x), y0 = Math.max(0, box.y), x1 = Math.min(grey.width, box.x + box.width), y1 = Math.min(grey.height, box.y + box.height);
+  let n = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) n += marks[y * grey.width + x] as number;
+  return n / Math.max(1, (x1 - x0) * (y1 - y0));
 }
 
 type Look = { png: Buffer; scale: number; crop: Box; /** The crop's size scaled, before it is turned. */ size: { width: number; height: number }; out: { width: number; height: number }; /** Flipped left to right after it was turned. */ mirror: boolean };
@@ -621,6 +669,20 @@ export async function secondLook(grey: Grey, words: readonly (ReadWord & { confi
     .slice(0, MAX_SOFT);
   const binary = await Promise.all(soft.map(async (i) => ({ i, t: await readAs((queue[i] as (typeof queue)[number]).block, 0, { binary: true }) })));
   for (const { i, t } of binary) if (t && sureChars(t.words) >= sureChars((plain[i] as NonNullable<(typeof plain)[number]>).words) * 1.3 + 3) plain[i] = t;
+  // A block read as nothing or unsure scraps with coloured strokes through it (a screenshot marked
+  // up with a red pen's ellipse or arrow, a highlighter's stroke, a focus ring) is read again with its
+  // coloured pixels made paper: the stroke joined its lines into one shape the reader made junk of.
+  // Kept when it has clearly more characters read sure (coloured text is gone from that reading; its
+  // ink is still unread ink for the fail-safe).
+  const marked = queue
+    .map((_, i) => i)
+    .filter((i) => {
+      const got = plain[i], b = (queue[i] as (typeof queue)[number]).block;
+      return got !== undefined && !got.look.mirror && !soft.includes(i) && !queue[i]?.skew && (poorReading(got.words) || !got.words.some(sureWord)) && markShare(grey, b) >= MIN_MARKS;
+    })
+    .slice(0, MAX_MARKED);
+  const unmarked = await Promise.all(marked.map(async (i) => ({ i, t: await readAs((queue[i] as (typeof queue)[number]).block, 0, { unmarked: true }) })));
+  for (const { i, t } of unmarked) if (t && sureChars(t.words) >= sureChars((plain[i] as NonNullable<(typeof plain)[number]>).words) * 1.3 + 3) plain[i] = t;
   mirrored.length = Math.min(mirrored.length, MAX_AGAIN);
   const mirroredAt = queue.length;
   plain.push(...(await Promise.all(mirrored.map((area) => readAs(area, 0, { mirror: true })))));
@@ -688,6 +750,11 @@ const MAX_AGAIN = 1;
 
 /** At most this many blocks read as nothing or unsure scraps are read again binary per image: the largest. */
 const MAX_SOFT = 2;
+
+/** At most this many blocks read as nothing or unsure scraps with coloured strokes through them are read again without them per image: the largest. */
+const MAX_MARKED = 2;
+/** …when at least this share of the block's pixels are coloured. */
+const MIN_MARKS = 0.005;
 
 /**
  * Whether a block's ink is blurred: one way or the other (across its lines or down them), its
