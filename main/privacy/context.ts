@@ -391,7 +391,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
           const beside = words.filter((o) => o !== w && o.y + o.height / 2 > w.y && o.y + o.height / 2 < w.y + w.height && o.x < w.x + w.width + h * 3 && o.x + o.width > w.x - h * 3);
           return beside.length > 0 && beside.every((o) => o.height * 2 < w.height);
         };
-        const own = inCol.filter((i) => !/^[|[\]{}()]+$/.test((words[i] as ReadWord).text) && !scrap(words[i] as ReadWord));
+        const border = (i: number) => /^[|[\]{}()]+$/.test((words[i] as ReadWord).text);
+        const own = inCol.filter((i) => !border(i) && !scrap(words[i] as ReadWord));
         // (A line of the field's border alone, "| |", or of scraps, is no value: the value is on the next.)
         if (!own.length) continue;
         const gapAt = (n: number) => {
@@ -404,7 +405,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         const head = own.slice(0, end);
         const whole = !headed && (secretValue(value, m[0]) || (also !== undefined && secretValue(value, also)));
         const ok = whole || (head.length > 0 && labelledValue(head.map((i) => (words[i] as ReadWord).text).join(' '), name, headed));
-        if (ok) out.push({ words: whole ? inCol : head, kind, rule: caption ? 'caption' : 'column' });
+        // (A field's border or a focus ring read as "]" beside the value is not the value's: its box may reach into the next column.)
+        if (ok) out.push({ words: whole ? inCol.filter((i) => !border(i)) : head, kind, rule: caption ? 'caption' : 'column' });
         lastBottom = below.bottom;
         // A caption names one value, unless it names a list ("backup codes:" over a code a line).
         // (A label with words before it is a caption or a heading, not a table's header, whatever

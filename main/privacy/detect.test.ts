@@ -94,6 +94,41 @@ describe('detectRedactions: a value in the cell right of its label', () => {
   });
 });
 
+// A sheet's header that names two things ("Password / PIN", "Username or password"): the joiner
+// between its words cut the header into cells too close to stand alone, so no column was named and
+// a focused cell's account number and a router's password leaked (words as tesseract read a Numbers
+// sheet at 4K@2; the "]" is the focus ring's edge, read on the row beside the value).
+describe('detectRedactions: a column whose header names two things', () => {
+  const size = { width: 3840, height: 2160 };
+  const w = (text: string, line: number, x: number, y: number, width: number, height = 16): ReadWord => ({ text, line, x, y, width, height });
+  const sheet: ReadWord[] = [
+    w('Service', 4, 74, 218, 88), w('Password', 6, 660, 218, 115), w('/', 6, 785, 218, 7, 18), w('PIN', 6, 802, 218, 39), w('Notes', 7, 986, 218, 69), w('Login', 5, 338, 218, 65, 20),
+    w('Netflix', 8, 74, 268, 68), w('family@byron.name', 9, 336, 267, 221, 21), w('CopperHarbor8200', 10, 660, 269, 208, 20),
+    w('Sparkasse', 11, 74, 318, 110, 20), w('card', 11, 193, 318, 46), w('Girocard', 12, 337, 318, 90), w('1678', 13, 660, 318, 53), w('PIN', 14, 986, 318, 32),
+    w(']', 15, 944, 350, 20, 54), w('for', 15, 984, 368, 30), w('Grandma’s', 15, 1022, 368, 119), w('transfers', 15, 1150, 368, 96),
+    w('Chase', 17, 74, 368, 65), w('checking', 17, 149, 368, 95, 20), w('routing', 18, 338, 368, 75, 20), w('061294253', 18, 423, 368, 123), w('849886658', 19, 659, 368, 124),
+    w('iCloud', 21, 74, 417, 65), w('kids@byron.name', 22, 338, 418, 196, 20), w('FihEtnS#LMWm*Cv', 20, 660, 418, 211), w('Screen', 16, 985, 418, 73), w('Time', 16, 1067, 418, 52), w('code', 16, 1129, 418, 50),
+    w('Router', 23, 74, 466, 71), w('admin', 24, 337, 466, 66), w('zkel40QOUXEGSONX', 25, 659, 465, 224, 19),
+    w('same', 28, 659, 520, 58, 12), w('as', 28, 726, 520, 23, 12), w('Netflix', 28, 759, 516, 69), w('Disney+', 26, 74, 515, 90, 21),
+  ];
+  const covered = (out: { regions: { x: number; y: number; width: number; height: number }[] }, t: string) => {
+    const word = sheet.find((x) => x.text === t)!;
+    return out.regions.some((r) => r.x <= word.x + 2 && r.x + r.width >= word.x + word.width - 2 && r.y <= word.y + 2 && r.y + r.height >= word.y + word.height - 2);
+  };
+
+  it('hides each value under it, and nothing in the next column or a sentence in its own', async () => {
+    const out = await detectRedactions(sheet, size);
+    expect(covered(out, '849886658')).toBe(true);
+    expect(covered(out, 'zkel40QOUXEGSONX')).toBe(true);
+    for (const t of ['same', 'Netflix', 'for', 'Grandma’s', 'routing', 'Password', 'PIN']) expect(covered(out, t), t).toBe(false);
+  });
+
+  it('leaves a sentence whose words "or" joins, and what is under it', async () => {
+    const sentence = [w('Reset', 1, 74, 218, 56), w('your', 1, 136, 218, 44), w('username', 1, 186, 218, 96), w('or', 1, 288, 218, 22), w('password', 1, 316, 218, 96), w('here', 1, 418, 218, 44), w('2026-12-01', 2, 316, 268, 110)];
+    expect((await detectRedactions(sentence, size)).regions).toEqual([]);
+  });
+});
+
 // A card number that wraps in a paragraph: an e-mail asks to "use the company card 4893" at the end
 // of one line and goes on "1928 3805 4812, exp 07/29." on the next (as tesseract read the held-out
 // e-mail screen). Each half alone is too short for a card; the halves are one number, boxed on each line.
