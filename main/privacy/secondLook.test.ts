@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { captionOf, combineReads, flattenPaper, greyOf, markShare, readingQuality, secondLook, softInk, tokenRuns, unmark, unreadBlocks, type Grey } from './secondLook.ts';
+import { alongInk, captionOf, combineReads, flattenPaper, greyOf, markShare, readingQuality, secondLook, softInk, tokenRuns, unmark, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -205,6 +205,34 @@ describe('coloured marks', () => {
     const px = new Uint8Array([240, 90, 240, 20, 240, 240, 90, 90]);
     unmark(px, marks, 6, { x: 1, y: 0, width: 4, height: 2 });
     expect([...px]).toEqual([240, 240, 240, 20, 240, 240, 240, 240]);
+  });
+});
+
+describe('alongInk', () => {
+  // A row of glyphs 16 px tall on white: each `w` columns of ink, then `gap` columns of paper.
+  const row = (runs: readonly (readonly [number, number])[]): Grey => {
+    const width = 400, height = 24, data = new Uint8Array(width * height).fill(255);
+    let x = 10;
+    for (const [w, gap] of runs) {
+      for (let c = x; c < x + w; c++) for (let y = 6; y < 18; y++) data[y * width + c] = 30;
+      x += w + gap;
+    }
+    return { data, width, height };
+  };
+  const box = { x: 8, y: 4, width: 100, height: 16, kind: 'secret' as const, rule: 'entropy' };
+
+  it('follows a monospace token past its narrow glyphs’ wider gaps (an l or an i in its cell), to its end', () => {
+    // A wrapped access token in an 80-column terminal: its box ended before an "l" whose gap, 3 px,
+    // was more than the 2 px a 16 px box allowed, and the rest of its line leaked.
+    const glyphs = Array.from({ length: 40 }, (_, i) => [4, i % 6 === 5 ? 3 : 1] as const);
+    const out = alongInk(row(glyphs), box);
+    expect(out.x + out.width).toBeGreaterThanOrEqual(10 + glyphs.reduce((n, [w, g]) => n + w + g, 0) - 3);
+  });
+
+  it('stops at a space: the next word is not the token’s', () => {
+    const glyphs = [...Array.from({ length: 25 }, () => [4, 1] as const), [4, 6] as const, ...Array.from({ length: 10 }, () => [4, 1] as const)];
+    const out = alongInk(row(glyphs), box);
+    expect(out.x + out.width).toBeLessThan(10 + 25 * 5 + 4 + 6);
   });
 });
 

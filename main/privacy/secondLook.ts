@@ -1155,8 +1155,23 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
     for (let y = y0; y < y1; y++) if (Math.abs((data[y * width + x] as number) - paper) >= STEP) return true;
     return false;
   };
-  // A space is a quarter of an em and more; the box is about 1.5 em high with its margins.
-  const maxGap = Math.max(2, Math.round(h * 0.15));
+  // A space is a quarter of an em and more; the box is about 1.5 em high with its margins. A token's
+  // own glyphs may stand further apart than that (a monospace l or i in its wide cell): the widest
+  // gap between the glyphs inside the box (not a space's) is a token's too.
+  const maxGap = Math.max(2, Math.round(h * 0.15), innerGap(region.x, Math.min(width, region.x + region.width)));
+  function innerGap(from: number, to: number): number {
+    const gaps: number[] = [];
+    let run = -1;
+    for (let x = from; x < to; x++) {
+      if (inkAt(x)) {
+        if (run > 0) gaps.push(run);
+        run = 0;
+      } else if (run >= 0) run++;
+    }
+    // (At least a few glyphs' gaps; a space’s gap, a fifth of the box’s height or more, is no glyph’s.)
+    const glyphs = gaps.filter((g) => g < h * 0.2);
+    return glyphs.length >= 8 ? Math.max(...glyphs) : 0;
+  }
   const walk = (from: number, step: 1 | -1): number => {
     let x = from, last = from, gap = 0;
     while (x >= 0 && x < width && gap <= maxGap) {
@@ -1172,8 +1187,13 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
   const right = region.x + region.width;
   const left = region.x;
   let newRight = right, newLeft = left;
-  if (right < width && inkAt(Math.min(width - 1, right - 1))) newRight = Math.min(width, walk(right, 1) + 1 + Math.ceil(h * 0.3));
-  if (left > 0 && inkAt(left)) newLeft = Math.max(0, walk(left, -1) - Math.ceil(h * 0.3));
+  // (…or the box ends in the gap before a glyph of the token, no wider than its glyphs' gaps.)
+  const inkWithin = (from: number, step: 1 | -1) => {
+    for (let k = 0; k <= maxGap; k++) if (from + k * step >= 0 && from + k * step < width && inkAt(from + k * step)) return true;
+    return false;
+  };
+  if (right < width && (inkAt(Math.min(width - 1, right - 1)) || inkWithin(right, 1))) newRight = Math.min(width, walk(right, 1) + 1 + Math.ceil(h * 0.3));
+  if (left > 0 && (inkAt(left) || inkWithin(left - 1, -1))) newLeft = Math.max(0, walk(left, -1) - Math.ceil(h * 0.3));
   if (newRight === right && newLeft === left) return region;
   return { ...region, x: newLeft, width: Math.max(newRight, right) - newLeft };
 }
