@@ -112,6 +112,43 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
   return words.flatMap((w, i) => (dropped.has(i) ? [] : [joined.get(i) ?? w]));
 }
 
+/**
+ * The words again, with a token OCR cut into pieces with no space between them joined into one word:
+ * a long hex key in a wide monospace type read as "482576b 154 68 6258h 0bh5277d3955 …", its pieces
+ * 3–5 px apart where a space would be a whole cell. Pieces of letters and digits (and a token's signs)
+ * as tall as one another, each gap a quarter of their height or less (a space in any type is about a
+ * third of its height or more); joined, a token: 16 characters or more, with a digit.
+ */
+export function joinTight(words: readonly ReadWord[]): ReadWord[] {
+  const piece = (t: string) => /^[A-Za-z0-9+/=_.~-]+$/.test(t);
+  const joined = new Map<number, ReadWord>();
+  const dropped = new Set<number>();
+  for (const line of linesOf(words)) {
+    const ws = line.words;
+    let n = 0;
+    while (n < ws.length) {
+      let end = n + 1;
+      while (end < ws.length) {
+        const p = words[ws[end - 1] as number] as ReadWord, w = words[ws[end] as number] as ReadWord;
+        const h = Math.min(p.height, w.height);
+        if (!piece(p.text) || !piece(w.text) || Math.max(p.height, w.height) > h * 1.3 || w.x - (p.x + p.width) > h * 0.25 || w.x < p.x + p.width - h * 0.3) break;
+        end++;
+      }
+      const run = ws.slice(n, end);
+      const text = run.map((i) => (words[i] as ReadWord).text).join('');
+      if (run.length >= 2 && text.length >= 16 && /\d/.test(text)) {
+        const x0 = Math.min(...run.map((i) => (words[i] as ReadWord).x)), y0 = Math.min(...run.map((i) => (words[i] as ReadWord).y));
+        const x1 = Math.max(...run.map((i) => (words[i] as ReadWord).x + (words[i] as ReadWord).width)), y1 = Math.max(...run.map((i) => (words[i] as ReadWord).y + (words[i] as ReadWord).height));
+        joined.set(run[0] as number, { ...(words[run[0] as number] as ReadWord), text, x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+        for (const i of run.slice(1)) dropped.add(i);
+      }
+      n = end;
+    }
+  }
+  if (!joined.size) return [...words];
+  return words.flatMap((w, i) => (dropped.has(i) ? [] : [joined.get(i) ?? w]));
+}
+
 /** "CVC" or "CVV" as OCR reads a short caption in a light grey: "ove", "cvC", "CcvC". */
 const CVC = String.raw`[co]{1,2}[vy][cveo]`;
 /** Labels that name a secret when they stand alone in a cell, a header or a caption. */
@@ -357,6 +394,9 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
         }
         const text = value.map((i) => (words[i] as ReadWord).text).join(' ');
         if ((!headed && (besideValue(text, m[0]) || (also !== undefined && besideValue(text, also)))) || labelledValue(text, name, headed)) out.push({ words: value, kind, rule: 'beside' });
+        // (…or its first word, a token, where the cell runs on into a control beside it: a secret
+        // field's "👁 secret" toggle a little more than a space after a long key.)
+        else if (value.length > 1 && (words[after] as ReadWord).text.length >= 16 && labelledValue((words[after] as ReadWord).text, name, headed)) out.push({ words: [after], kind, rule: 'beside' });
       }
       let lastBottom = line.bottom;
       for (let k = li + 1; k < lines.length; k++) {
@@ -1098,7 +1138,10 @@ export function headedValues(words: readonly ReadWord[], lines: readonly Line[] 
 /** A word that can be the rest of a wrapped key: no spaces, no prose, letters with digits or capitals inside. */
 function continuation(text: string, hex = false): boolean {
   // (A percent-encoded value's % as OCR reads it now and then: ':' before its two hex digits.)
-  const t = text.replace(/^["'(]+|["'),;]+$/g, '').replace(/%?:(?=[0-9A-Fa-f]{2})/g, '%');
+  let t = text.replace(/^["'(]+|["'),;]+$/g, '').replace(/%?:(?=[0-9A-Fa-f]{2})/g, '%');
+  // (A few signs in a long run are misreads, as in labelledValue: up to one in twelve, a hex line's c read as "¢".)
+  const signs = (t.match(MISREAD) ?? []).length;
+  if (t.length >= 16 && signs && signs <= Math.floor(t.length / 12)) t = t.replace(MISREAD, '');
   if (t.length < 3 || !/^[A-Za-z0-9+/=_.~%-]+$/.test(t)) return false;
   // (A short hash alone is an identifier; under a hex secret's line, it is the secret's end, digits
   // alone too.)
@@ -1124,7 +1167,8 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
   let last = sorted.at(-1) as number;
   const out: number[] = [];
   const secret = sorted.map((i) => (words[i] as ReadWord).text).join('');
-  const hex = secret.length >= 16 && secret.replace(/[^0-9a-f]/gi, '').length >= secret.length * 0.9;
+  // (OCR reads a hex key's b as h now and then: "6258h0bh5277".)
+  const hex = secret.length >= 16 && secret.replace(/[^0-9a-f]/gi, '').length >= secret.length * 0.85;
   for (let n = 0; n < 12 && li !== undefined; n++) {
     const line = lines[li] as Line;
     // The rest of the run the secret's words end in, to its line's end: OCR splits a key at a
@@ -1133,7 +1177,7 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
     let at = line.words.indexOf(last);
     for (let j = at + 1; j < line.words.length; j++) {
       const p = words[line.words[j - 1] as number] as ReadWord, w = words[line.words[j] as number] as ReadWord;
-      if (w.x - (p.x + p.width) >= line.height * 1.2 || !(continuation(w.text, hex) || (w.text.length <= 4 && /[^A-Za-z]/.test(w.text)))) break;
+      if (w.x - (p.x + p.width) >= line.height * 1.2 || !(continuation(w.text, hex) || (w.text.length <= 4 && (hex || /[^A-Za-z]/.test(w.text))))) break;
       if (j < line.words.length - 1) continue;
       out.push(...line.words.slice(at + 1));
       at = j;
@@ -1141,7 +1185,8 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
     const after = line.words[at + 1];
     last = line.words[at] as number;
     const lw = words[last] as ReadWord;
-    if (after !== undefined && (words[after] as ReadWord).x - (lw.x + lw.width) < line.height * 1.2) break;
+    // (An icon beside it, read as a sign or two — a secret field's eye, a copy button — is no more text on its line.)
+    if (after !== undefined && (words[after] as ReadWord).x - (lw.x + lw.width) < line.height * 1.2 && !/^[^\p{L}\p{N}]{1,2}$/u.test((words[after] as ReadWord).text)) break;
     // The next line down with a word under the secret's start or at its line's left edge (OCR may
     // have read the cells of a table row as lines of their own: the one below is not always next).
     let next: Line | undefined, head: number | undefined, nextAt = -1;
@@ -1166,7 +1211,8 @@ export function wrappedOn(words: readonly ReadWord[], picked: readonly number[],
     const run = [head];
     for (let j = next.words.indexOf(head) + 1; j < next.words.length; j++) {
       const prev = words[run.at(-1) as number] as ReadWord, w = words[next.words[j] as number] as ReadWord;
-      if (w.x - (prev.x + prev.width) > h * 0.6 || !continuation(w.text, hex)) break;
+      // (In a hex key's line a scrap of a few letters between its pieces is a misread piece, "caj".)
+      if (w.x - (prev.x + prev.width) > h * 0.6 || !(continuation(w.text, hex) || (hex && w.text.length <= 4 && /^[\w[\]|=-]+$/.test(w.text)))) break;
       run.push(next.words[j] as number);
     }
     out.push(...run);

@@ -129,6 +129,46 @@ describe('detectRedactions: a column whose header names two things', () => {
   });
 });
 
+// An API client's environment (a Hoppscotch-like editor at 4K, a wide monospace type): a 256-digit
+// hex token wrapped over six lines of its cell, a secret toggle ("👁 secret") a little more than a
+// space after its first line. OCR cut the first line into six pieces 3–5 px apart, read a c as "¢"
+// on the second, and the fourth again in scraps; the token's name is its row's first cell. Before,
+// no line of it was hidden: the pieces were too many for a value, the toggle ran on from its cell,
+// and the "¢" ended what could be more of it. Words as tesseract read them.
+describe('detectRedactions: a long token wrapped in its cell, read in pieces', () => {
+  const size = { width: 3840, height: 2160 };
+  const w = (text: string, line: number, x: number, y: number, width: number, height = 25): ReadWord => ({ text, line, x, y, width, height });
+  const cell: ReadWord[] = [
+    w('base', 11, 2337, 255, 72, 27), w('url', 11, 2427, 255, 57, 33), w('https://cms.acme.io', 11, 2741, 256, 361, 31),
+    w('strapi_token', 17, 2337, 328, 226, 32),
+    w('482576b', 18, 2740, 328, 132), w('154', 18, 2877, 329, 53, 24), w('68', 18, 2934, 328, 53), w('6258h', 18, 2991, 328, 93), w('0bh5277d3955', 18, 3087, 328, 207), w('6Tfd8hA9fbdb6ca85h9', 18, 3299, 328, 323),
+    w('~', 18, 3658, 329, 11, 30), w('secret', 18, 3685, 330, 97, 23), w('©', 18, 3797, 329, 11, 30),
+    w('fe0f9393f5f104aea2c3cl19c6de673128ee3859¢c49531', 16, 2741, 374, 882),
+    w('la221e7a4a6883a9f3607c9923a2dabbb5737199163af4', 19, 2742, 420, 881),
+    w('y', 1010003, 3002, 467, 4, 7), w('[=', 1010003, 3010, 467, 15, 8), w('73', 1010001, 2922, 467, 26, 18), w('A240384db', 1010000, 2740, 466, 171), w('8hMec9350f28', 1010004, 3029, 466, 227),
+    w('da3148845da4d95', 1010006, 3338, 466, 285), w('0049', 1010005, 3261, 467, 73), w('lary', 1010007, 3009, 474, 16, 10), w('caj', 1010002, 2953, 467, 47, 24), w('7', 1010008, 3012, 481, 14, 11),
+    w('>', 1010009, 2940, 484, 4, 8), w('LJ', 1010010, 2917, 486, 5, 5),
+    w('c062a9b5a728acc6228c866ablb2b2d3517aa85583e064', 21, 2740, 514, 882),
+    w('9a69c980dc37ba3d712ddbl2a5', 22, 2740, 561, 495),
+    w('directus_url', 23, 2336, 631, 200, 32), w('https://assets.acme.io', 24, 2741, 632, 400, 31),
+  ];
+  const covered = (regions: readonly { x: number; y: number; width: number; height: number }[], word: ReadWord) => regions.some((r) => r.x <= word.x + 4 && r.x + r.width >= word.x + word.width - 4 && r.y <= word.y + 4 && r.y + r.height >= word.y + word.height - 4);
+
+  it('hides every line of it, and not its name, the toggle or the rows around it', async () => {
+    const { regions } = await detectRedactions(cell, size);
+    for (const y of [328, 374, 420, 514, 561]) for (const word of cell.filter((x) => x.y === y && x.x >= 2740 && x.x < 3640)) expect(covered(regions, word), word.text).toBe(true);
+    for (const t of ['strapi_token', 'secret', 'https://cms.acme.io', 'https://assets.acme.io', 'directus_url']) expect(covered(regions, cell.find((x) => x.text === t)!), t).toBe(false);
+  });
+
+  it('joins a token OCR cut with no space between its pieces, and leaves words a space apart', async () => {
+    const { joinTight } = await import('./context.ts');
+    const first = joinTight(cell.filter((x) => x.line === 18)).map((x) => x.text);
+    expect(first[0]).toBe('482576b154686258h0bh5277d39556Tfd8hA9fbdb6ca85h9');
+    const prose = [w('Released', 1, 100, 100, 120), w('v2.11.0', 1, 230, 100, 100), w('on', 1, 340, 100, 30), w('2026-12-01', 1, 380, 100, 150), w('build', 1, 540, 100, 70), w('8f3a2b1c9d', 1, 620, 100, 150)];
+    expect(joinTight(prose).map((x) => x.text)).toEqual(prose.map((x) => x.text));
+  });
+});
+
 // A card number that wraps in a paragraph: an e-mail asks to "use the company card 4893" at the end
 // of one line and goes on "1928 3805 4812, exp 07/29." on the next (as tesseract read the held-out
 // e-mail screen). Each half alone is too short for a card; the halves are one number, boxed on each line.
