@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_CATEGORIES } from '../../common/privacy.ts';
 import { randomCard, randomIban, randomJwt } from '../../test/fixtures/secretScreens.ts';
 import { findSecrets, redactText } from './detect.ts';
-import { ibanValid, identifier, inIdentifier, keyLike, luhnValid, publicValue, ruleFindings, secretName, webAddress } from './findings.ts';
+import { ibanValid, identifier, inIdentifier, keyLike, luhnValid, publicValue, ruleFindings, secretName, webAddress, withoutAsides } from './findings.ts';
 
 // Every category on, and the text each finding of one rule covers.
 const ALL = { keys: true, cards: true, banking: true, passwords: true, highEntropy: true, contact: true };
@@ -1103,5 +1103,18 @@ describe('ruleFindings: a text table’s column named secret', () => {
     expect(found('| Key | Value | Note |\n| API_TOKEN | abc123def456ghi789 | x |')).toEqual([]);
     expect(found('| Name | Key ID | Created |\n| ci | 3f2a9c1b4d5e6f708192 | today |')).toEqual([]);
     expect(found('| Name | Token | Scope |\n| ci | not shown again | repo |')).toEqual([]);
+// A phone's authenticator (set K's Aegis entry): "Backup codes (Discord): 0kby663i" — the aside between
+// the codes' name and its colon hid the name from the rule that lists codes after it.
+describe('ruleFindings: a short aside between a name and its colon', () => {
+  it('reads past it', () => {
+    expect(foundBy('Backup codes (Discord): Okby663i', 'code-list')).toEqual(['Okby663i']);
+    expect(ruleFindings('API key (prod) = 9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c', ALL).length).toBeGreaterThan(0);
+  });
+
+  it('leaves what was public public, and an aside with a digit as it is (it may be the secret)', () => {
+    expect(ruleFindings('Version (latest): 2.11.0', ALL)).toEqual([]);
+    expect(ruleFindings('Token (ghp_1234): see docs', ALL)).toEqual([]);
+    expect(withoutAsides('Token (ghp_1234): x')).toBe('Token (ghp_1234): x');
+    expect(withoutAsides('Backup codes (Discord): x')).toBe('Backup codes          : x');
   });
 });

@@ -1807,12 +1807,24 @@ function* pemBlocks(text: string): Iterable<[number, number]> {
 }
 
 /** Glance's own rules over `text`, those of the categories that are on. */
+/**
+ * A short aside in words between a secret's name and its colon ("Backup codes (Discord):", "Password
+ * (admin):", "API key (prod) =") made blank, the offsets kept: the name's rules read past it. (Words
+ * only: a parenthesis with a digit in it may be the secret itself.)
+ */
+export function withoutAsides(text: string): string {
+  return text.replace(/(?<=\S)\s+\((?:\p{L}[\p{L}.'’&-]*)(?: \p{L}[\p{L}.'’&-]*){0,2}\)(?=\s*[:=])/gu, (m) => ' '.repeat(m.length));
+}
+
 export function ruleFindings(text: string, categories: Readonly<Record<RedactCategory, boolean>>): Finding[] {
   const out: Finding[] = [];
+  const plain = withoutAsides(text);
+  const seen = new Set<string>();
   for (const r of RULES) {
     if (!categories[r.category]) continue;
-    for (const [start, end] of r.find(text)) {
-      if (end <= start) continue;
+    for (const [start, end] of plain === text ? r.find(text) : [...r.find(text), ...r.find(plain)]) {
+      if (end <= start || seen.has(`${r.rule}:${start}:${end}`)) continue;
+      seen.add(`${r.rule}:${start}:${end}`);
       // Inside an ARN a label is part of a name ("…:secret:prod/orders-db-NbKLaE", "key/<uuid>"), and
       // what follows it is no value: only a vendor's own shape counts there.
       if ((r.kind === 'password' || r.kind === 'secret' || r.kind === 'key-like text') && inArn(text.slice(text.lastIndexOf('\n', start - 1) + 1, start), text.slice(start, end))) continue;

@@ -1158,7 +1158,9 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
   // A space is a quarter of an em and more; the box is about 1.5 em high with its margins. A token's
   // own glyphs may stand further apart than that (a monospace l or i in its wide cell): the widest
   // gap between the glyphs inside the box (not a space's) is a token's too.
-  const maxGap = Math.max(2, Math.round(h * 0.15), innerGap(region.x, Math.min(width, region.x + region.width)));
+  // (Rightwards only, where a wrapped token's line runs on: leftwards a label's colon may stand as close.)
+  const baseGap = Math.max(2, Math.round(h * 0.15));
+  const maxGap = Math.max(baseGap, innerGap(region.x, Math.min(width, region.x + region.width)));
   function innerGap(from: number, to: number): number {
     const gaps: number[] = [];
     let run = -1;
@@ -1173,8 +1175,9 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
     return glyphs.length >= 8 ? Math.max(...glyphs) : 0;
   }
   const walk = (from: number, step: 1 | -1): number => {
+    const most = step === 1 ? maxGap : baseGap;
     let x = from, last = from, gap = 0;
-    while (x >= 0 && x < width && gap <= maxGap) {
+    while (x >= 0 && x < width && gap <= most) {
       if (inkAt(x)) {
         last = x;
         gap = 0;
@@ -1188,12 +1191,12 @@ export function alongInk(grey: Grey, region: Redaction): Redaction {
   const left = region.x;
   let newRight = right, newLeft = left;
   // (…or the box ends in the gap before a glyph of the token, no wider than its glyphs' gaps.)
-  const inkWithin = (from: number, step: 1 | -1) => {
-    for (let k = 0; k <= maxGap; k++) if (from + k * step >= 0 && from + k * step < width && inkAt(from + k * step)) return true;
+  const inkWithin = (from: number) => {
+    for (let k = 0; k <= maxGap; k++) if (from + k < width && inkAt(from + k)) return true;
     return false;
   };
-  if (right < width && (inkAt(Math.min(width - 1, right - 1)) || inkWithin(right, 1))) newRight = Math.min(width, walk(right, 1) + 1 + Math.ceil(h * 0.3));
-  if (left > 0 && (inkAt(left) || inkWithin(left - 1, -1))) newLeft = Math.max(0, walk(left, -1) - Math.ceil(h * 0.3));
+  if (right < width && (inkAt(Math.min(width - 1, right - 1)) || inkWithin(right))) newRight = Math.min(width, walk(right, 1) + 1 + Math.ceil(h * 0.3));
+  if (left > 0 && inkAt(left)) newLeft = Math.max(0, walk(left, -1) - Math.ceil(h * 0.3));
   if (newRight === right && newLeft === left) return region;
   return { ...region, x: newLeft, width: Math.max(newRight, right) - newLeft };
 }
