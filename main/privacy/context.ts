@@ -113,6 +113,16 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
 }
 
 /**
+ * The words again without the icons OCR read as a sign or two ("©" for a help icon's ⓘ, "~" for an
+ * eye, "®"): between a label and its value ("Voicemail PIN ⓘ 1280") such a sign made the label no
+ * cell of its own. Only signs no label, value or separator is made of.
+ */
+export function withoutIcons(words: readonly ReadWord[]): ReadWord[] {
+  return words.filter((w) => !ICON.test(w.text));
+}
+const ICON = /^[©®™~•°¤§¶†‡¢£¥€]{1,2}$/u;
+
+/**
  * The words again, with a token OCR cut into pieces with no space between them joined into one word:
  * a long hex key in a wide monospace type read as "482576b 154 68 6258h 0bh5277d3955 …", its pieces
  * 3–5 px apart where a space would be a whole cell. Pieces of letters and digits (and a token's signs)

@@ -169,6 +169,23 @@ describe('detectRedactions: a long token wrapped in its cell, read in pieces', (
   });
 });
 
+// A PBX's extension form (set K's FreePBX at 1080p): a help icon (ⓘ) between a field's label and its
+// value, read as "©", made the label no cell of its own, and the voicemail PIN leaked. Words as
+// tesseract read them.
+describe('detectRedactions: an icon read as a sign between a label and its value', () => {
+  const w = (text: string, line: number, x: number, y: number, width: number, height: number): ReadWord => ({ text, line, x, y, width, height });
+  const form: ReadWord[] = [
+    w('Voicemail', 9, 38, 300, 57, 10), w('PIN', 9, 101, 301, 17, 9), w('©', 9, 123, 300, 11, 11), w('1280', 9, 214, 305, 27, 9),
+    w('Provisioning', 10, 27, 343, 71, 12), w('URL', 10, 105, 343, 20, 9), w('for', 10, 130, 342, 16, 10), w('the', 10, 151, 342, 18, 10), w('Yealink', 10, 175, 342, 40, 10),
+  ];
+
+  it('is no word: the value is read beside its label', async () => {
+    const { regions } = await detectRedactions(form, { width: 1920, height: 1080 });
+    expect(regions.some((r) => r.x <= 214 && r.x + r.width >= 241 && r.y <= 306)).toBe(true);
+    expect(regions.every((r) => r.x > 120)).toBe(true);
+  });
+});
+
 // A card number that wraps in a paragraph: an e-mail asks to "use the company card 4893" at the end
 // of one line and goes on "1928 3805 4812, exp 07/29." on the next (as tesseract read the held-out
 // e-mail screen). Each half alone is too short for a card; the halves are one number, boxed on each line.

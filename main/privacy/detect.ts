@@ -3,7 +3,7 @@
 // which rectangles to fill and why. maskImage.ts fills them; the door decides when (main/images).
 import { DEFAULT_REDACT_CATEGORIES, RedactionKind, type OwnPattern, type RedactCategory, type Redaction } from '../../common/privacy.ts';
 import { ruleFindings, type Finding } from './findings.ts';
-import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, joinTight, labelledBelow, linesOf, namedCells, namedNearby, printedValues, wrappedOn } from './context.ts';
+import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, joinTight, labelledBelow, withoutIcons, linesOf, namedCells, namedNearby, printedValues, wrappedOn } from './context.ts';
 import { inEnglish } from './localWords.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
 import { ownPatternMatches } from './ownPatterns.ts';
@@ -62,8 +62,8 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
   // One row of text that OCR read as several lines is one line again (a card number in big digits),
   // and a run of single characters on it one word (a code typed a digit a box, a letter-spaced key);
   // a secret's name in another language is read as its English words (localWords.ts); a token OCR
-  // cut into pieces with no space between them is one word again.
-  const words = inEnglish(joinSingles(joinTight(joinRows(read))));
+  // cut into pieces with no space between them is one word again; an icon read as a sign is no word.
+  const words = inEnglish(joinSingles(joinTight(joinRows(withoutIcons(read)))));
   const skipped = new Set<string>();
   const boxes: Array<Box & { kind: RedactionKind; rule: string }> = [];
   const lines = linesOf(words);
