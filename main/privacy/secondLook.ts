@@ -50,13 +50,12 @@ const MAX_SHARE = 0.3;
 const MAX_READS = 12;
 
 export async function greyOf(pixels: Sharp): Promise<Grey> {
-  const [{ data, info }, colour] = await Promise.all([
-    pixels.clone().flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true }),
-    pixels.clone().flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true }),
-  ]);
-  const grey: Grey = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  // (The image decoded once: its grey made from its colours in memory.)
+  const colour = await pixels.flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const channels = colour.info.channels;
-  if (channels < 3 || colour.info.width !== info.width || colour.info.height !== info.height) return grey;
+  const { data, info } = await sharp(colour.data, { raw: { width: colour.info.width, height: colour.info.height, channels } }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const grey: Grey = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  if (channels < 3) return grey;
   const rgb = colour.data, marks = new Uint8Array(info.width * info.height);
   for (let i = 0, p = 0; i < marks.length; i++, p += channels) {
     const r = rgb[p] as number, g = rgb[p + 1] as number, b = rgb[p + 2] as number;
