@@ -1103,6 +1103,9 @@ describe('ruleFindings: a text table’s column named secret', () => {
     expect(found('| Key | Value | Note |\n| API_TOKEN | abc123def456ghi789 | x |')).toEqual([]);
     expect(found('| Name | Key ID | Created |\n| ci | 3f2a9c1b4d5e6f708192 | today |')).toEqual([]);
     expect(found('| Name | Token | Scope |\n| ci | not shown again | repo |')).toEqual([]);
+  });
+});
+
 // A phone's authenticator (set K's Aegis entry): "Backup codes (Discord): 0kby663i" — the aside between
 // the codes' name and its colon hid the name from the rule that lists codes after it.
 describe('ruleFindings: a short aside between a name and its colon', () => {
