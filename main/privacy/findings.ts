@@ -14,14 +14,18 @@ export type Finding = { start: number; end: number; kind: RedactionKind; rule: s
 type Rule = { category: RedactCategory; kind: RedactionKind; rule: string; find(text: string): Iterable<[number, number]> };
 
 function* matches(text: string, re: RegExp, group = 0, accept: (m: RegExpExecArray) => boolean = () => true): Iterable<[number, number]> {
-  for (const m of text.matchAll(re)) {
+  // (A group's own place, not the first place its text stands in the match: "/register Abc12345x
+  // Abc12345x" repeats the password, and the second was boxed over the first.)
+  const indexed = group === 0 || re.hasIndices ? re : (WITH_INDICES.get(re) ?? WITH_INDICES.set(re, new RegExp(re.source, `${re.flags}d`)).get(re) as RegExp);
+  for (const m of text.matchAll(indexed)) {
     if (!accept(m)) continue;
     const value = m[group];
     if (value === undefined || m.index === undefined) continue;
-    const at = group === 0 ? m.index : m.index + m[0].indexOf(value);
+    const at = group === 0 ? m.index : (m.indices?.[group]?.[0] ?? m.index + m[0].indexOf(value));
     yield [at, at + value.length];
   }
 }
+const WITH_INDICES = new WeakMap<RegExp, RegExp>();
 
 /** Luhn's check digit: every card network's numbers pass it, most other digit runs do not. */
 export function luhnValid(digits: string): boolean {
