@@ -100,9 +100,7 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
       const alnum = text.replace(/-/g, '').length;
       const count = run.reduce((k, i) => k + (pieces((words[i] as ReadWord).text) as string[]).length, 0);
       if (count >= 3 && alnum >= 4 && text.length <= 48 && !/^-|-$|--/.test(text)) {
-        const x0 = Math.min(...run.map((i) => (words[i] as ReadWord).x)), y0 = Math.min(...run.map((i) => (words[i] as ReadWord).y));
-        const x1 = Math.max(...run.map((i) => (words[i] as ReadWord).x + (words[i] as ReadWord).width)), y1 = Math.max(...run.map((i) => (words[i] as ReadWord).y + (words[i] as ReadWord).height));
-        joined.set(run[0] as number, { ...(words[run[0] as number] as ReadWord), text, x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+        joined.set(run[0] as number, oneWord(words, run, text));
         for (const i of run.slice(1)) dropped.add(i);
       }
       n = end;
@@ -110,6 +108,14 @@ export function joinSingles(words: readonly ReadWord[]): ReadWord[] {
   }
   if (!joined.size) return [...words];
   return words.flatMap((w, i) => (dropped.has(i) ? [] : [joined.get(i) ?? w]));
+}
+
+/** The words of a run as one word with `text`, boxed over them all. */
+function oneWord(words: readonly ReadWord[], run: readonly number[], text: string): ReadWord {
+  const ws = run.map((i) => words[i] as ReadWord);
+  const x0 = Math.min(...ws.map((w) => w.x)), y0 = Math.min(...ws.map((w) => w.y));
+  const x1 = Math.max(...ws.map((w) => w.x + w.width)), y1 = Math.max(...ws.map((w) => w.y + w.height));
+  return { ...(ws[0] as ReadWord), text, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
 /**
@@ -147,9 +153,7 @@ export function joinTight(words: readonly ReadWord[]): ReadWord[] {
       const run = ws.slice(n, end);
       const text = run.map((i) => (words[i] as ReadWord).text).join('');
       if (run.length >= 2 && text.length >= 16 && /\d/.test(text)) {
-        const x0 = Math.min(...run.map((i) => (words[i] as ReadWord).x)), y0 = Math.min(...run.map((i) => (words[i] as ReadWord).y));
-        const x1 = Math.max(...run.map((i) => (words[i] as ReadWord).x + (words[i] as ReadWord).width)), y1 = Math.max(...run.map((i) => (words[i] as ReadWord).y + (words[i] as ReadWord).height));
-        joined.set(run[0] as number, { ...(words[run[0] as number] as ReadWord), text, x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+        joined.set(run[0] as number, oneWord(words, run, text));
         for (const i of run.slice(1)) dropped.add(i);
       }
       n = end;
