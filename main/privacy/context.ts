@@ -445,7 +445,8 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
           const beside = words.filter((o) => o !== w && o.y + o.height / 2 > w.y && o.y + o.height / 2 < w.y + w.height && o.x < w.x + w.width + h * 3 && o.x + o.width > w.x - h * 3);
           return beside.length > 0 && beside.every((o) => o.height * 2 < w.height);
         };
-        const border = (i: number) => /^[|[\]{}()]+$/.test((words[i] as ReadWord).text);
+        // (…nor a sign or two with no letter or digit: an input box's edge read as "-" or "~" on a line of its own between the caption and its value.)
+        const border = (i: number) => /^[|[\]{}()]+$|^[^\p{L}\p{N}]{1,2}$/u.test((words[i] as ReadWord).text);
         const own = inCol.filter((i) => !border(i) && !scrap(words[i] as ReadWord));
         // (A line of the field's border alone, "| |", or of scraps, is no value: the value is on the next.)
         if (!own.length) continue;

@@ -186,6 +186,26 @@ describe('detectRedactions: an icon read as a sign between a label and its value
   });
 });
 
+// A settings page in a forum screenshot (set L's OctoPrint, found on its end run): the input box's
+// top edge, read as "-" on a line of its own between the caption "Global API Key" and the key, was
+// taken for the caption's value, and the key under it leaked. Words as tesseract read them.
+describe('detectRedactions: a field’s edge read as a sign between its caption and its value', () => {
+  const w = (text: string, line: number, x: number, y: number, width: number, height: number): ReadWord => ({ text, line, x, y, width, height });
+  const page: ReadWord[] = [
+    w('Temperatures', 4, 67, 159, 75, 10), w('Global', 1000000, 206, 165, 34, 8), w('API', 1000000, 244, 165, 17, 8), w('Key', 1000000, 265, 165, 19, 10),
+    w('ap', 5, 67, 180, 20, 8), w('-', 5, 205, 181, 5, 5), w('~', 5, 682, 181, 8, 5),
+    w('692651D738AACECOCCS566D4056D6AOCE', 1000003, 213, 188, 211, 8), w('|', 1000004, 684, 194, 6, 12),
+    w('Viebcam', 7, 67, 201, 47, 8), w('L', 7, 205, 200, 5, 6),
+    w('Please', 8, 206, 211, 29, 7), w('note', 8, 239, 211, 20, 7), w('that', 8, 263, 211, 19, 7), w('changes', 8, 285, 211, 38, 9), w('te', 8, 327, 212, 9, 7), w('the', 8, 339, 211, 15, 7), w('API', 8, 357, 211, 14, 7), w('key', 8, 376, 211, 15, 9), w('are', 8, 395, 213, 14, 5), w('applied', 8, 413, 211, 33, 9), w('immediately.', 8, 450, 211, 59, 9),
+  ];
+
+  it('is no value: the key under it is the caption’s, and the note below stays', async () => {
+    const { regions } = await detectRedactions(page, { width: 1920, height: 1080 });
+    expect(regions.some((r) => r.x <= 214 && r.x + r.width >= 422 && r.y <= 189 && r.y + r.height >= 195)).toBe(true);
+    expect(regions.some((r) => r.y + r.height > 212)).toBe(false);
+  });
+});
+
 // A card number that wraps in a paragraph: an e-mail asks to "use the company card 4893" at the end
 // of one line and goes on "1928 3805 4812, exp 07/29." on the next (as tesseract read the held-out
 // e-mail screen). Each half alone is too short for a card; the halves are one number, boxed on each line.
