@@ -126,7 +126,8 @@ function oneWord(words: readonly ReadWord[], run: readonly number[], text: strin
 export function withoutIcons(words: readonly ReadWord[]): ReadWord[] {
   return words.filter((w) => !ICON.test(w.text));
 }
-const ICON = /^[©®™~•°¤§¶†‡¢£¥€]{1,2}$/u;
+// (Not ¢ £ € ¥: OCR reads a c or an f inside a key as one of them, a piece of the key.)
+const ICON = /^[©®™~•°¤§¶†‡]{1,2}$/u;
 
 /**
  * The words again, with a token OCR cut into pieces with no space between them joined into one word:
@@ -262,7 +263,10 @@ export function labelledValue(value: string, label: string, strict = false): boo
   value = value.replace(/(?<=[A-Za-z0-9])\s*-\s*(?=[A-Za-z0-9])/g, '-');
   if (!strict && secretValue(value, label)) return true;
   // (Its name without a remark in brackets: "Client Secret (copy it now, it will not be shown again)".)
-  if (OTP.test(label) || ACCOUNT.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !secretName(label.replace(/\([^)]*\)?/g, ' '))) return false;
+  // (…or the name in the brackets, where a label is in them: "Linear account (Access Token)".)
+  const inner = (label.match(/\([^)]*\)?/g) ?? []).join(' ').replace(/[()]/g, ' ').trim();
+  const named = secretName(label.replace(/\([^)]*\)?/g, ' ')) || (inner !== '' && inner.split(/\s+/).length <= 3 && secretName(inner));
+  if (OTP.test(label) || ACCOUNT.test(label) || /iban/i.test(label) || PUBLIC_LABEL.test(label) || !named) return false;
   const v = value.trim();
   if (groupedValue(v)) return true;
   // (OCR splits a long run at a character it is unsure of: up to three pieces; up to five in a long

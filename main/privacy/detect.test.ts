@@ -950,3 +950,15 @@ describe('printedValues: what a command that makes a key prints', () => {
     expect(makesSecret('docker create --name web nginx')).toBe(false);
   });
 });
+
+// A form's row "Linear account (Access Token)" beside its token (the caption screens' integration
+// form): the name is in the brackets; judged without them ("Linear account") it named nothing, and
+// the token leaked. A remark in brackets after a name is still set aside.
+describe('labelledValue: a name in brackets', () => {
+  it('names the value beside it; a remark in brackets after a name is set aside', async () => {
+    const { labelledValue } = await import('./context.ts');
+    expect(labelledValue('9/7436996989108285 :eb2af2£26165a881cd424242', 'Linear account (Access Token)', true)).toBe(true);
+    expect(labelledValue('41201769a154ed02c724999dc994e8bc13aa5d365b2088ef31', 'Client Secret (copy it now, it will not be shown again)', true)).toBe(true);
+    expect(labelledValue('9/7436996989108285 :eb2af2£26165a881cd424242', 'Linear account (workspace)', true)).toBe(false);
+  });
+});
