@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { boxOver, type ReadWord } from './locate.ts';
-import { alongInk, captionOf, combineReads, flattenPaper, greyOf, lineHeight, markShare, readingQuality, secondLook, softInk, tokenRuns, unmark, unreadBlocks, type Grey } from './secondLook.ts';
+import { alongInk, captionOf, combineReads, flattenPaper, greyOf, markShare, readingQuality, secondLook, softInk, tokenRuns, unmark, unreadBlocks, type Grey } from './secondLook.ts';
 
 type Word = ReadWord & { confidence: number };
 const word = (text: string, line: number, x: number, width: number, confidence: number, y = 14, height = 12): Word => ({ text, line, x, y, width, height, confidence });
@@ -233,23 +233,6 @@ describe('alongInk', () => {
     const glyphs = [...Array.from({ length: 25 }, () => [4, 1] as const), [4, 6] as const, ...Array.from({ length: 10 }, () => [4, 1] as const)];
     const out = alongInk(row(glyphs), box);
     expect(out.x + out.width).toBeLessThan(10 + 25 * 5 + 4 + 6);
-  });
-});
-
-describe('lineHeight', () => {
-  // A crop 600×48 of three lines of text 9 px tall, 16 px apart; `pointer`, a mouse pointer's arrow
-  // 26 px tall over the first two (set K's tunnel token under the pointer: read too small at 27).
-  const crop = (pointer: boolean) => {
-    const width = 600, height = 48, px = new Uint8Array(width * height).fill(255);
-    for (const top of [4, 20, 36]) for (let y = top; y < top + 9; y++) for (let x = 10; x < 590; x += 7) px[y * width + x] = px[y * width + x + 1] = 20;
-    if (pointer) for (let y = 3; y < 29; y++) for (let x = 300; x < 300 + Math.max(1, (y - 3) >> 1); x++) px[y * width + x] = 0;
-    return { px, width, height };
-  };
-
-  it('is the lines’ own height, with or without a pointer standing over two of them', () => {
-    const plain = crop(false), over = crop(true);
-    expect(lineHeight(plain.px, plain.width, plain.height)).toBe(9);
-    expect(lineHeight(over.px, over.width, over.height)).toBe(9);
   });
 });
 

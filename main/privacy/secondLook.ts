@@ -428,37 +428,19 @@ const TALL_LINE = 28;
  * not text; with no run, 0.
  */
 export function lineHeight(px: Uint8Array, width: number, height: number): number {
-  const whole = inkRuns(px, width, height, 0, width);
-  if (whole.length > 4) return median(whole);
-  // A few lines only: a mouse pointer or an icon standing over two of them joins them into one tall
-  // "line" (a token's three lines under the pointer measured 27 px, their own 9, and were read too
-  // small). Measured again in strips a few characters wide, the lines are their own height where
-  // nothing stands over them; the strips' measure is taken when it is clearly less.
-  const strip = Math.max(48, height * 2);
-  const parts: number[] = [];
-  for (let x = 0; x < width; x += strip) parts.push(...inkRuns(px, width, height, x, Math.min(width, x + strip)));
-  const inStrips = parts.length >= 3 ? median(parts) : 0;
-  const all = median(whole);
-  return inStrips && inStrips < all * 0.6 ? inStrips : all;
-}
-
-/** The heights of the runs of inky rows between columns x0 and x1 (over three rows each). */
-function inkRuns(px: Uint8Array, width: number, height: number, x0: number, x1: number): number[] {
   const runs: number[] = [];
   let start = -1;
   for (let y = 0; y <= height; y++) {
     let inky = false;
-    if (y < height) for (let x = x0, row = y * width; x < x1 && !inky; x++) inky = (px[row + x] as number) < 255 - STEP * 2;
+    if (y < height) for (let x = 0, row = y * width; x < width && !inky; x++) inky = (px[row + x] as number) < 255 - STEP * 2;
     if (inky && start < 0) start = y;
     else if (!inky && start >= 0) {
       if (y - start > 3) runs.push(y - start);
       start = -1;
     }
   }
-  return runs;
+  return runs.length ? (runs.sort((a, b) => a - b)[runs.length >> 1] as number) : 0;
 }
-
-const median = (xs: readonly number[]) => (xs.length ? ([...xs].sort((a, b) => a - b)[xs.length >> 1] as number) : 0);
 
 /**
  * Whether a crop's text is darker than the paper it is on. The paper is the grey most common just
