@@ -16,7 +16,8 @@ type Rule = { category: RedactCategory; kind: RedactionKind; rule: string; find(
 function* matches(text: string, re: RegExp, group = 0, accept: (m: RegExpExecArray) => boolean = () => true): Iterable<[number, number]> {
   // (A group's own place, not the first place its text stands in the match: "/register Abc12345x
   // Abc12345x" repeats the password, and the second was boxed over the first.)
-  const indexed = group === 0 || re.hasIndices ? re : (WITH_INDICES.get(re) ?? WITH_INDICES.set(re, new RegExp(re.source, `${re.flags}d`)).get(re) as RegExp);
+  // (The rules' patterns are literals made afresh on each call: a cache of their copies would never be hit.)
+  const indexed = group === 0 || re.hasIndices ? re : new RegExp(re.source, `${re.flags}d`);
   for (const m of text.matchAll(indexed)) {
     if (!accept(m)) continue;
     const value = m[group];
@@ -25,7 +26,6 @@ function* matches(text: string, re: RegExp, group = 0, accept: (m: RegExpExecArr
     yield [at, at + value.length];
   }
 }
-const WITH_INDICES = new WeakMap<RegExp, RegExp>();
 
 /** Luhn's check digit: every card network's numbers pass it, most other digit runs do not. */
 export function luhnValid(digits: string): boolean {
