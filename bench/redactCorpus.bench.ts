@@ -1,6 +1,6 @@
 // npm run bench:redact-corpus — redaction on screens nobody tuned to (issue 41), written to
 // docs/benchmarks-redact.md.
-//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | … | --held-out-i | --held-out-j | --held-out-k | --held-out-l]
+//   node bench/redactCorpus.bench.ts [--seed N] [--runs N] [--no-write] [--label TEXT] [--dump DIR] [--only NAME,NAME] [--held-out | --held-out-b | … | --held-out-i | --held-out-j | --held-out-k | --held-out-l | --held-out-m]
 // --seed N draws each screen from seed N + 1000 × run + its place (the same screens for the same
 // seed and --only, so two commits compare pair by pair; without it every run draws fresh).
 // --held-out measures the held-out set instead (test/fixtures/heldOutScreens.ts: apps and layouts
@@ -23,7 +23,9 @@
 // --held-out-k set K (test/fixtures/heldOutScreensK.ts), written blind at the start of the round that
 // tunes on sets J to D and the corpus, with fourteen bypass looks no earlier set has and two phone screens;
 // --held-out-l set L (test/fixtures/heldOutScreensL.ts), written blind at the start of the round that
-// tunes on sets K to D and the corpus, with fourteen bypass looks no earlier set has and two phone screens.
+// tunes on sets K to D and the corpus, with fourteen bypass looks no earlier set has and two phone screens;
+// --held-out-m set M (test/fixtures/heldOutScreensM.ts), written blind at the start of the round that
+// tunes on sets L, K and J, with twelve bypass looks no earlier set has and three phone screens.
 // The corpus (test/fixtures/realScreens.ts, built apart from the bench:redact generator): editors,
 // an 80-column terminal, devtools, a payments dashboard, a checkout form, a bank page, password
 // managers, a wiki table, PEM, a chat app, a cloud console, a token page, an authenticator; five
@@ -57,6 +59,7 @@ import { HELD_OUT_I_ORDINARY_SCREENS, HELD_OUT_I_SECRET_SCREENS, heldOutIScreen 
 import { HELD_OUT_J_ORDINARY_SCREENS, HELD_OUT_J_SECRET_SCREENS, heldOutJScreen } from '../test/fixtures/heldOutScreensJ.ts';
 import { HELD_OUT_K_ORDINARY_SCREENS, HELD_OUT_K_SECRET_SCREENS, heldOutKScreen } from '../test/fixtures/heldOutScreensK.ts';
 import { HELD_OUT_L_ORDINARY_SCREENS, HELD_OUT_L_SECRET_SCREENS, heldOutLScreen } from '../test/fixtures/heldOutScreensL.ts';
+import { HELD_OUT_M_ORDINARY_SCREENS, HELD_OUT_M_SECRET_SCREENS, heldOutMScreen } from '../test/fixtures/heldOutScreensM.ts';
 import { ALL_SECRET_SCREENS, corpusScreen, ORDINARY_SCREENS, type CorpusScreen, type ScreenOptions } from '../test/fixtures/realScreens.ts';
 import { launchCorpusChromium, renderScreen } from '../test/fixtures/renderScreens.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
@@ -76,6 +79,7 @@ const SETS: Record<string, { screens: readonly string[]; make: (name: string, op
   'held-out-j': { screens: [...HELD_OUT_J_SECRET_SCREENS, ...HELD_OUT_J_ORDINARY_SCREENS], make: heldOutJScreen },
   'held-out-k': { screens: [...HELD_OUT_K_SECRET_SCREENS, ...HELD_OUT_K_ORDINARY_SCREENS], make: heldOutKScreen },
   'held-out-l': { screens: [...HELD_OUT_L_SECRET_SCREENS, ...HELD_OUT_L_ORDINARY_SCREENS], make: heldOutLScreen },
+  'held-out-m': { screens: [...HELD_OUT_M_SECRET_SCREENS, ...HELD_OUT_M_ORDINARY_SCREENS], make: heldOutMScreen },
 };
 
 const { values: args } = parseArgs({
