@@ -286,11 +286,38 @@ export function labelledValue(value: string, label: string, strict = false): boo
 export type ContextFinding = { words: number[]; kind: RedactionKind; rule: string };
 
 /**
+ * The words by their vertical middle, to find those within `reach` of a height in a binary search
+ * (a page dense with labels, which anyone can write, would otherwise cost each label a walk over
+ * every word on it).
+ */
+function middles(words: readonly ReadWord[]): { around(mid: number, reach: number): number[] } {
+  const mid = (i: number) => (words[i] as ReadWord).y + (words[i] as ReadWord).height / 2;
+  const order = words.map((_, i) => i).sort((p, q) => mid(p) - mid(q));
+  const first = (m: number) => {
+    let lo = 0, hi = order.length;
+    while (lo < hi) {
+      const k = (lo + hi) >> 1;
+      if (mid(order[k] as number) <= m) lo = k + 1;
+      else hi = k;
+    }
+    return lo;
+  };
+  return {
+    around(m, reach) {
+      const out: number[] = [];
+      for (let k = first(m - reach); k < order.length && mid(order[k] as number) < m + reach; k++) out.push(order[k] as number);
+      return out.filter((i) => Math.abs(mid(i) - m) < reach).sort((p, q) => p - q);
+    },
+  };
+}
+
+/**
  * Values under a label that stands alone: each label cell's column below it (a header) or the line
  * right below it (a caption), while the text in that column looks like the secret it names.
  */
 export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[] = linesOf(words)): ContextFinding[] {
   const out: ContextFinding[] = [];
+  const byMiddle = middles(words);
   lines.forEach((line, li) => {
     const text = lineText(words, line);
     // An environment variable's name over its value (a Kubernetes secret's "SESSION_SECRET",
@@ -309,7 +336,7 @@ export function labelledBelow(words: readonly ReadWord[], lines: readonly Line[]
       const h = line.height;
       // Its row: OCR may read each cell of a table as a line of its own.
       const mid = (line.top + line.bottom) / 2;
-      const inRow = words.map((_, i) => i).filter((i) => Math.abs((words[i] as ReadWord).y + (words[i] as ReadWord).height / 2 - mid) < h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
+      const inRow = byMiddle.around(mid, h * 0.5).sort((p, q) => (words[p] as ReadWord).x - (words[q] as ReadWord).x);
       const gap = (p: number, q: number) => (words[q] as ReadWord).x - ((words[p] as ReadWord).x + (words[p] as ReadWord).width);
       const first = inRow.indexOf(cell[0] as number), last = inRow.indexOf(cell.at(-1) as number);
       let from = -1;
@@ -1171,6 +1198,19 @@ function continuation(text: string, hex = false): boolean {
   return (/\d/.test(t) && /[A-Za-z]/.test(t)) || /.[A-Z].*[a-z]|.[a-z].*[A-Z]/.test(t) || /^[A-Za-z0-9+/]{12,}={0,2}$/.test(t);
 }
 
+/** Each word's line, by its place in `lines`: built once per set of lines, not once per finding (a
+ * screen of thousands of labelled values — a page anyone can write — made it quadratic). */
+const lineIndexes = new WeakMap<readonly Line[], Map<number, number>>();
+function lineIndex(lines: readonly Line[]): Map<number, number> {
+  let lineOf = lineIndexes.get(lines);
+  if (!lineOf) {
+    lineOf = new Map();
+    for (const [li, l] of lines.entries()) for (const w of l.words) lineOf.set(w, li);
+    lineIndexes.set(lines, lineOf);
+  }
+  return lineOf;
+}
+
 /**
  * The words that continue a secret on the lines below it, when it wraps: its last word ends its line
  * (or its cell), and the next line starts under the secret's first word or at the line's left edge
@@ -1178,8 +1218,7 @@ function continuation(text: string, hex = false): boolean {
  */
 export function wrappedOn(words: readonly ReadWord[], picked: readonly number[], lines: readonly Line[] = linesOf(words)): number[] {
   if (!picked.length) return [];
-  const lineOf = new Map<number, number>();
-  lines.forEach((l, li) => l.words.forEach((w) => lineOf.set(w, li)));
+  const lineOf = lineIndex(lines);
   const sorted = [...picked].sort((a, b) => (lineOf.get(a) ?? 0) - (lineOf.get(b) ?? 0) || (words[a] as ReadWord).x - (words[b] as ReadWord).x);
   const first = words[sorted[0] as number] as ReadWord;
   let li = lineOf.get(sorted.at(-1) as number);
