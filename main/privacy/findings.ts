@@ -7,6 +7,7 @@
 import type { RedactCategory, RedactionKind } from '../../common/privacy.ts';
 import { knownPublicId } from './publicIds.ts';
 import { oneLetterOff as oneOff, seedPhrases } from './seedPhrase.ts';
+import { keyShapeSpans } from './keyShapes.ts';
 
 /** A secret found in a text: [start, end) offsets into it. */
 export type Finding = { start: number; end: number; kind: RedactionKind; rule: string };
@@ -179,7 +180,8 @@ export function identifier(run: string): boolean {
   // (OCR may read a character or two as one bech32 has not.)
   if (/^(?:bc|tb|ltc)1[a-z0-9]{25,87}$/.test(s) && (s.slice(s.indexOf('1') + 1).match(/[bio1]/g) ?? []).length <= 2) return true;
   // An advisory's id (GHSA-xxxx-xxxx-xxxx, CVE-2024-12345), in a path or alone.
-  if (/(?:^|\/)(?:GHSA(?:-[a-z0-9]{4}){3}|CVE-\d{4}-\d{4,7})$/i.test(s)) return true;
+  // (A group read with a character too many now and then: "GHSA-vE7Tv-jvp7-pSgp".)
+  if (/(?:^|\/)(?:GHSA(?:-[a-z0-9]{4,5}){3}|CVE-\d{4}-\d{4,7})$/i.test(s)) return true;
   // A name for it first: trace_id=, span_id:, commit, sha256:, digest=.
   // OCR reads = as - now and then: after a name, a dash is its equals sign.
   // (Not a session's id, a cookie's, a token's or a key's: PHPSESSID=<hex>, JSESSIONID=, csrf_token_id=.)
@@ -324,7 +326,7 @@ function resourceId(s: string): boolean {
 }
 
 /** The share of a run's characters that are hex digits, as OCR reads them (hexAsRead). */
-function hexShare(v: string): number {
+export function hexShare(v: string): number {
   return hexAsRead(v).toLowerCase().replace(/[^0-9a-f]/g, '').length / Math.max(1, v.length);
 }
 
@@ -1280,6 +1282,27 @@ const RULES: readonly Rule[] = [
     // Nor a run on an SSH public key's line (a piece of an ARN: ruleFindings), nor a value whose name
     // says it is public or data, on its line or the line its quoted value started on (publicValue).
     find: (t) => matches(t, /[A-Za-z0-9+/=_~.-]{20,}/g, 0, (m) => !PAYLOAD_BEFORE.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !LOCK_ENTRY.test(m.input.slice(Math.max(0, m.index - 200), m.index)) && !inPublicBlock(m.input, m.index) && !namedIdentifierBefore(m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index)) && !publicValue(m.input, m.index) && !onSshKeyLine(m.input, m.index) && !inIdentifier(m.input, m.index, m.index + m[0].length) && !idNamedRun(m.input, m.index, m[0]) && keyLike(m[0].replace(/^[._~-]+|[._~-]+$/g, ''))),
+  },
+  {
+    // A run whose shape alone says credential (keyShapes.ts: a product key in groups, capitals no word
+    // is made of, capitals' hex of a key's length, random parts joined by "::", a grid of hex rows) is
+    // hidden unless something says public: a public identifier's structure or checksum, a name before
+    // it or its member's name that says id or hash, a payload's or a lock file's place, a public block.
+    category: 'highEntropy',
+    kind: 'key-like text',
+    rule: 'key-shape',
+    // (A run of hex by its shape is no hash by default here: identifier() would call every one a hash.)
+    find: (t) => keyShapeSpans(t).filter(([start, end, shape]) => {
+      const line = t.slice(t.lastIndexOf('\n', start - 1) + 1, start);
+      const before = t.slice(Math.max(0, start - 200), start);
+      // (Its whole token, where OCR cut the run short with a sign ("order_id=01]YENK…", a ULID's J read as
+      // a bracket): a name in it that says id, or, for a run not of hex, an identifier's structure.)
+      const token = /\S*$/.exec(line)?.[0] ?? '';
+      const name = /^["'“”‘’]?([A-Za-z_][\w.-]*)["'“”‘’]?[=:]/.exec(token)?.[1];
+      if (name !== undefined && identifierName(name)) return false;
+      if (shape === 'hex' ? knownPublicId(t.slice(start, end)) : inIdentifier(t, start, end)) return false;
+      return !PAYLOAD_BEFORE.test(before) && !LOCK_ENTRY.test(before) && !inPublicBlock(t, start) && !namedIdentifierBefore(line) && !NAMED_IDENTIFIER.test(line) && !publicValue(t, start) && !onSshKeyLine(t, start);
+    }).map(([start, end]): [number, number] => [start, end]),
   },
   {
     category: 'contact',

@@ -67,10 +67,11 @@ export async function redactImage(
     const columns = publicColumnBoxes(first);
     // (…nor what words above it made one, a sentence about passwords over a cell: in such a column its
     // header is the cell's name; nor an id's hex beside its row's name, "api auth.verify".)
-    const shapeOnly = (r: Redaction) => /^(?:entropy|credential row|unread-ink|named nearby)(?:\+wrap)?$/.test(r.rule) || (/^named cell(?:\+wrap)?$/.test(r.rule) && middleInAny(r, ids));
+    const shapeOnly = (r: Redaction) => /^(?:entropy|key-shape|credential row|unread-ink|named nearby)(?:\+wrap)?$/.test(r.rule) || (/^named cell(?:\+wrap)?$/.test(r.rule) && middleInAny(r, ids));
     const kept = (r: Redaction) =>
       !(GENERIC.has(r.kind) && middleInAny(r, named)) &&
-      !((r.kind === 'key-like text' || r.rule.startsWith('credential row')) && middleInAny(r, ids)) &&
+      // (Not a run whose shape says key: a hex grid's rows and a join token's hex are identifiers word by word.)
+      !((r.kind === 'key-like text' || r.rule.startsWith('credential row')) && !r.rule.startsWith('key-shape') && middleInAny(r, ids)) &&
       !(GENERIC.has(r.kind) && shapeOnly(r) && middleInAny(r, columns));
     // The second look's words take the place of first-read words they overlap, and a re-read can be
     // worse (a URL's token read in pieces, a wrapped JWT's lines run together): what a rule named in
