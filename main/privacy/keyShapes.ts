@@ -36,10 +36,13 @@ export function groupedKey(run: string): boolean {
  * A run of 16–40 capitals (digits among them or not) that no word is made of: few vowels among its
  * letters and a long run of consonants ("GPQALRPWZBHTVOXZRAVI", a cluster's cookie; "9MV84QFMO0XPDZRAFF",
  * a store's key). Not hex alone (a hash in capitals: capitalHex), not a DNA sequence, not a name in
- * SCREAMING_CASE (its underscores keep the words apart).
+ * SCREAMING_CASE (its underscores keep the words apart), not a serial number, not a ULID.
  */
 export function capitalKey(run: string): boolean {
-  if (!/^[A-Z0-9]{16,40}$/.test(run)) return false;
+  // (With digits among them, 18 or more: a disk's or a device's serial number is shorter.)
+  if (!/^[A-Z0-9]{16,40}$/.test(run) || (/\d/.test(run) && run.length < 18)) return false;
+  // (Crockford's base32 — no I, L, O or U — of a ULID's length: a ULID OCR read a character of wrong.)
+  if (run.length >= 22 && run.length <= 28 && !/[ILOU]/.test(run)) return false;
   const letters = run.replace(/[^A-Z]/g, '');
   if (letters.length < 10 || /^[ACGTNU]+$/.test(letters)) return false;
   if (letters.replace(/[A-F]/g, '').length < 3) return false;
