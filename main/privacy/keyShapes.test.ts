@@ -50,6 +50,7 @@ describe('key shapes', () => {
     // A checksum list has its files beside its hashes, and a heading that names them.
     expect(hexGridRows('e3b0c44298fc1c149afbf4c8996fb924  a.txt\n27ae41e4649b934ca495991b7852b855  b.txt\n9f86d081884c7d659a2feaa0c55ad015  c.txt')).toEqual([]);
     expect(hexGridRows(`SHA256 checksums:\n${grid}`)).toEqual([]);
+    expect(hexGridRows('    _BOOT_ID=781bed5c4d1ed154ae6419106ad2e2b6\n    _MACHINE_ID=d94ceb87c2952cef3f335b546d246c72\n    _STREAM_ID=72c1d8c65be01aa8a1e688a6dc357240')).toEqual([]);
     expect(hexGridRows('$ git rev-list HEAD\n1f0c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d\n2a1b0c9d8e7f6a5b4c3d1f0c2a9d8e7b6c5d4e3f\n3c3d1f0c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b')).toEqual([]);
     expect(hexGridRows('67c5e0d9d756ef27ae6d9168b6e1c749\n\nsome words here\nd090d6043dbf26d3996fe1129c24cfac')).toEqual([]);
   });

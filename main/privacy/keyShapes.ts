@@ -79,7 +79,8 @@ function hexRow(line: string): boolean {
   const t = line.trim().replace(/^[|'"“”‘’]+|[|'"“”‘’,]+$/g, '').trim();
   if (!t) return false;
   const tokens = t.split(/\s+/);
-  if (tokens.length > 8 || tokens.some((w) => w.length < 8)) return false;
+  // (Each a run of hex as OCR reads it, no name before it: journalctl's "_BOOT_ID=<hex>" rows are fields.)
+  if (tokens.length > 8 || tokens.some((w) => w.length < 8 || !/^[0-9A-Za-z£€|]+$/.test(w) || hexShare(w) < 0.8)) return false;
   const all = tokens.join('');
   return all.length >= 24 && hexShare(all) >= 0.85 && /\d/.test(all) && /[A-Fa-f]/.test(all);
 }
