@@ -1301,6 +1301,9 @@ const RULES: readonly Rule[] = [
       const name = /^["'“”‘’]?([A-Za-z_][\w.-]*)["'“”‘’]?[=:]/.exec(token)?.[1];
       if (name !== undefined && identifierName(name)) return false;
       if (shape === 'hex' ? knownPublicId(t.slice(start, end)) : inIdentifier(t, start, end)) return false;
+      // (A run of capitals not of hex stands alone, as a key is shown: inside a longer token ("order_id=01]YENK…")
+      // it is a field's value that OCR cut, an id's as often as not.)
+      if (shape === 'other' && (/[^\s"'“”‘’([{|]$/.test(line) || /^[^\s"'“”‘’)\]},;.|]/.test(t.slice(end)))) return false;
       return !PAYLOAD_BEFORE.test(before) && !LOCK_ENTRY.test(before) && !inPublicBlock(t, start) && !namedIdentifierBefore(line) && !NAMED_IDENTIFIER.test(line) && !publicValue(t, start) && !onSshKeyLine(t, start);
     }).map(([start, end]): [number, number] => [start, end]),
   },

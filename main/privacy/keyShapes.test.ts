@@ -27,6 +27,8 @@ describe('key shapes', () => {
     expect(capitalHex('4ca37171b5b564efaca94bb0b461de69')).toBe(false);
     // (A ULID OCR cut short with a bracket for its J, named an id.)
     expect(hidden('INFO payment captured order_id=01]YENKBEXSHRHSKEVS24M74AB attempt=3')).toEqual([]);
+    // (Inside a longer token a run of capitals is a field's value OCR cut, not a key shown as one.)
+    expect(ruleFindings('INFO payment captured order=0]GPQALRPWZBHTVOXZRAVI attempt=3', DEFAULT_REDACT_CATEGORIES).filter((f) => f.rule === 'key-shape')).toEqual([]);
     expect(hidden('needs the erlang cookie for the cluster: GPQALRPWZBHTVOXZRAVI')).toContain('GPQALRPWZBHTVOXZRAVI');
     expect(hidden('Steam Game Server Login Token (Valheim box)\n4CA37171B5B564EFACA94BBOB461DE6Y\nsteamcommunity.com')).toContain('4CA37171B5B564EFACA94BBOB461DE6Y');
     // (Named as a hash, it is one.)
@@ -45,7 +47,9 @@ describe('key shapes', () => {
     const grid = ['67c5e0d9d756ef27ae6d9168b6elc749', 'd090d6043dbf26d3996fell29c24cfac', '08fdb7d34b584baef25e297ed6b33e8e', '3ea63ac73b91b06e9fbd1£f6519aacc9b'].join('\n');
     expect(hexGridRows(`-----BEGIN OpenVPN Static key V1-----\n${grid}\n-----END`)).toHaveLength(4);
     const licence = '4DD9E089 A15865D7 80D968AF 6FEE1F35\nBB216D70 1E02A11D 1CDBD5FB 0FBB1E68\nReceipts\n4A43E0F1 0720622B DBD49438 09D1B144';
-    expect(hexGridRows(licence)).toHaveLength(3);
+    expect(hexGridRows(licence)).toEqual([]);
+    expect(hexGridRows(`${licence}\nC508820F 9BDBD2AA 945D7CA0 7E4E355C`)).toHaveLength(4);
+    // (Three rows are a machine's id and a boot's, cat /etc/machine-id and hostnamectl's values read apart.)
     expect(hidden(`paste it into ta.key\n${grid}`)).toContain('d090d6043dbf26d3996fell29c24cfac');
     // A checksum list has its files beside its hashes, and a heading that names them.
     expect(hexGridRows('e3b0c44298fc1c149afbf4c8996fb924  a.txt\n27ae41e4649b934ca495991b7852b855  b.txt\n9f86d081884c7d659a2feaa0c55ad015  c.txt')).toEqual([]);

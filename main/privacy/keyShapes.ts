@@ -89,7 +89,7 @@ function hexRow(line: string): boolean {
 const HASH_HEAD = /checksum|digest|hash|sha-?\d|md5|commit|fingerprint|integrity|sums?\b/i;
 
 /**
- * Each row of a grid of hex — three rows or more, a row's place taken by up to two short lines of
+ * Each row of a grid of hex — four rows or more (three are a machine's and a boot's ids and one more), a row's place taken by up to two short lines of
  * other words (a side bar's entries OCR read between them) — a span a row: a key written over several
  * lines (a VPN's static key, a licence block), not a log (whose lines have words) nor a checksum list
  * (its file names beside each hash; its heading names them hashes).
@@ -122,7 +122,7 @@ export function hexGridRows(text: string): Array<[number, number]> {
     const head = lines.slice(Math.max(0, i - 2), i).map((l) => l.text).join(' ');
     // (Rows of one run each of a hash's length, SHA-1's 40 or SHA-256's 64, are a list of hashes: git rev-list's.)
     const hashes = rows.every((r) => [40, 64].includes((lines[r] as { text: string }).text.trim().length));
-    if (rows.length >= 3 && !HASH_HEAD.test(head) && !hashes) for (const r of rows) out.push([(lines[r] as { start: number }).start, (lines[r] as { end: number }).end]);
+    if (rows.length >= 4 && !HASH_HEAD.test(head) && !hashes) for (const r of rows) out.push([(lines[r] as { start: number }).start, (lines[r] as { end: number }).end]);
     i = (rows.at(-1) as number) + 1;
   }
   return out;
