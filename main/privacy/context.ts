@@ -7,7 +7,7 @@ import type { RedactionKind } from '../../common/privacy.ts';
 import { entropy, identifier, identifierName, inIdentifier, NAMED_IDENTIFIER, publicIdentifier, publicValue, randomValue, secretLabel, secretName, sshKeyLines } from './findings.ts';
 import { wordsOf, wordText, type Box, type ReadWord } from './locate.ts';
 
-type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
+export type Line = { id: number; words: number[]; top: number; bottom: number; height: number; left: number; right: number };
 
 /** The image's lines, top to bottom, each with its words left to right. */
 export function linesOf(words: readonly ReadWord[]): Line[] {
@@ -1073,13 +1073,15 @@ export function printedValues(words: readonly ReadWord[], lines: readonly Line[]
   const out: ContextFinding[] = [];
   const text = (ws: readonly number[]) => ws.map((i) => (words[i] as ReadWord).text).join(' ');
   lines.forEach((line, li) => {
-    const typed = PROMPT.exec(text(line.words))?.[1];
+    // (A comment after the command is the person's note, not the command's: "cat …/node-token # the old box".)
+    const typed = PROMPT.exec(text(line.words))?.[1]?.replace(/\s+#(?:\s.*)?$/, '');
     // (Not a pipe, a redirect or an assignment; a flag's value after = is a command's that makes a key.)
     if (!typed || /[|<]/.test(typed) || (/=/.test(typed) && !makesSecret(typed))) return;
     // (OCR reads the $ as an S now and then: "Senv:PULUMI ACCESS TOKEN"; an underscore as a space.)
     const name = typed.replace(PRINTS, '').replace(/^["'${(]*(?:S(?=env:))?(?:env:)?/i, '').replace(/["'})]+$/, '');
     // (One name: a variable's or a file's, or a variable's in capitals OCR split at its underscores — not a command's words and flags.)
-    if (!(/^[A-Za-z_~./][\w.:/~-]*$|^[A-Z][A-Z0-9]*(?: [A-Z0-9]+){1,4}$/.test(name) && secretName(name.replace(/\s+/g, '_'))) && !makesSecret(typed)) return;
+    // (A file's own name says what it holds where its path is long: "/var/lib/rancher/k3s/server/node-token".)
+    if (!(/^[A-Za-z_~./][\w.:/~-]*$|^[A-Z][A-Z0-9]*(?: [A-Z0-9]+){1,4}$/.test(name) && (secretName(name.replace(/\s+/g, '_')) || secretName(name.split('/').at(-1) as string))) && !makesSecret(typed)) return;
     let bottom = line.bottom;
     for (let k = li + 1, seen = 0; k < lines.length && seen < 3; k++) {
       const below = lines[k] as Line;

@@ -5,6 +5,7 @@ import { DEFAULT_REDACT_CATEGORIES, RedactionKind, type OwnPattern, type RedactC
 import { ruleFindings, type Finding } from './findings.ts';
 import { bigCodes, credentialRows, headedValues, joinRows, joinSingles, joinTight, labelledBelow, withoutIcons, linesOf, namedCells, namedNearby, printedValues, wrappedOn } from './context.ts';
 import { inEnglish } from './localWords.ts';
+import { neighbourValues } from './neighbourhood.ts';
 import { boxOver, overlaps, union, wordText, wordsOf, type Box, type ReadWord } from './locate.ts';
 import { ownPatternMatches } from './ownPatterns.ts';
 import { secretlintFindings } from './secretlintScan.ts';
@@ -103,7 +104,7 @@ export async function detectRedactions(read: readonly ReadWord[], size: { width:
   // whose only label is its panel's heading.
   const categories = options.categories ?? DEFAULT_REDACT_CATEGORIES;
   if (categories.passwords) {
-    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines), ...credentialRows(words, lines), ...namedCells(words, lines), ...namedNearby(words, lines), ...headedValues(words, lines), ...printedValues(words, lines)]) {
+    for (const c of [...labelledBelow(words, lines), ...bigCodes(words, lines), ...credentialRows(words, lines), ...namedCells(words, lines), ...namedNearby(words, lines), ...headedValues(words, lines), ...printedValues(words, lines), ...neighbourValues(words, lines)]) {
       boxEach(c.words, c.kind, c.rule);
       const more = wrappedOn(words, c.words, lines);
       if (more.length) boxEach(more, c.kind, `${c.rule}+wrap`);

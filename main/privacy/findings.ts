@@ -535,6 +535,9 @@ export function namedBefore(before: string): boolean {
   // (Not a word of a name whose value came before, a comma after it: in "Signature: good, key 3AA5…"
   // the run after "key" is named by "key" alone.)
   // (…also where a space stands before the colon, as PowerShell's lists set it: "Name : a, b".)
+  // A config's member named "key" alone, first on its line ("key: 4ef8…" under a service's widget,
+  // '"key": "cnqw…",' in a device list): the name of a credential there, as a key a word qualifies is.
+  if (/^\s*(?:-\s+)?["'“”‘’]?key["'“”‘’]?\s*[:=]\s*["'“”‘’]?$/i.test(before)) return true;
   before = before.slice(-200).replace(/^.*\S ?[:=]\s+[^\s,;:=][^,;:=]*[,;]\s+(?=\S)/, '');
   const words = before.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')).filter((w) => w && !/^\d+$/.test(w));
   const last = words.at(-1);
@@ -927,7 +930,14 @@ const RULES: readonly Rule[] = [
     category: 'keys',
     kind: 'private key',
     rule: 'pem',
-    find: (t) => pemBlocks(t),
+    find: (t) => pemBlocks(t, true),
+  },
+  {
+    // Any other armour whose name does not say public: an OpenVPN static key, a licence (pemBlocks).
+    category: 'keys',
+    kind: 'secret',
+    rule: 'armour',
+    find: (t) => pemBlocks(t, false),
   },
   {
     category: 'passwords',
@@ -1525,7 +1535,7 @@ export function generatedLetters(v: string): boolean {
 /** What a code opens, or the act of opening it, as a sentence names it (codesInSentences). */
 const OPENS = String.raw`(?:(?:d|cl)oors?|gates?|keypads?|key ?pads?|alarms?|lock ?box(?:es)?|key ?safes?|key ?box(?:es)?|safes?|garages?|padlocks?|locks?|lockers?|buildings?|entrance|entry|intercom|buzzer|disarm|unlock|deactivate)`;
 /** Words before "code" that make it no code to keep: a place's, an error's, a product's, a discount's. */
-const NOT_CODE = /\b(?:zip|postal|post|postcode|area|country|dialing|dialling|error|status|exit|return|response|http|source|promo|promotional|discount|coupon|voucher|gift|product|item|tracking|reference|ref|order|booking|qr|bar|color|colour|course|class|tax|sort|swift|bank|branch|airport|language|region|currency|dress)\s*$/i;
+export const NOT_CODE = /\b(?:zip|postal|post|postcode|area|country|dialing|dialling|error|status|exit|return|response|http|source|promo|promotional|discount|coupon|voucher|gift|product|item|tracking|reference|ref|order|booking|qr|bar|color|colour|course|class|tax|sort|swift|bank|branch|airport|language|region|currency|dress)\s*$/i;
 /** A number a code is: 4–8 digits, or two groups of three; not a date's, a decimal's or a time's part. */
 const CODE_NUMBER = String.raw`(?<![\w.,/-])(\d{3}[ -]\d{3}|\d{4,8})(?![\w]|[.,/:-]\d)`;
 
@@ -1806,16 +1816,31 @@ function inPublicBlock(text: string, at: number): boolean {
 }
 
 /**
- * PEM private keys: from the BEGIN line to the END line, or, when OCR garbled the END line, to the
- * last line of base64 that follows. Certificates and public keys are not secret and are left.
+ * An armour's name that says its body is public or no secret (a certificate, a public key, a
+ * signature, a signed or an encrypted message, parameters, a request for a certificate); a private or
+ * secret key's name never is.
  */
-function* pemBlocks(text: string): Iterable<[number, number]> {
-  // (OCR reads one of the five dashes as a long one now and then: "---—-END PGP PRIVATE KEY BLOCK".)
-  const begin = /-{2,}\s*BEGIN[A-Z ]*PRIVATE\s*KEY\s*-*/gi;
+const PUBLIC_ARMOUR = /CERTIFICATE|PUBLIC|SIGNATURE|SIGNED|PARAMETERS|\bCRL\b|PKCS ?7|\bCMS\b|\bMESSAGE\b|REQUEST|ENCRYPTED\s+FILE/i;
+
+/**
+ * Armoured blocks whose body is secret: from the BEGIN line to the END line, or, when OCR garbled
+ * the END line, to the last line of base64 or hex that follows. A PEM private key, and any armour
+ * whose name does not say public — an OpenVPN static key ("-----BEGIN OpenVPN Static key V1-----"),
+ * a licence ("----- BEGIN LICENSE -----", its lines of hex groups), a WireGuard or an age secret
+ * in armour: the armour's name is the body's caption. Certificates, public keys, signatures and
+ * signed or encrypted messages are not secret and are left.
+ */
+function* pemBlocks(text: string, privateKeys: boolean): Iterable<[number, number]> {
+  // (OCR reads one of the five dashes as a long one now and then: "---—-END PGP PRIVATE KEY BLOCK";
+  // a licence's armour has spaces inside its dashes, "----- BEGIN LICENSE -----".)
+  const begin = /[-—–]{2,}\s*BEGIN\s+([A-Za-z0-9][A-Za-z0-9 ._]{0,40}?)\s*[-—–]{2,}/g;
   for (const m of text.matchAll(begin)) {
+    const name = m[1] as string;
+    const privateKey = /PRIVATE\s*KEY/i.test(name);
+    if (privateKey !== privateKeys || (!privateKey && !/SECRET/i.test(name) && PUBLIC_ARMOUR.test(name))) continue;
     const start = m.index ?? 0;
     let end = start + m[0].length;
-    const endLine = /[-—–]{2,}\s*END[A-Z ]*PRIVATE\s*KEY\s*-*/gi;
+    const endLine = /[-—–]{2,}\s*END\b[A-Za-z0-9 ._]*[-—–]*/g;
     endLine.lastIndex = end;
     const closing = endLine.exec(text);
     if (closing && closing.index - end < 8000) {
