@@ -949,6 +949,18 @@ describe('printedValues: what a command that makes a key prints', () => {
     expect(makesSecret('kubeadm token create --print-join-command')).toBe(true);
     expect(makesSecret('docker create --name web nginx')).toBe(false);
   });
+
+  // Set L's cockpit terminal: "cat /var/lib/rancher/k3s/server/node-token # the old k3s box" over k3s's
+  // node token. The comment was read as more of the file's name, and the path's seven parts were too
+  // many for a name: the file's own name says what it holds.
+  it("takes what a file named secret holds, a comment after the command and a long path aside", async () => {
+    const { printedValues } = await import('./context.ts');
+    const token = 'K102381c9cd050902e953665205a5ee06225F7d359171a076b3c92c410361b8722::server:10059ac445693ea617dfeedb1473db50';
+    const under = (command: string) => printedValues(lines([`[root@cp-01 ~]# ${command}`, token, '[root@cp-01 ~]#'])).length;
+    expect(under('cat /var/lib/rancher/k3s/server/node-token # the old k3s box, for the migration')).toBe(1);
+    expect(under('cat /var/lib/rancher/k3s/server/node-token')).toBe(1);
+    expect(under('cat /var/lib/rancher/k3s/server/node-name # the old k3s box')).toBe(0);
+  });
 });
 
 // A form's row "Linear account (Access Token)" beside its token (the caption screens' integration

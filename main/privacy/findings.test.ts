@@ -170,6 +170,16 @@ describe('look-alikes as OCR reads them', () => {
     expect(keyLike('k3x9-q2m8v7p4w1z6t5r0y3u8')).toBe(true);
   });
 
+  // Set L's homepage services.yaml ("key: 4ef8…" under a widget) and tinytuya's device list
+  // ('"key": "cnqw…",'): a config's member named key alone names a credential; what is no
+  // generated value after it is none.
+  it("a config's member named key alone names a generated value after it", () => {
+    expect(foundBy('    url: http://192.168.1.118:7878\n    key: 4ef889f6869ccbb6cacf654b19914949\n', 'named')).toEqual(['4ef889f6869ccbb6cacf654b19914949']);
+    expect(foundBy('  "id": "bfpbgqjvmyawn5rk3qglga",\n  "key": "cnqweIOY*#7W9~z>",\n', 'named')).toEqual(['cnqweIOY*#7W9~z>']);
+    expect(foundBy('    key: app.kubernetes.io/name\n    key: greeting.hello\n    key: production\n', 'named')).toEqual([]);
+    expect(foundBy('the key 4ef889f6869ccbb6cacf654b19914949 is a hash\n', 'named')).toEqual([]);
+  });
+
   it('a public key block or a certificate is left; a private key is still hidden', async () => {
     const pub = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGVx3kYBEADJ8vQm2Lk9X7pR4tZs1uWc0eHb6yNq3fA8oPz1KdMw7xVt2Jg\nE5rYh9Ub4nKs0LqW3cZp7XvT1mRa8dFe6oGj2HbNk4yUi9Sx0tPq5wVz3Ac7Ld\n-----END PGP PUBLIC KEY BLOCK-----';
     expect(await hidden(pub)).toEqual([]);
@@ -177,6 +187,15 @@ describe('look-alikes as OCR reads them', () => {
     expect(await hidden(cert)).toEqual([]);
     const priv = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAvZb8nUqM3Jm1xY2Qw9dHk2LmPz7Rt5VbNcXy1Ae3Gh\n-----END RSA PRIVATE KEY-----';
     expect((await hidden(priv)).map((f) => f.rule)).toContain('pem');
+    // Any other armour is a secret's unless its name says public: an OpenVPN static key, a licence
+    // (set L's chat and mail: the whole body leaked); a signed message and an encrypted one are not.
+    const ovpn = '#\n-----BEGIN OpenVPN Static key V1-----\n295ab4d5027efc50ebcb8231011b7f56\ncbbbae25a14596d6e9c78b5e023007fb\n-----END OpenVPN Static key V1-----\n| linus';
+    expect(foundBy(ovpn, 'armour')).toEqual([ovpn.slice(2, ovpn.indexOf('\n| linus'))]);
+    const licence = 'including the BEGIN and END lines.\n----- BEGIN LICENSE -----\nAda Byron\nSingle User License\nEA7E-384607\n284DCD8O 7FOCD442 2FBBALF7 52DC7FB4\n------ END LICENSE ------\nOrder number S37QMULAWX';
+    expect(foundBy(licence, 'armour')).toEqual(['----- BEGIN LICENSE -----\nAda Byron\nSingle User License\nEA7E-384607\n284DCD8O 7FOCD442 2FBBALF7 52DC7FB4\n------ END LICENSE ------']);
+    expect(foundBy('-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nrelease 2.1\n-----BEGIN PGP SIGNATURE-----\niQIzBAEBCAAdFiEE9x8Ff3Wq\n-----END PGP SIGNATURE-----', 'armour')).toEqual([]);
+    expect(foundBy('-----BEGIN PGP MESSAGE-----\nhQEMA9x8Ff3WqAbCdEfGhIjKlMnOpQrStUvWxYz\n-----END PGP MESSAGE-----', 'armour')).toEqual([]);
+    expect(foundBy(priv, 'armour')).toEqual([]);
     // After the block's END line a key is a key again.
     expect((await hidden(`${pub}\ntoken Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z`)).map((f) => f.rule)).toContain('entropy');
   });
