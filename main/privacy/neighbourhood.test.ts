@@ -33,6 +33,11 @@ describe('neighbourValues', () => {
     expect(found([['the code was written in 2019 by Ada', 500, 100], ['code review for 4 files and 1234 lines changed today', 500, 140]])).toEqual([]);
   });
 
+  it('a secret that is a word, named just before its "=" or colon', () => {
+    expect(found([['Online: memorable word = gravity (they ask for 3 letters of it)', 317, 200]])).toEqual(['gravity']);
+    expect(found([['Online: memorable word = the name of my first pet', 317, 200], ['Online: username = gravity', 317, 240]])).toEqual([]);
+  });
+
   it('a code that starts a reply under a question naming it or what it opens', () => {
     const chat: Row[] = [['Mum', 38, 42], ['sure. and the bike lock?', 2548, 229], ['Grace', 37, 234], ['1-9-5-8 same as the shed', 514, 290]];
     expect(found(chat)).toEqual(['1-9-5-8']);

@@ -88,11 +88,14 @@ export function namesCode(before: readonly string[]): boolean {
   return false;
 }
 
+/** Names of a secret that is a word: a bank's memorable word, a secret answer, a passphrase. */
+const WORD_SECRET = /\b(?:memorable\s+(?:word|name|place|date)|secret\s+(?:word|answer)|security\s+answer|passphrase|pass\s+phrase|code\s*word|safe\s*word)\b/i;
+
 /** Words of a sentence or a prompt, which a caption has none of. */
 const SENTENCE = /^(?:to|your|the|a|an|is|are|was|enter|please|of|for|with|and|or|from|this|that|you|it|in|on|at|by)$/i;
 
 /** A word OCR made of a border, an icon or a counter: not text a person reads. */
-const junk = (t: string) => t.replace(/[^A-Za-z0-9]/g, '').length < 1;
+const junk = (t: string) => t.replace(/[^A-Za-z0-9=]/g, '').length < 1;
 
 /**
  * Values named by a word in their neighbourhood (the file's head): each word of a line shaped like a
@@ -135,6 +138,9 @@ export function neighbourValues(words: readonly ReadWord[], lines: readonly Line
         if (question && /\?["'”’)]*$/.test(question.at(-1) ?? '') && question.length <= 12 && question.some((q) => CODE_NAME.test(bare(q)) || OPENS.test(bare(q))) && !NOT_CODE.test(question.join(' ').replace(/\?.*$/, ''))) push(wi, 'password');
         return;
       }
+      // A secret that is a word, named just before its "=" or colon ("memorable word = mirror (they ask
+      // for 3 letters of it)"): the word, where its line ends after it or a remark in brackets follows.
+      if (/^[A-Za-z][a-z]{3,19}$/.test(t) && (before.at(-1) === '=' || /[^:]:$/.test(before.at(-1) ?? '')) && WORD_SECRET.test(before.slice(-4).join(' ')) && (n === ws.length - 1 || /^\(/.test(text(ws[n + 1] as number)))) return push(wi, 'password');
       if (!tokenShaped(t)) return;
       // Its clause names it ("the erlang cookie for the cluster: ZOWS…"): the words right before, a colon before it.
       if (before.length && before.length <= 16 && /:$/.test(before.at(-1) as string) && namesToken(before)) return push(wi, 'secret');
