@@ -59,6 +59,10 @@ describe('neighbourValues', () => {
     // A caption over a field: hex, which alone passes for a hash, is named by it.
     expect(found([['Steam Game Server Login Token (Valheim box)', 698, 334, 15], ['0694D7446FA209CD489FCA8C8D0C4E86', 707, 368, 9]])).toEqual(['0694D7446FA209CD489FCA8C8D0C4E86']);
     expect(found([['Commit hash of the build', 698, 334, 15], ['0694d7446fa209cd489fca8c8d0c4e86', 707, 368, 9]])).toEqual([]);
+    // A disk's serial under its column's header is public (set J's lsblk: a serial named a secret's root masked it).
+    const header: ReadWord[] = [['NAME', 8], ['SIZE', 144], ['FSTYPE', 191], ['MOUNTPOINT', 306], ['SERIAL', 412]].map(([text, x]) => ({ text: text as string, line: 0, x: x as number, y: 164, width: (text as string).length * 8, height: 9 }));
+    const disk = [...header, { text: 'nvme0n1', line: 1, x: 9, y: 186, width: 56, height: 12 }, { text: 'ST3TUITXSRQ31Y4B9Q', line: 1, x: 412, y: 186, width: 120, height: 12 }];
+    expect(neighbourValues(disk, linesOf(disk))).toEqual([]);
     // A prompt over a login is no caption of it.
     expect(found([['Enter your credentials to connect to: fileserver01', 121, 188], ['ACME\\ada.byron', 127, 222]])).toEqual([]);
   });

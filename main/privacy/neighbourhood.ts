@@ -18,7 +18,7 @@ const CODE_NAME = /^(?:codes?|pins?|passcodes?|pin-?codes?|tans?|otp|totp|puk2?|
 /** …what a code opens, which a question names for the code ("and the bike lock?"). */
 const OPENS = /^(?:locks?|padlocks?|(?:d|cl)oors?|gates?|alarms?|safes?|lockers?|garages?|keypads?|lockbox|keysafe|wi-?fi|wlan)$/i;
 /** Roots that name a credential beyond secretName's (a cookie, a licence, a code that activates, pairs or unlocks). */
-const TOKEN_ROOT = /^(?:cookies?|licen[cs]es?|serials?|activation|pairing|unlock|recovery|seed|memorable|passcodes?|passphrases?)$/i;
+const TOKEN_ROOT = /^(?:cookies?|licen[cs]es?|activation|pairing|unlock|recovery|seed|memorable|passcodes?|passphrases?)$/i;
 /** Words that make what such a root names a public thing (a cookie's policy, a licence's terms, a serial number). */
 const PUBLIC_WORD = /^(?:public|publishable|ids?|identifier|uuid|guid|hash|digest|checksum|fingerprint|address|number|no|order|invoice|tracking|reference|ref|version|commit|transaction|tx|policy|banner|consent|terms|agreement|type|holder|expires?|expiry|name|url)$/i;
 /** A word that ends a clause: its own stop, or a dash alone. */
