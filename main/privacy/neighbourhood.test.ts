@@ -48,6 +48,8 @@ describe('neighbourValues', () => {
 
   it("a credential its clause names after a colon, a row's words name, or its caption names", () => {
     expect(found([['thx. also rabbit on the warehouse side needs the erlang cookie for the cluster: ZOWSGMBSHNFRSRQXOSSS', 302, 652]])).toEqual(['ZOWSGMBSHNFRSRQXOSSS']);
+    // Not a piece of an ARN OCR read apart at a colon (the look-alike screens' aws cli output).
+    expect(found([['arn:aws:secretsmanager:us-east-1:586437172485: secret: prod/orders-db-NbKLaE', 0, 427]])).toEqual([]);
     // A list's row: the title and its sub-line left, the key in a box at the row's right.
     const row: Row[] = [['Spiritfarer', 218, 540, 25], ['GOG.com key', 219, 580, 15], ['9MV84QFMOBXPDZRAFF', 1451, 561, 22]];
     expect(found(row)).toEqual(['9MV84QFMOBXPDZRAFF']);

@@ -145,7 +145,8 @@ export function neighbourValues(words: readonly ReadWord[], lines: readonly Line
       if (/^[A-Za-z][a-z]{3,19}$/.test(t) && (before.at(-1) === '=' || /[^:]:$/.test(before.at(-1) ?? '')) && WORD_SECRET.test(before.slice(-4).join(' ')) && (n === ws.length - 1 || /^\(/.test(text(ws[n + 1] as number)))) return push(wi, 'password');
       if (!tokenShaped(t)) return;
       // Its clause names it ("the erlang cookie for the cluster: ZOWS…"): the words right before, a colon before it.
-      if (before.length && before.length <= 16 && /:$/.test(before.at(-1) as string) && namesToken(before)) return push(wi, 'secret');
+      // (Not inside a name of colons, an ARN as OCR read it apart: "arn:aws:secretsmanager:…:5864…: secret: prod/orders-db-NbKLaE".)
+      if (before.length && before.length <= 16 && /:$/.test(before.at(-1) as string) && !before.some((b) => /\S:\S/.test(b)) && namesToken(before)) return push(wi, 'secret');
       // Its row: the lines left of it whose middle is within a line and a half of its own (a list's
       // title and sub-line beside a key in a box), near it, each a few words.
       const w = words[wi] as ReadWord, h = Math.max(w.height, usual);
