@@ -107,11 +107,9 @@ export function neighbourValues(words: readonly ReadWord[], lines: readonly Line
   const real = lines.map((l) => l.words.filter((i) => !junk(text(i))));
   const heights = lines.map((l) => l.height).sort((a, b) => a - b);
   const usual = heights[Math.floor(heights.length / 2)] ?? 0;
-  const push = (i: number, kind: RedactionKind): undefined => {
+  const push = (i: number, kind: RedactionKind) => {
     if (!out.some((f) => f.words.includes(i))) out.push({ words: [i], kind, rule: 'neighbourhood' });
   };
-  /** Values a row or a caption named: their column may list more (below). */
-  const listed: number[] = [];
   /** The line just above line `li` a reply answers: the nearest with words, within four lines' height, not wholly left of it (a side bar's). */
   const asked = (li: number): string[] | undefined => {
     const line = lines[li] as Line, h = Math.max(line.height, usual);
@@ -152,7 +150,7 @@ export function neighbourValues(words: readonly ReadWord[], lines: readonly Line
       const w = words[wi] as ReadWord, h = Math.max(w.height, usual);
       const mid = w.y + w.height / 2;
       const row = lines.filter((l, k) => k !== li && l.right <= w.x && w.x - l.right < h * 60 && Math.abs((l.top + l.bottom) / 2 - mid) < h * 1.5 && (real[k] as number[]).length <= 6);
-      if (row.some((l) => namesToken(l.words.map(text)))) return listed.push(push(wi, 'secret') ?? wi);
+      if (row.some((l) => namesToken(l.words.map(text)))) return push(wi, 'secret');
       // Its caption: the nearest line over it that reaches over its start, a few words, near it —
       // where the value starts its cell ("Steam Game Server Login Token (Valheim box)" over a field).
       const cellStart = n === 0 || w.x - ((words[ws[n - 1] as number] as ReadWord).x + (words[ws[n - 1] as number] as ReadWord).width) > h * 2;
@@ -161,26 +159,8 @@ export function neighbourValues(words: readonly ReadWord[], lines: readonly Line
       const k = over ? lines.indexOf(over) : -1;
       // (A caption names: a few words with no sentence's, "Enter your credentials to connect to:" is a prompt over a login.)
       const caption = over ? (real[k] as number[]).map(text).join(' ').replace(/\([^)]*\)?/g, ' ').trim().split(/\s+/) : [];
-      if (over && w.y - over.bottom < h * 3.5 && caption.length <= 6 && !caption.some((c) => SENTENCE.test(c)) && !(real[k] as number[]).some((i) => tokenShaped(text(i)) || codeShaped(text(i)) || /[=:]\S{6,}/.test(text(i))) && namesToken((real[k] as number[]).map(text))) listed.push(push(wi, 'secret') ?? wi);
+      if (over && w.y - over.bottom < h * 3.5 && caption.length <= 6 && !caption.some((c) => SENTENCE.test(c)) && !(real[k] as number[]).some((i) => tokenShaped(text(i)) || codeShaped(text(i)) || /[=:]\S{6,}/.test(text(i))) && namesToken((real[k] as number[]).map(text))) push(wi, 'secret');
     });
   });
-  // A list's other values in the named one's column (the keys of a library's rows, one of which says
-  // "GOG.com key" and the others only "Steam · revealed"): up and down from it, each the next word
-  // that starts in its column, while it is shaped like a credential and near the last.
-  const all = words.map((_, i) => i).filter((i) => !junk(text(i)));
-  for (const i of listed) {
-    const w = words[i] as ReadWord, h = Math.max(w.height, usual);
-    const inColumn = all.filter((j) => Math.abs((words[j] as ReadWord).x - w.x) < h * 1.5).sort((a, b) => (words[a] as ReadWord).y - (words[b] as ReadWord).y);
-    const at = inColumn.indexOf(i);
-    for (const step of [1, -1]) {
-      let last = w;
-      for (let k = at + step; k >= 0 && k < inColumn.length; k += step) {
-        const o = words[inColumn[k] as number] as ReadWord;
-        if (Math.abs(o.y - last.y) > h * 8 || !tokenShaped(o.text)) break;
-        push(inColumn[k] as number, 'secret');
-        last = o;
-      }
-    }
-  }
   return out;
 }
