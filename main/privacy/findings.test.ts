@@ -196,6 +196,14 @@ describe('look-alikes as OCR reads them', () => {
     expect(foundBy('-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nrelease 2.1\n-----BEGIN PGP SIGNATURE-----\niQIzBAEBCAAdFiEE9x8Ff3Wq\n-----END PGP SIGNATURE-----', 'armour')).toEqual([]);
     expect(foundBy('-----BEGIN PGP MESSAGE-----\nhQEMA9x8Ff3WqAbCdEfGhIjKlMnOpQrStUvWxYz\n-----END PGP MESSAGE-----', 'armour')).toEqual([]);
     expect(foundBy(priv, 'armour')).toEqual([]);
+    // A private key's armour as OCR reads it — its closing dashes lost, or in small letters — still
+    // starts the block (the armour rule's stricter form must not have taken that from the pem rule);
+    // an SQL comment's "-- BEGIN TRANSACTION" starts none.
+    const body = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDq5Xf2J0kq1nJm8u4Kx9Yd0hPz7bQ1vW3sT6uR2aL8cAAAAJgq7d3kKu3d';
+    for (const head of ['-----BEGIN OPENSSH PRIVATE KEY', '-----BEGIN OPENSSH PRIVATE KEY-', '-----begin rsa private key-----']) {
+      expect(foundBy(`notes\n${head}\n${body}\n-----END OPENSSH PRIVATE KEY-----`, 'pem')).toEqual([`${head}\n${body}\n-----END OPENSSH PRIVATE KEY-----`]);
+    }
+    expect(foundBy('-- BEGIN TRANSACTION\nUPDATE accounts SET balance = 0;\n-- END', 'armour')).toEqual([]);
     // After the block's END line a key is a key again.
     expect((await hidden(`${pub}\ntoken Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z`)).map((f) => f.rule)).toContain('entropy');
   });

@@ -1833,14 +1833,17 @@ const PUBLIC_ARMOUR = /CERTIFICATE|PUBLIC|SIGNATURE|SIGNED|PARAMETERS|\bCRL\b|PK
 function* pemBlocks(text: string, privateKeys: boolean): Iterable<[number, number]> {
   // (OCR reads one of the five dashes as a long one now and then: "---—-END PGP PRIVATE KEY BLOCK";
   // a licence's armour has spaces inside its dashes, "----- BEGIN LICENSE -----".)
-  const begin = /[-—–]{2,}\s*BEGIN\s+([A-Za-z0-9][A-Za-z0-9 ._]{0,40}?)\s*[-—–]{2,}/g;
+  // A private key's armour as OCR reads it may have lost its closing dashes or come out in small
+  // letters ("-----BEGIN OPENSSH PRIVATE KEY", "-----begin rsa private key-----"): its name is enough.
+  // Other armour needs both runs of dashes (an SQL comment's "-- BEGIN TRANSACTION" is none).
+  const begin = privateKeys ? /[-—–]{2,}\s*BEGIN([A-Z ]*PRIVATE\s*KEY)\s*[-—–]*/gi : /[-—–]{2,}\s*BEGIN\s+([A-Za-z0-9][A-Za-z0-9 ._]{0,40}?)\s*[-—–]{2,}/g;
   for (const m of text.matchAll(begin)) {
     const name = m[1] as string;
     const privateKey = /PRIVATE\s*KEY/i.test(name);
     if (privateKey !== privateKeys || (!privateKey && !/SECRET/i.test(name) && PUBLIC_ARMOUR.test(name))) continue;
     const start = m.index ?? 0;
     let end = start + m[0].length;
-    const endLine = /[-—–]{2,}\s*END\b[A-Za-z0-9 ._]*[-—–]*/g;
+    const endLine = privateKeys ? /[-—–]{2,}\s*END\b[A-Za-z0-9 ._]*[-—–]*/gi : /[-—–]{2,}\s*END\b[A-Za-z0-9 ._]*[-—–]*/g;
     endLine.lastIndex = end;
     const closing = endLine.exec(text);
     if (closing && closing.index - end < 8000) {
